@@ -1,0 +1,264 @@
+//! `load` and `resolve`: read every schema file of a directory, check the dialect, the `$id` and the
+//! `title`, and resolve `$ref`s through a registry keyed by `$id` (never by file name).
+
+use crate::error::{Error, Result};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// One parsed schema file.
+#[derive(Debug, Clone)]
+pub struct SchemaFile {
+    /// Path relative to the schema directory, `/`-separated.
+    pub path: String,
+    pub id: String,
+    pub title: String,
+    /// The file's text with CRLF normalised to LF.
+    pub text: String,
+    /// SHA-256 of `text`, lowercase hex.
+    pub sha256: String,
+    pub root: Value,
+}
+
+/// A location inside the schema set: a file and a JSON pointer in it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Loc {
+    pub file: usize,
+    pub pointer: String,
+}
+
+impl Loc {
+    pub fn child(&self, token: &str) -> Loc {
+        let escaped = token.replace('~', "~0").replace('/', "~1");
+        Loc {
+            file: self.file,
+            pointer: format!("{}/{}", self.pointer, escaped),
+        }
+    }
+}
+
+/// Every schema of a directory, addressable by `$id`.
+#[derive(Debug)]
+pub struct SchemaSet {
+    pub files: Vec<SchemaFile>,
+    by_id: BTreeMap<String, usize>,
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        Error::new(
+            "io",
+            dir.display().to_string(),
+            "",
+            format!("cannot read the directory: {e}"),
+        )
+    })?;
+    for entry in entries {
+        let path = entry
+            .map_err(|e| {
+                Error::new(
+                    "io",
+                    dir.display().to_string(),
+                    "",
+                    format!("cannot list the directory: {e}"),
+                )
+            })?
+            .path();
+        if path.is_dir() {
+            collect(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "json") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+impl SchemaSet {
+    /// Loads every `*.json` file under `dir`, recursively, in sorted path order.
+    pub fn load(dir: &Path) -> Result<SchemaSet> {
+        let mut paths = Vec::new();
+        collect(dir, &mut paths)?;
+        let mut files = Vec::new();
+        for path in paths {
+            let rel = path
+                .strip_prefix(dir)
+                .unwrap_or(&path)
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join("/");
+            let raw = std::fs::read_to_string(&path).map_err(|e| {
+                Error::new("io", rel.clone(), "", format!("cannot read the file: {e}"))
+            })?;
+            files.push(Self::parse(rel, &raw)?);
+        }
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        Self::from_files(files)
+    }
+
+    /// Parses one schema file's text.
+    pub fn parse(path: String, raw: &str) -> Result<SchemaFile> {
+        let text = raw.replace("\r\n", "\n");
+        let root: Value = serde_json::from_str(&text).map_err(|e| {
+            Error::new(
+                "invalid_json",
+                path.clone(),
+                "",
+                format!("the file is not JSON: {e}"),
+            )
+        })?;
+        let obj = root.as_object().ok_or_else(|| {
+            Error::new(
+                "invalid_schema",
+                path.clone(),
+                "",
+                "a schema file must hold a JSON object",
+            )
+        })?;
+        match obj.get("$schema").and_then(Value::as_str) {
+            Some(DIALECT) => {}
+            other => {
+                return Err(Error::new(
+                    "unsupported_schema_dialect",
+                    path,
+                    "/$schema",
+                    format!("`$schema` must be {DIALECT}, found {other:?}"),
+                ));
+            }
+        }
+        let id = match obj.get("$id").and_then(Value::as_str) {
+            Some(id) if id.contains("://") && !id.contains('#') => id.to_owned(),
+            other => {
+                return Err(Error::new(
+                    "invalid_schema_id",
+                    path,
+                    "/$id",
+                    format!("`$id` must be an absolute URI without a fragment, found {other:?}"),
+                ));
+            }
+        };
+        let title = match obj.get("title").and_then(Value::as_str) {
+            Some(t) if !t.trim().is_empty() => t.to_owned(),
+            _ => {
+                return Err(Error::new(
+                    "missing_schema_title",
+                    path,
+                    "/title",
+                    "every schema needs a non-empty `title`",
+                ));
+            }
+        };
+        let sha256 = hex(&Sha256::digest(text.as_bytes()));
+        Ok(SchemaFile {
+            path,
+            id,
+            title,
+            text,
+            sha256,
+            root,
+        })
+    }
+
+    pub fn from_files(files: Vec<SchemaFile>) -> Result<SchemaSet> {
+        let mut by_id = BTreeMap::new();
+        for (i, f) in files.iter().enumerate() {
+            if let Some(prev) = by_id.insert(f.id.clone(), i) {
+                return Err(Error::new(
+                    "duplicate_schema_id",
+                    f.path.clone(),
+                    "/$id",
+                    format!("`$id` {} is also declared by {}", f.id, files[prev].path),
+                ));
+            }
+        }
+        Ok(SchemaSet { files, by_id })
+    }
+
+    /// The schema node at `loc`.
+    pub fn node(&self, loc: &Loc) -> Option<&Value> {
+        self.files.get(loc.file)?.root.pointer(&loc.pointer)
+    }
+
+    /// Resolves a `$ref` found in `from`'s file.
+    pub fn resolve(&self, from: &Loc, reference: &str) -> Result<Loc> {
+        let (base, fragment) = match reference.split_once('#') {
+            Some((b, f)) => (b, f),
+            None => (reference, ""),
+        };
+        let file = if base.is_empty() {
+            from.file
+        } else {
+            *self.by_id.get(base).ok_or_else(|| {
+                self.error(
+                    from,
+                    "unresolved_reference",
+                    format!("`$ref` {reference} names no schema `$id` in the directory"),
+                )
+            })?
+        };
+        if !fragment.is_empty() && !fragment.starts_with('/') {
+            return Err(self.error(
+                from,
+                "unsupported_keyword",
+                format!("`$ref` {reference}: only JSON-pointer fragments are supported"),
+            ));
+        }
+        let pointer = percent_decode(fragment);
+        let loc = Loc { file, pointer };
+        if self.node(&loc).is_none() {
+            return Err(self.error(
+                from,
+                "unresolved_reference",
+                format!("`$ref` {reference} points at nothing"),
+            ));
+        }
+        Ok(loc)
+    }
+
+    pub fn error(&self, at: &Loc, code: &'static str, message: impl Into<String>) -> Error {
+        let file = self
+            .files
+            .get(at.file)
+            .map(|f| f.path.clone())
+            .unwrap_or_default();
+        Error::new(code, file, at.pointer.clone(), message)
+    }
+
+    /// SHA-256 over the sorted `$id`s and the files' LF-normalised bytes: the inputs' digest.
+    pub fn digest(&self) -> String {
+        let mut h = Sha256::new();
+        for (id, &i) in &self.by_id {
+            h.update(id.as_bytes());
+            h.update([0]);
+            h.update(self.files[i].text.as_bytes());
+            h.update([0]);
+        }
+        hex(&h.finalize())
+    }
+}
+
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len() + 0
+            && let Ok(b) = u8::from_str_radix(&s[i + 1..i + 3], 16)
+        {
+            out.push(b);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

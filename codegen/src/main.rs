@@ -1,0 +1,61 @@
+//! `prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER]`: the generator on any schema directory.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let mut args = std::env::args().skip(1);
+    let mut dir: Option<PathBuf> = None;
+    let mut out: Option<PathBuf> = None;
+    let mut options = prp_codegen::Options::default();
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "-o" | "--output" => out = args.next().map(PathBuf::from),
+            "--document-union" => {
+                let Some((n, m)) = args
+                    .next()
+                    .and_then(|v| v.split_once(':').map(|(a, b)| (a.to_owned(), b.to_owned())))
+                else {
+                    eprintln!("--document-union takes NAME:MEMBER");
+                    return ExitCode::from(2);
+                };
+                options.document_union = Some((n, m));
+            }
+            "-h" | "--help" => {
+                println!("usage: prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER]");
+                return ExitCode::SUCCESS;
+            }
+            _ if dir.is_none() => dir = Some(PathBuf::from(a)),
+            other => {
+                eprintln!("unexpected argument `{other}`");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let Some(dir) = dir else {
+        eprintln!("usage: prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER]");
+        return ExitCode::from(2);
+    };
+    match prp_codegen::generate_dir(&dir, &options) {
+        Ok(output) => {
+            let written = match &out {
+                Some(path) => std::fs::write(path, output.code),
+                None => {
+                    use std::io::Write;
+                    std::io::stdout().write_all(output.code.as_bytes())
+                }
+            };
+            match written {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("cannot write the output: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,1259 @@
+//! `normalize` and `plan`: turn schema nodes into model types, naming every item that needs a name.
+//!
+//! Rules, in short: a `$ref` to an object, enum or union becomes a named item shared by every user; a
+//! `$ref` to a scalar is inlined with its constraints. `const`/`enum` become enums (strings) or checked
+//! integers. `oneOf` becomes a tagged enum (decided by a constant member), a by-type enum, or a
+//! nullable. `allOf` members that only narrow values (`const`, `enum`, `type`, item counts) become
+//! checks on the shared type; members with structure are merged. `if`/`then` on sibling constants
+//! become conditional checks, or, when `then` gives a member a whole schema, a selected type.
+
+use crate::error::Result;
+use crate::load::{Loc, SchemaSet};
+use crate::model::*;
+use crate::names::{pascal, snake, unique};
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+const KNOWN: &[&str] = &[
+    "$schema",
+    "$id",
+    "$defs",
+    "$comment",
+    "$ref",
+    "title",
+    "description",
+    "default",
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "propertyNames",
+    "items",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "enum",
+    "const",
+    "oneOf",
+    "anyOf",
+    "allOf",
+    "if",
+    "then",
+    "not",
+    "pattern",
+    "format",
+    "minLength",
+    "maxLength",
+    "minimum",
+    "maximum",
+];
+
+/// Names of the standard prelude that a generated type must not shadow.
+const RESERVED: &[&str] = &[
+    "Option", "Result", "String", "Vec", "Box", "Some", "None", "Ok", "Err", "Self", "Default",
+];
+
+pub struct Normalizer<'a> {
+    set: &'a SchemaSet,
+    pub model: Model,
+    taken: BTreeSet<String>,
+    memo: HashMap<Loc, Ty>,
+    def_names: HashMap<Loc, String>,
+}
+
+impl<'a> Normalizer<'a> {
+    pub fn new(set: &'a SchemaSet) -> Self {
+        // Roots are named after their file; `$defs` after their key, prefixed by the file when the key
+        // is used by more than one file (their constraints may differ).
+        let mut def_names = HashMap::new();
+        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+        for f in &set.files {
+            *counts.entry(file_stem_name(&f.path)).or_default() += 1;
+            if let Some(defs) = f.root.get("$defs").and_then(Value::as_object) {
+                for k in defs.keys() {
+                    *counts.entry(pascal(k)).or_default() += 1;
+                }
+            }
+        }
+        for (i, f) in set.files.iter().enumerate() {
+            let mut root = file_stem_name(&f.path);
+            if RESERVED.contains(&root.as_str()) {
+                root = pascal(&f.title);
+            }
+            def_names.insert(
+                Loc {
+                    file: i,
+                    pointer: String::new(),
+                },
+                root,
+            );
+            if let Some(defs) = f.root.get("$defs").and_then(Value::as_object) {
+                for k in defs.keys() {
+                    let plain = pascal(k);
+                    let name = if counts[&plain] > 1 || RESERVED.contains(&plain.as_str()) {
+                        format!("{}{}", file_stem_name(&f.path), plain)
+                    } else {
+                        plain
+                    };
+                    def_names.insert(
+                        Loc {
+                            file: i,
+                            pointer: String::new(),
+                        }
+                        .child("$defs")
+                        .child(k),
+                        name,
+                    );
+                }
+            }
+        }
+        Normalizer {
+            set,
+            model: Model::default(),
+            taken: BTreeSet::new(),
+            memo: HashMap::new(),
+            def_names,
+        }
+    }
+
+    pub fn run(mut self) -> Result<Model> {
+        for file in 0..self.set.files.len() {
+            let loc = Loc {
+                file,
+                pointer: String::new(),
+            };
+            let ty = self.ty(&loc, "")?;
+            self.model.roots.push(Root { file, ty, loc });
+        }
+        Ok(self.model)
+    }
+
+    fn node(&self, loc: &Loc) -> &'a Value {
+        self.set.node(loc).unwrap_or(&Value::Null)
+    }
+
+    fn err(&self, loc: &Loc, code: &'static str, msg: impl Into<String>) -> crate::Error {
+        self.set.error(loc, code, msg)
+    }
+
+    fn name_for(&mut self, loc: &Loc, hint: &str) -> String {
+        let base = self
+            .def_names
+            .get(loc)
+            .cloned()
+            .unwrap_or_else(|| hint.to_owned());
+        unique(base, &mut self.taken)
+    }
+
+    fn push(&mut self, item: Item) -> usize {
+        self.model.items.push(item);
+        self.model.items.len() - 1
+    }
+
+    fn doc(&self, loc: &Loc) -> Option<String> {
+        let n = self.node(loc);
+        let d = n.get("description").and_then(Value::as_str);
+        let t = if loc.pointer.is_empty() {
+            n.get("title").and_then(Value::as_str)
+        } else {
+            None
+        };
+        match (t, d) {
+            (Some(t), Some(d)) => Some(format!("{t}.\n\n{d}")),
+            (Some(t), None) => Some(format!("{t}.")),
+            (None, Some(d)) => Some(d.to_owned()),
+            (None, None) => None,
+        }
+    }
+
+    fn check_keywords(&self, loc: &Loc, obj: &Map<String, Value>) -> Result<()> {
+        for k in obj.keys() {
+            if !KNOWN.contains(&k.as_str()) {
+                return Err(self.err(
+                    loc,
+                    "unsupported_keyword",
+                    format!("unsupported keyword `{k}`"),
+                ));
+            }
+        }
+        if let Some(f) = obj.get("format")
+            && f != "date-time"
+        {
+            return Err(self.err(
+                loc,
+                "unsupported_keyword",
+                format!("unsupported `format` {f}"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The type of the schema node at `loc`; `hint` names any item it needs.
+    pub fn ty(&mut self, loc: &Loc, hint: &str) -> Result<Ty> {
+        if let Some(t) = self.memo.get(loc) {
+            return Ok(t.clone());
+        }
+        let t = self.ty_uncached(loc, hint)?;
+        if matches!(t, Ty::Named(_)) {
+            self.memo.insert(loc.clone(), t.clone());
+        }
+        Ok(t)
+    }
+
+    fn ty_uncached(&mut self, loc: &Loc, hint: &str) -> Result<Ty> {
+        let node = self.node(loc);
+        let obj = match node {
+            Value::Bool(true) => return Ok(Ty::Any),
+            Value::Bool(false) => return Ok(Ty::Never),
+            Value::Object(o) => o,
+            _ => {
+                return Err(self.err(
+                    loc,
+                    "invalid_schema",
+                    "a schema must be an object or a boolean",
+                ));
+            }
+        };
+        self.check_keywords(loc, obj)?;
+        if obj.contains_key("allOf") || obj.contains_key("if") {
+            return self.all_of(loc, hint);
+        }
+        if let Some(r) = obj.get("$ref") {
+            let r = r
+                .as_str()
+                .ok_or_else(|| self.err(loc, "invalid_schema", "`$ref` must be a string"))?;
+            let target = self.set.resolve(loc, r)?;
+            let extra: Vec<&String> = obj
+                .keys()
+                .filter(|k| !matches!(k.as_str(), "$ref" | "description" | "$comment"))
+                .collect();
+            if !extra.is_empty() {
+                return Err(self.err(
+                    loc,
+                    "unsupported_keyword",
+                    "`$ref` with sibling keywords is not supported; use `allOf`",
+                ));
+            }
+            let target_hint = self
+                .def_names
+                .get(&target)
+                .cloned()
+                .unwrap_or_else(|| hint.to_owned());
+            return self.ty(&target, &target_hint);
+        }
+        if obj.contains_key("not") {
+            return Err(self.err(
+                loc,
+                "unsupported_keyword",
+                "`not` is supported only inside `then`",
+            ));
+        }
+        if obj.get("type") == Some(&Value::from("object")) || obj.contains_key("properties") {
+            return self.typed(loc, obj, "object", hint);
+        }
+        if let Some(alts) = obj.get("oneOf").or_else(|| obj.get("anyOf")) {
+            return self.union(loc, alts, hint);
+        }
+        if let Some(c) = obj.get("const") {
+            return self.enumeration(loc, std::slice::from_ref(c), hint);
+        }
+        if let Some(e) = obj.get("enum") {
+            let values = e
+                .as_array()
+                .ok_or_else(|| self.err(loc, "invalid_schema", "`enum` must be an array"))?;
+            return self.enumeration(loc, values, hint);
+        }
+        match obj.get("type") {
+            None if obj.contains_key("properties") || obj.contains_key("required") => {
+                self.object(loc, hint)
+            }
+            None => Ok(Ty::Any),
+            Some(Value::String(t)) => self.typed(loc, obj, t, hint),
+            Some(Value::Array(ts)) => {
+                let names: Vec<&str> = ts.iter().filter_map(Value::as_str).collect();
+                match names.as_slice() {
+                    [t, "null"] | ["null", t] => {
+                        Ok(Ty::Nullable(Box::new(self.typed(loc, obj, t, hint)?)))
+                    }
+                    [t] => self.typed(loc, obj, t, hint),
+                    _ => Err(self.err(
+                        loc,
+                        "unsupported_keyword",
+                        "a `type` list must be one type and `null`",
+                    )),
+                }
+            }
+            Some(_) => Err(self.err(loc, "invalid_schema", "`type` must be a string or an array")),
+        }
+    }
+
+    fn typed(&mut self, loc: &Loc, obj: &Map<String, Value>, t: &str, hint: &str) -> Result<Ty> {
+        let uint = |k: &str| obj.get(k).and_then(Value::as_u64);
+        Ok(match t {
+            "string" => Ty::Str(StrRule {
+                min: uint("minLength"),
+                max: uint("maxLength"),
+                pattern: match obj.get("pattern") {
+                    Some(Value::String(p)) => {
+                        if let Err(e) = regress::Regex::new(p) {
+                            return Err(self.err(
+                                loc,
+                                "invalid_pattern",
+                                format!("pattern {p} does not compile: {e}"),
+                            ));
+                        }
+                        Some(p.clone())
+                    }
+                    Some(_) => {
+                        return Err(self.err(loc, "invalid_schema", "`pattern` must be a string"));
+                    }
+                    None => None,
+                },
+                date_time: obj.get("format").is_some(),
+            }),
+            "integer" => Ty::Int(IntRule {
+                min: self.int_bound(loc, obj, "minimum")?,
+                max: self.int_bound(loc, obj, "maximum")?,
+                values: None,
+            }),
+            "number" => Ty::Num(NumRule {
+                min: obj.get("minimum").and_then(Value::as_f64),
+                max: obj.get("maximum").and_then(Value::as_f64),
+            }),
+            "boolean" => Ty::Bool(None),
+            "null" => Ty::Null,
+            "array" => {
+                let item = match obj.get("items") {
+                    Some(Value::Array(_)) => {
+                        return Err(self.err(
+                            loc,
+                            "unsupported_keyword",
+                            "tuple `items` are not supported",
+                        ));
+                    }
+                    Some(_) => self.ty(&loc.child("items"), &format!("{hint}Item"))?,
+                    None => Ty::Any,
+                };
+                Ty::Array(Box::new(ArrayTy {
+                    item,
+                    min: uint("minItems"),
+                    max: uint("maxItems"),
+                    unique: obj.get("uniqueItems") == Some(&Value::Bool(true)),
+                }))
+            }
+            "object" => {
+                let open_only = !obj.contains_key("properties")
+                    && !obj.contains_key("required")
+                    && !obj.contains_key("propertyNames")
+                    && !obj.contains_key("oneOf")
+                    && matches!(
+                        obj.get("additionalProperties"),
+                        None | Some(Value::Bool(true))
+                    );
+                if open_only {
+                    Ty::Object
+                } else {
+                    self.object(loc, hint)?
+                }
+            }
+            other => {
+                return Err(self.err(loc, "invalid_schema", format!("unknown type `{other}`")));
+            }
+        })
+    }
+
+    fn int_bound(&self, loc: &Loc, obj: &Map<String, Value>, key: &str) -> Result<Option<i64>> {
+        match obj.get(key) {
+            None => Ok(None),
+            Some(v) => v
+                .as_i64()
+                .or_else(|| {
+                    v.as_f64()
+                        .filter(|f| f.fract() == 0.0 && f.abs() < 9.2e18)
+                        .map(|f| f as i64)
+                })
+                .map(Some)
+                .ok_or_else(|| {
+                    self.err(
+                        loc,
+                        "unsupported_keyword",
+                        format!("`{key}` on an integer must be an integer"),
+                    )
+                }),
+        }
+    }
+
+    fn enumeration(&mut self, loc: &Loc, values: &[Value], hint: &str) -> Result<Ty> {
+        if values.is_empty() {
+            return Err(self.err(loc, "invalid_schema", "`enum` must not be empty"));
+        }
+        if values.iter().all(Value::is_string) {
+            let name = self.name_for(loc, hint);
+            let mut taken = BTreeSet::new();
+            let values = values
+                .iter()
+                .filter_map(Value::as_str)
+                .map(|v| (v.to_owned(), unique(pascal(v), &mut taken)))
+                .collect();
+            let id = self.push(Item::Enum(Enum {
+                name,
+                doc: self.doc(loc),
+                values,
+            }));
+            return Ok(Ty::Named(id));
+        }
+        if values.iter().all(|v| v.as_i64().is_some()) {
+            return Ok(Ty::Int(IntRule {
+                min: None,
+                max: None,
+                values: Some(values.iter().filter_map(Value::as_i64).collect()),
+            }));
+        }
+        match values {
+            [Value::Bool(b)] => Ok(Ty::Bool(Some(*b))),
+            [Value::Null] => Ok(Ty::Null),
+            _ => Err(self.err(
+                loc,
+                "unsupported_keyword",
+                "an `enum` must hold only strings, only integers, one boolean or null",
+            )),
+        }
+    }
+
+    fn union(&mut self, loc: &Loc, alts: &Value, hint: &str) -> Result<Ty> {
+        let alts = alts
+            .as_array()
+            .ok_or_else(|| self.err(loc, "invalid_schema", "`oneOf` must be an array"))?;
+        let key = if self.node(loc).get("oneOf").is_some() {
+            "oneOf"
+        } else {
+            "anyOf"
+        };
+        let locs: Vec<Loc> = (0..alts.len())
+            .map(|i| loc.child(key).child(&i.to_string()))
+            .collect();
+        let is_null = |v: &Value| {
+            v.get("type") == Some(&Value::from("null"))
+                && v.as_object().is_some_and(|o| o.len() == 1)
+        };
+        // X or null.
+        if alts.len() == 2 && alts.iter().filter(|a| is_null(a)).count() == 1 {
+            let other = if is_null(&alts[0]) {
+                &locs[1]
+            } else {
+                &locs[0]
+            };
+            return Ok(Ty::Nullable(Box::new(self.ty(other, hint)?)));
+        }
+        if key == "anyOf" {
+            return Err(self.err(
+                loc,
+                "unsupported_keyword",
+                "`anyOf` is supported only as `X or null`",
+            ));
+        }
+        // Objects told apart by a constant member.
+        let targets: Vec<Loc> = locs.iter().map(|l| self.deref(l)).collect::<Result<_>>()?;
+        if let Some(tag) = self.common_tag(&targets) {
+            let name = self.name_for(loc, hint);
+            let id = self.push(Item::Tagged(Tagged {
+                name: name.clone(),
+                doc: self.doc(loc),
+                tag: tag.clone(),
+                variants: vec![],
+            }));
+            self.memo.insert(loc.clone(), Ty::Named(id));
+            let mut taken = BTreeSet::new();
+            let mut variants = Vec::new();
+            for (l, t) in locs.iter().zip(&targets) {
+                let value = self.node(t)["properties"][&tag]["const"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned();
+                let vhint = format!("{name}{}", pascal(&value));
+                let ty = self.ty(l, &vhint)?;
+                let vname = match &ty {
+                    Ty::Named(i) => self.model.items[*i].name().to_owned(),
+                    _ => pascal(&value),
+                };
+                variants.push((value, unique(vname, &mut taken), ty));
+            }
+            if let Item::Tagged(t) = &mut self.model.items[id] {
+                t.variants = variants;
+            }
+            return Ok(Ty::Named(id));
+        }
+        // Scalars told apart by JSON type.
+        let mut kinds = Vec::new();
+        for (l, t) in locs.iter().zip(&targets) {
+            match self.node(t).get("type").and_then(Value::as_str) {
+                Some(k @ ("string" | "integer" | "number" | "boolean")) => {
+                    kinds.push((k.to_owned(), l.clone()))
+                }
+                _ => {
+                    kinds.clear();
+                    break;
+                }
+            }
+        }
+        if kinds.is_empty() {
+            // No cheap discriminator: decode every variant; exactly one must succeed (an empty tag).
+            let name = self.name_for(loc, hint);
+            let id = self.push(Item::Tagged(Tagged {
+                name: name.clone(),
+                doc: self.doc(loc),
+                tag: String::new(),
+                variants: vec![],
+            }));
+            self.memo.insert(loc.clone(), Ty::Named(id));
+            let mut taken = BTreeSet::new();
+            let mut variants = Vec::new();
+            for (i, l) in locs.iter().enumerate() {
+                let ty = self.ty(l, &format!("{name}Variant{i}"))?;
+                let vname = match &ty {
+                    Ty::Named(n) => self.model.items[*n].name().to_owned(),
+                    _ => format!("Variant{i}"),
+                };
+                variants.push((String::new(), unique(vname, &mut taken), ty));
+            }
+            if let Item::Tagged(t) = &mut self.model.items[id] {
+                t.variants = variants;
+            }
+            return Ok(Ty::Named(id));
+        }
+        let distinct: BTreeSet<&str> = kinds
+            .iter()
+            .map(|(k, _)| if k == "integer" { "number" } else { k.as_str() })
+            .collect();
+        if distinct.len() != kinds.len() {
+            return Err(self.err(
+                loc,
+                "unsupported_keyword",
+                "`oneOf` variants overlap in JSON type",
+            ));
+        }
+        let name = self.name_for(loc, hint);
+        let mut variants = Vec::new();
+        for (k, l) in kinds {
+            let ty = self.ty(&l, &format!("{name}{}", pascal(&k)))?;
+            variants.push((k.clone(), pascal(&k), ty));
+        }
+        let id = self.push(Item::ByType(ByType {
+            name,
+            doc: self.doc(loc),
+            variants,
+        }));
+        Ok(Ty::Named(id))
+    }
+
+    /// Follows `$ref`s to the node that holds the schema.
+    fn deref(&self, loc: &Loc) -> Result<Loc> {
+        let mut loc = loc.clone();
+        for _ in 0..32 {
+            match self.node(&loc).get("$ref").and_then(Value::as_str) {
+                Some(r) => loc = self.set.resolve(&loc, r)?,
+                None => return Ok(loc),
+            }
+        }
+        Err(self.err(
+            &loc,
+            "unsupported_keyword",
+            "`$ref` chain too long or cyclic",
+        ))
+    }
+
+    /// A member required by every alternative, holding a distinct string constant in each.
+    fn common_tag(&self, targets: &[Loc]) -> Option<String> {
+        let first = self.node(targets.first()?);
+        let candidates = first.get("required")?.as_array()?;
+        'next: for c in candidates.iter().filter_map(Value::as_str) {
+            let mut seen = BTreeSet::new();
+            for t in targets {
+                let n = self.node(t);
+                let required = n
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .is_some_and(|r| r.iter().any(|x| x == c));
+                let konst = n
+                    .get("properties")
+                    .and_then(|p| p.get(c))
+                    .and_then(|p| p.get("const"))
+                    .and_then(Value::as_str);
+                match konst {
+                    Some(k) if required && seen.insert(k) => {}
+                    _ => continue 'next,
+                }
+            }
+            return Some(c.to_owned());
+        }
+        None
+    }
+
+    /// A value predicate, when the schema only narrows values.
+    fn val_pred(&self, loc: &Loc) -> Option<Vec<ValPred>> {
+        let node = self.node(loc);
+        let obj = match node {
+            Value::Bool(false) => return Some(vec![ValPred::Never]),
+            Value::Object(o) => o,
+            _ => return None,
+        };
+        let mut preds = Vec::new();
+        for (k, v) in obj {
+            match k.as_str() {
+                "description" | "$comment" => {}
+                "const" => preds.push(ValPred::In(vec![v.clone()])),
+                "enum" => preds.push(ValPred::In(v.as_array()?.clone())),
+                "type" => preds.push(ValPred::Types(match v {
+                    Value::String(s) => vec![s.clone()],
+                    Value::Array(a) => a
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_owned)
+                        .collect(),
+                    _ => return None,
+                })),
+                "minItems" => preds.push(ValPred::MinItems(v.as_u64()?)),
+                "maxItems" => preds.push(ValPred::MaxItems(v.as_u64()?)),
+                _ => return None,
+            }
+        }
+        Some(preds)
+    }
+
+    /// An object predicate (`properties` of value predicates, `required`, `not: {required}`).
+    fn obj_pred(&self, loc: &Loc) -> Option<ObjPred> {
+        let obj = self.node(loc).as_object()?;
+        let mut p = ObjPred::default();
+        for (k, v) in obj {
+            match k.as_str() {
+                "description" | "$comment" => {}
+                "type" if v == "object" => {}
+                "additionalProperties" if v == &Value::Bool(true) => {}
+                "properties" => {
+                    for name in v.as_object()?.keys() {
+                        p.props.push((
+                            name.clone(),
+                            self.val_pred(&loc.child("properties").child(name))?,
+                        ));
+                    }
+                }
+                "required" => p.required = strings(v)?,
+                "not" => {
+                    let n = v.as_object()?;
+                    if n.len() != 1 {
+                        return None;
+                    }
+                    p.not_required.push(strings(n.get("required")?)?);
+                }
+                _ => return None,
+            }
+        }
+        Some(p)
+    }
+
+    fn all_of(&mut self, loc: &Loc, hint: &str) -> Result<Ty> {
+        let mut members = vec![];
+        let node = self.node(loc);
+        // The node itself, minus `allOf`, is a member when it says anything.
+        let own: Vec<&String> = node
+            .as_object()
+            .map(|o| {
+                o.keys()
+                    .filter(|k| {
+                        !matches!(
+                            k.as_str(),
+                            "allOf"
+                                | "description"
+                                | "$comment"
+                                | "title"
+                                | "$schema"
+                                | "$id"
+                                | "$defs"
+                        )
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let is_object =
+            node.get("type") == Some(&Value::from("object")) || node.get("properties").is_some();
+        if is_object {
+            return self.object(loc, hint);
+        }
+        if !own.is_empty() {
+            return Err(self.err(
+                loc,
+                "unsupported_keyword",
+                "`allOf` beside keywords other than object members is not supported",
+            ));
+        }
+        members.clear();
+        self.merge(loc, &members, hint, false)
+    }
+
+    /// Merges an `allOf`: structural members into one object (or the one shared type), value-narrowing
+    /// members into checks. `members` are extra locations besides `loc`'s own `allOf` entries.
+    fn merge(&mut self, loc: &Loc, members: &[Loc], hint: &str, explicit: bool) -> Result<Ty> {
+        let mut all: Vec<Loc> = members.to_vec();
+        if !explicit && let Some(a) = self.node(loc).get("allOf").and_then(Value::as_array) {
+            for i in 0..a.len() {
+                all.push(loc.child("allOf").child(&i.to_string()));
+            }
+        }
+        // Members that are themselves only an `allOf` contribute their own members.
+        let mut i = 0;
+        while i < all.len() {
+            let n = self.node(&all[i]);
+            let only_all_of = n.as_object().is_some_and(|o| {
+                o.contains_key("allOf")
+                    && o.keys()
+                        .all(|k| matches!(k.as_str(), "allOf" | "description" | "$comment"))
+            });
+            if only_all_of {
+                let m = all.remove(i);
+                let count = n["allOf"].as_array().map_or(0, Vec::len);
+                for j in (0..count).rev() {
+                    all.insert(i, m.child("allOf").child(&j.to_string()));
+                }
+            } else {
+                i += 1;
+            }
+        }
+        let mut structural: Vec<Loc> = Vec::new();
+        let mut checks = ObjPred::default();
+        for m in &all {
+            let m_node = self.node(m);
+            let is_ref_only =
+                m_node.get("$ref").is_some() && m_node.as_object().is_some_and(|o| o.len() == 1);
+            if !is_ref_only
+                && m_node.get("if").is_none()
+                && let Some(p) = self.obj_pred(m)
+            {
+                checks.props.extend(p.props);
+                checks.required.extend(p.required);
+                checks.not_required.extend(p.not_required);
+                continue;
+            }
+            let target = if is_ref_only {
+                self.deref(m)?
+            } else {
+                m.clone()
+            };
+            if !structural.contains(&target) {
+                structural.push(target);
+            }
+        }
+        if structural.is_empty()
+            && let Some(first) = all.first()
+        {
+            // Only narrowing members: the first one is the shape, the rest narrow it.
+            structural.push(first.clone());
+            checks = ObjPred::default();
+            for m in &all[1..] {
+                if let Some(p) = self.obj_pred(m) {
+                    checks.props.extend(p.props);
+                    checks.required.extend(p.required);
+                    checks.not_required.extend(p.not_required);
+                }
+            }
+        }
+        let base = match structural.as_slice() {
+            [] => {
+                return Err(self.err(
+                    loc,
+                    "unsupported_keyword",
+                    "an `allOf` needs at least one member with structure",
+                ));
+            }
+            [one] => {
+                let h = self
+                    .def_names
+                    .get(one)
+                    .cloned()
+                    .unwrap_or_else(|| hint.to_owned());
+                self.ty(one, &h)?
+            }
+            many => {
+                let name = self.name_for(loc, hint);
+                let many = many.to_vec();
+                Ty::Named(self.build_object(&many, name, self.doc(loc))?)
+            }
+        };
+        // Narrowings of members that a closed object can never hold are vacuous.
+        if let Some(Item::Struct(st)) = named_id(&base).map(|i| &self.model.items[i])
+            && matches!(st.extra, Extra::Closed)
+        {
+            checks
+                .props
+                .retain(|(k, _)| st.fields.iter().any(|f| &f.json == k));
+        }
+        if checks.is_empty() {
+            return Ok(base);
+        }
+        match &base {
+            Ty::Named(i) if matches!(self.model.items[*i], Item::Struct(_)) => {
+                Ok(Ty::Refined(Box::new(base), checks))
+            }
+            _ => Err(self.err(
+                loc,
+                "unsupported_keyword",
+                "an `allOf` narrowing applies only to object types",
+            )),
+        }
+    }
+
+    fn object(&mut self, loc: &Loc, hint: &str) -> Result<Ty> {
+        let name = self.name_for(loc, hint);
+        let id = self.build_object(std::slice::from_ref(loc), name, self.doc(loc))?;
+        self.memo.insert(loc.clone(), Ty::Named(id));
+        Ok(Ty::Named(id))
+    }
+
+    /// Builds one struct from object schemas that must all hold.
+    fn build_object(&mut self, locs: &[Loc], name: String, doc: Option<String>) -> Result<usize> {
+        let id = self.push(Item::Struct(Struct {
+            name: name.clone(),
+            doc,
+            fields: vec![],
+            extra: Extra::Open,
+            conds: vec![],
+            one_ofs: vec![],
+            checks: vec![],
+        }));
+        // Reserve the name first so recursive users see it.
+        let mut props: Vec<(String, Vec<Loc>)> = Vec::new();
+        let mut required: Vec<String> = Vec::new();
+        let mut closed: Vec<BTreeSet<String>> = Vec::new();
+        let mut typed_extra: Option<(Loc, Option<Loc>)> = None;
+        let mut conds: Vec<(Loc, ObjPred, Loc)> = Vec::new();
+        let mut one_ofs = Vec::new();
+        let mut checks = Vec::new();
+        let mut pending: Vec<Loc> = locs.to_vec();
+        let mut seen = BTreeSet::new();
+        while let Some(l) = pending.pop() {
+            let l = self.deref(&l)?;
+            if !seen.insert(l.clone()) {
+                continue;
+            }
+            let node = self.node(&l);
+            let obj = node
+                .as_object()
+                .ok_or_else(|| self.err(&l, "unsupported_keyword", "expected an object schema"))?;
+            self.check_keywords(&l, obj)?;
+            if let Some(p) = obj.get("properties").and_then(Value::as_object) {
+                for k in p.keys() {
+                    let child = l.child("properties").child(k);
+                    match props.iter_mut().find(|(n, _)| n == k) {
+                        Some((_, v)) => v.push(child),
+                        None => props.push((k.clone(), vec![child])),
+                    }
+                }
+            }
+            if let Some(r) = obj.get("required") {
+                for s in strings(r)
+                    .ok_or_else(|| self.err(&l, "invalid_schema", "`required` must list strings"))?
+                {
+                    if !required.contains(&s) {
+                        required.push(s);
+                    }
+                }
+            }
+            match obj.get("additionalProperties") {
+                None | Some(Value::Bool(true)) => {}
+                Some(Value::Bool(false)) => closed.push(
+                    obj.get("properties")
+                        .and_then(Value::as_object)
+                        .map(|p| p.keys().cloned().collect())
+                        .unwrap_or_default(),
+                ),
+                Some(_) => {
+                    let names = obj.get("propertyNames").map(|_| l.child("propertyNames"));
+                    typed_extra = Some((l.child("additionalProperties"), names));
+                }
+            }
+            if obj.contains_key("propertyNames")
+                && !matches!(obj.get("additionalProperties"), Some(Value::Object(_)))
+            {
+                return Err(self.err(
+                    &l,
+                    "unsupported_keyword",
+                    "`propertyNames` is supported only with a schema-valued `additionalProperties`",
+                ));
+            }
+            if obj.contains_key("if") {
+                let when = self.obj_pred(&l.child("if")).ok_or_else(|| {
+                    self.err(
+                        &l.child("if"),
+                        "unsupported_keyword",
+                        "an `if` may only test member constants",
+                    )
+                })?;
+                conds.push((l.clone(), when, l.child("then")));
+            }
+            if let Some(alts) = obj.get("oneOf").and_then(Value::as_array) {
+                let mut branches = Vec::new();
+                for i in 0..alts.len() {
+                    let b = l.child("oneOf").child(&i.to_string());
+                    branches.push(self.obj_pred(&b).ok_or_else(|| {
+                        self.err(
+                            &b,
+                            "unsupported_keyword",
+                            "a `oneOf` beside `properties` may only test member values",
+                        )
+                    })?);
+                }
+                one_ofs.push(branches);
+            }
+            if let Some(a) = obj.get("allOf").and_then(Value::as_array) {
+                for i in (0..a.len()).rev() {
+                    let m = l.child("allOf").child(&i.to_string());
+                    let mnode = self.node(&m);
+                    if mnode.get("if").is_some()
+                        || mnode.get("oneOf").is_some()
+                        || mnode.get("$ref").is_some()
+                    {
+                        pending.push(m);
+                    } else if let Some(p) = self.obj_pred(&m) {
+                        checks.push(p);
+                    } else {
+                        pending.push(m);
+                    }
+                }
+            }
+            for k in ["not", "anyOf", "const", "enum", "items"] {
+                if obj.contains_key(k) {
+                    return Err(self.err(
+                        &l,
+                        "unsupported_keyword",
+                        format!("`{k}` on an object schema is not supported"),
+                    ));
+                }
+            }
+        }
+        // `additionalProperties: false` sees only its own siblings: members outside every closed set
+        // can never appear.
+        let allowed = |k: &str| closed.iter().all(|c| c.contains(k));
+        for r in &required {
+            if !allowed(r) {
+                return Err(self.err(
+                    &locs[0],
+                    "unsatisfiable",
+                    format!("`{r}` is required but forbidden by `additionalProperties: false`"),
+                ));
+            }
+        }
+        // `then` members that bring structure select the member's type by the tested constant.
+        let mut selects: BTreeMap<String, Vec<(ObjPred, Loc)>> = BTreeMap::new();
+        let mut plain_conds = Vec::new();
+        for (at, when, then_loc) in conds {
+            let then_node = self.node(&then_loc);
+            let mut then = ObjPred::default();
+            let tobj = then_node
+                .as_object()
+                .ok_or_else(|| self.err(&then_loc, "invalid_schema", "`then` must be an object"))?;
+            for (k, v) in tobj {
+                match k.as_str() {
+                    "required" => then.required = strings(v).unwrap_or_default(),
+                    "not" => match v.get("required").and_then(strings) {
+                        Some(r) if v.as_object().is_some_and(|o| o.len() == 1) => {
+                            then.not_required.push(r)
+                        }
+                        _ => {
+                            return Err(self.err(
+                                &then_loc.child("not"),
+                                "unsupported_keyword",
+                                "`not` may only forbid `required` members",
+                            ));
+                        }
+                    },
+                    "properties" => {
+                        for name in v.as_object().into_iter().flat_map(|o| o.keys()) {
+                            let pl = then_loc.child("properties").child(name);
+                            match self.val_pred(&pl) {
+                                Some(p) => then.props.push((name.clone(), p)),
+                                None => selects
+                                    .entry(name.clone())
+                                    .or_default()
+                                    .push((when.clone(), pl)),
+                            }
+                        }
+                    }
+                    "description" | "$comment" => {}
+                    other => {
+                        return Err(self.err(
+                            &then_loc,
+                            "unsupported_keyword",
+                            format!("`{other}` in `then` is not supported"),
+                        ));
+                    }
+                }
+            }
+            let _ = at;
+            if !then.is_empty() {
+                plain_conds.push(Cond { when, then });
+            }
+        }
+        let mut fields = Vec::new();
+        let mut taken = BTreeSet::new();
+        let mut struct_checks = checks;
+        for (json, plocs) in &props {
+            if !allowed(json) {
+                continue;
+            }
+            let rust = unique(snake(json), &mut taken);
+            let hint = format!("{name}{}", pascal(json));
+            // The first location with structure gives the type; the others narrow it.
+            let mut ty = None;
+            let mut narrow = Vec::new();
+            if selects.contains_key(json) {
+                ty = Some(Ty::Any);
+            }
+            for pl in plocs {
+                if ty.is_some() && selects.contains_key(json) {
+                    break;
+                }
+                if ty.is_some()
+                    && let Some(p) = self.val_pred(pl)
+                {
+                    narrow.extend(p);
+                    continue;
+                }
+                if ty.is_none() {
+                    ty = Some(self.ty(pl, &hint)?);
+                } else {
+                    return Err(self.err(
+                        pl,
+                        "unsupported_keyword",
+                        format!("member `{json}` is declared twice with structure"),
+                    ));
+                }
+            }
+            if !narrow.is_empty() {
+                struct_checks.push(ObjPred {
+                    props: vec![(json.clone(), narrow)],
+                    ..Default::default()
+                });
+            }
+            let doc = plocs
+                .iter()
+                .find_map(|l| self.node(l).get("description").and_then(Value::as_str))
+                .map(str::to_owned);
+            fields.push(Field {
+                json: json.clone(),
+                rust,
+                ty: ty.unwrap_or(Ty::Any),
+                required: required.contains(json),
+                doc,
+                select: None,
+            });
+        }
+        for (member, rules) in selects {
+            let sel = self.build_select(&name, &member, rules, &fields, &props)?;
+            let f = fields
+                .iter_mut()
+                .find(|f| f.json == member)
+                .ok_or_else(|| {
+                    self.err(
+                        &locs[0],
+                        "unsupported_keyword",
+                        format!("`then` selects a type for undeclared member `{member}`"),
+                    )
+                })?;
+            f.select = Some(sel);
+            f.ty = Ty::Named(sel);
+        }
+        let extra = if !closed.is_empty() {
+            Extra::Closed
+        } else if let Some((vl, nl)) = typed_extra {
+            let vty = self.ty(&vl, &format!("{name}Value"))?;
+            let key = match nl {
+                Some(nl) => match self
+                    .node(&nl)
+                    .as_object()
+                    .map(|o| self.typed(&nl, o, "string", ""))
+                    .transpose()?
+                {
+                    Some(Ty::Str(r)) => Some(r),
+                    _ => {
+                        return Err(self.err(
+                            &nl,
+                            "unsupported_keyword",
+                            "`propertyNames` must be a string schema",
+                        ));
+                    }
+                },
+                None => None,
+            };
+            Extra::Typed(vty, key)
+        } else {
+            Extra::Open
+        };
+        if let Item::Struct(s) = &mut self.model.items[id] {
+            s.fields = fields;
+            s.extra = extra;
+            s.conds = plain_conds;
+            s.one_ofs = one_ofs;
+            s.checks = struct_checks;
+        }
+        Ok(id)
+    }
+
+    /// A member whose schema depends on an enum sibling: one variant per group of enum values that
+    /// trigger the same set of rules.
+    fn build_select(
+        &mut self,
+        owner: &str,
+        member: &str,
+        rules: Vec<(ObjPred, Loc)>,
+        fields: &[Field],
+        props: &[(String, Vec<Loc>)],
+    ) -> Result<usize> {
+        let at = rules[0].1.clone();
+        let mut selector: Option<String> = None;
+        let mut sets = Vec::new();
+        for (when, _) in &rules {
+            let ok = when.props.len() == 1
+                && when.not_required.is_empty()
+                && when.required.iter().all(|r| *r == when.props[0].0);
+            let set = match (ok, when.props.first().map(|(_, p)| p.as_slice())) {
+                (true, Some([ValPred::In(vs)])) => vs
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect::<BTreeSet<_>>(),
+                _ => {
+                    return Err(self.err(
+                        &at,
+                        "unsupported_keyword",
+                        "a type-selecting `if` must test one enum member",
+                    ));
+                }
+            };
+            let s = &when.props[0].0;
+            if selector.get_or_insert_with(|| s.clone()) != s {
+                return Err(self.err(
+                    &at,
+                    "unsupported_keyword",
+                    "type-selecting rules must all test the same member",
+                ));
+            }
+            sets.push(set);
+        }
+        let selector = selector.unwrap_or_default();
+        let sel_field = fields.iter().find(|f| f.json == selector).ok_or_else(|| {
+            self.err(
+                &at,
+                "unsupported_keyword",
+                format!("selector `{selector}` is not a declared member"),
+            )
+        })?;
+        if !sel_field.required {
+            return Err(self.err(
+                &at,
+                "unsupported_keyword",
+                format!("selector `{selector}` must be required"),
+            ));
+        }
+        let enum_id = match sel_field.ty {
+            Ty::Named(i) if matches!(self.model.items[i], Item::Enum(_)) => i,
+            _ => {
+                return Err(self.err(
+                    &at,
+                    "unsupported_keyword",
+                    format!("selector `{selector}` must be a string enum"),
+                ));
+            }
+        };
+        let values = match &self.model.items[enum_id] {
+            Item::Enum(e) => e.values.clone(),
+            _ => unreachable!(),
+        };
+        let base: Vec<Loc> = props
+            .iter()
+            .find(|(n, _)| n == member)
+            .map(|(_, l)| l.clone())
+            .unwrap_or_default();
+        // Group enum values by the rules they trigger, in enum order.
+        let mut groups: Vec<(Vec<usize>, Vec<String>, String)> = Vec::new();
+        for (json, rust) in &values {
+            let hit: Vec<usize> = sets
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.contains(json))
+                .map(|(i, _)| i)
+                .collect();
+            match groups.iter_mut().find(|g| g.0 == hit) {
+                Some(g) => g.1.push(rust.clone()),
+                None => groups.push((hit, vec![rust.clone()], json.clone())),
+            }
+        }
+        let name = unique(format!("{owner}{}", pascal(member)), &mut self.taken);
+        let id = self.push(Item::Select(Select {
+            name: name.clone(),
+            selector_enum: enum_id,
+            selector_rust: snake(&selector),
+            variants: vec![],
+        }));
+        let mut variants = Vec::new();
+        let mut taken = BTreeSet::new();
+        for (hit, when, first) in groups {
+            let mut members = base.clone();
+            members.extend(hit.iter().map(|&i| rules[i].1.clone()));
+            let vhint = if hit.is_empty() {
+                format!("{name}Other")
+            } else {
+                format!("{name}{}", pascal(&first))
+            };
+            let ty = self.merge(&at, &members, &vhint, true)?;
+            let vname = match &ty {
+                _ if hit.is_empty() => "Other".to_owned(),
+                t => match named_id(t) {
+                    Some(i) => self.model.items[i]
+                        .name()
+                        .trim_start_matches(&name)
+                        .to_owned(),
+                    None => pascal(&first),
+                },
+            };
+            let vname = if vname.is_empty() {
+                pascal(&first)
+            } else {
+                vname
+            };
+            variants.push(SelectVariant {
+                name: unique(vname, &mut taken),
+                ty,
+                when,
+            });
+        }
+        if let Item::Select(s) = &mut self.model.items[id] {
+            s.variants = variants;
+        }
+        Ok(id)
+    }
+}
+
+/// The item behind a named or refined type.
+pub fn named_id(t: &Ty) -> Option<usize> {
+    match t {
+        Ty::Named(i) => Some(*i),
+        Ty::Refined(inner, _) => named_id(inner),
+        _ => None,
+    }
+}
+
+fn strings(v: &Value) -> Option<Vec<String>> {
+    v.as_array()?
+        .iter()
+        .map(|s| s.as_str().map(str::to_owned))
+        .collect()
+}
+
+/// `event-v2.schema.json` -> `EventV2`, `provider/acpx-sidecar.schema.json` -> `AcpxSidecar`.
+pub fn file_stem_name(path: &str) -> String {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let stem = file
+        .strip_suffix(".schema.json")
+        .or_else(|| file.strip_suffix(".json"))
+        .unwrap_or(file);
+    pascal(stem)
+}

@@ -1,0 +1,939 @@
+//! Runtime support for the generated decoders. This module is emitted verbatim into every generated
+//! file so that the output depends only on `serde`, `serde_json`, `regress` and `indexmap`.
+//!
+//! Constraint checks run inside `DeserializeSeed`s, so a failure is raised while the decoder stands on
+//! the offending value and a path-tracking deserializer can name it with a JSON pointer.
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use std::borrow::Cow;
+use std::fmt;
+use std::sync::OnceLock;
+
+/// Separator of the fields that [`fail`] packs into a serde error message.
+pub const MARK: char = '\u{1}';
+
+/// Builds a serde error carrying a stable keyword code, a pointer relative to the value being decoded
+/// and a sentence. [`unpack`] reads it back.
+pub fn fail<E: de::Error>(code: &str, rel: &str, msg: impl fmt::Display) -> E {
+    E::custom(format_args!("{MARK}{code}{MARK}{rel}{MARK}{msg}{MARK}"))
+}
+
+/// Reads `(code, relative pointer, message)` back from an error built by [`fail`].
+pub fn unpack(msg: &str) -> Option<(&str, &str, &str)> {
+    let start = msg.find(MARK)?;
+    let mut parts = msg[start + 1..].splitn(4, MARK);
+    let code = parts.next()?;
+    let rel = parts.next()?;
+    let text = parts.next()?;
+    parts.next()?;
+    Some((code, rel, text))
+}
+
+/// Escapes one reference token of a JSON pointer (RFC 6901).
+pub fn escape_token(token: &str) -> Cow<'_, str> {
+    if token.contains(['~', '/']) {
+        Cow::Owned(token.replace('~', "~0").replace('/', "~1"))
+    } else {
+        Cow::Borrowed(token)
+    }
+}
+
+/// An object key, borrowed from the input when it has no escapes.
+pub struct Key<'de>(pub Cow<'de, str>);
+
+impl Key<'_> {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'de> de::Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object key")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// An optional property whose schema also admits `null`: absent, present as `null`, or a value.
+/// Keeping the three apart makes `"x": null` survive a round trip.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Tri<T> {
+    #[default]
+    Absent,
+    Null,
+    Value(T),
+}
+
+impl<T> Tri<T> {
+    pub fn is_absent(&self) -> bool {
+        matches!(self, Tri::Absent)
+    }
+    pub fn is_null(&self) -> bool {
+        matches!(self, Tri::Null)
+    }
+    /// The value, when there is one.
+    pub fn as_value(&self) -> Option<&T> {
+        match self {
+            Tri::Value(v) => Some(v),
+            _ => None,
+        }
+    }
+    pub fn from_present(v: Option<T>) -> Self {
+        match v {
+            Some(v) => Tri::Value(v),
+            None => Tri::Null,
+        }
+    }
+}
+
+impl<T: serde::Serialize> serde::Serialize for Tri<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Tri::Value(v) => v.serialize(s),
+            _ => s.serialize_none(),
+        }
+    }
+}
+
+/// An ECMA-262 regular expression, compiled on first use. The generator has already compiled every
+/// pattern once, so compiling here cannot fail.
+pub struct Pattern {
+    pub source: &'static str,
+    compiled: OnceLock<regress::Regex>,
+}
+
+impl Pattern {
+    pub const fn new(source: &'static str) -> Self {
+        Pattern { source, compiled: OnceLock::new() }
+    }
+    pub fn is_match(&self, s: &str) -> bool {
+        self.compiled
+            .get_or_init(|| regress::Regex::new(self.source).expect("pattern compiled at generation time"))
+            .find(s)
+            .is_some()
+    }
+}
+
+/// String constraints: lengths in code points, an ECMA-262 pattern, the strict `date-time` profile.
+pub struct StrRule {
+    pub min: Option<u64>,
+    pub max: Option<u64>,
+    pub pattern: Option<&'static Pattern>,
+    pub date_time: bool,
+}
+
+/// The `date-time` profile asserted by the contract: `^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{3})?Z$`.
+pub fn is_date_time(s: &str) -> bool {
+    let b = s.as_bytes();
+    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
+    let head = b.len() >= 20
+        && digits(0..4)
+        && b[4] == b'-'
+        && digits(5..7)
+        && b[7] == b'-'
+        && digits(8..10)
+        && b[10] == b'T'
+        && digits(11..13)
+        && b[13] == b':'
+        && digits(14..16)
+        && b[16] == b':'
+        && digits(17..19);
+    head && match b.len() {
+        20 => b[19] == b'Z',
+        24 => b[19] == b'.' && digits(20..23) && b[23] == b'Z',
+        _ => false,
+    }
+}
+
+pub fn check_str<E: de::Error>(rule: &StrRule, s: &str) -> Result<(), E> {
+    if rule.min.is_some() || rule.max.is_some() {
+        let n = s.chars().count() as u64;
+        if let Some(min) = rule.min.filter(|&m| n < m) {
+            return Err(fail("min_length", "", format_args!("string has {n} characters; at least {min} required")));
+        }
+        if let Some(max) = rule.max.filter(|&m| n > m) {
+            return Err(fail("max_length", "", format_args!("string has {n} characters; at most {max} allowed")));
+        }
+    }
+    if let Some(p) = rule.pattern
+        && !p.is_match(s)
+    {
+        return Err(fail("pattern", "", format_args!("string does not match the pattern {}", p.source)));
+    }
+    if rule.date_time && !is_date_time(s) {
+        return Err(fail("format", "", "string is not a date-time of the form YYYY-MM-DDTHH:MM:SS[.mmm]Z"));
+    }
+    Ok(())
+}
+
+/// Integer constraints. JSON Schema integers are numbers with a zero fraction, so `1.0` is accepted.
+pub struct IntRule {
+    pub min: Option<i64>,
+    pub max: Option<i64>,
+    pub values: Option<&'static [i64]>,
+}
+
+pub fn check_int<E: de::Error>(rule: &IntRule, v: i64) -> Result<i64, E> {
+    if let Some(values) = rule.values
+        && !values.contains(&v)
+    {
+        let code = if values.len() == 1 { "const" } else { "enum" };
+        return Err(fail(code, "", format_args!("{v} is not one of the allowed values {values:?}")));
+    }
+    if let Some(min) = rule.min.filter(|&m| v < m) {
+        return Err(fail("minimum", "", format_args!("{v} is less than the minimum {min}")));
+    }
+    if let Some(max) = rule.max.filter(|&m| v > m) {
+        return Err(fail("maximum", "", format_args!("{v} is greater than the maximum {max}")));
+    }
+    Ok(v)
+}
+
+/// Converts a JSON number to the `i64` that the typed API stores, or explains why it cannot.
+pub fn int_from_f64<E: de::Error>(v: f64) -> Result<i64, E> {
+    if v.fract() != 0.0 || !v.is_finite() {
+        return Err(fail("type", "", format_args!("{v} is not an integer")));
+    }
+    if v < -9.223372036854776e18 || v >= 9.223372036854776e18 {
+        return Err(fail("integer_range", "", format_args!("{v} is outside the 64-bit range this implementation stores")));
+    }
+    Ok(v as i64)
+}
+
+pub fn int_from_u64<E: de::Error>(v: u64) -> Result<i64, E> {
+    i64::try_from(v).map_err(|_| fail("integer_range", "", format_args!("{v} is outside the 64-bit range this implementation stores")))
+}
+
+pub struct NumRule {
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+}
+
+pub fn check_num<E: de::Error>(rule: &NumRule, v: f64) -> Result<f64, E> {
+    if let Some(min) = rule.min.filter(|&m| v < m) {
+        return Err(fail("minimum", "", format_args!("{v} is less than the minimum {min}")));
+    }
+    if let Some(max) = rule.max.filter(|&m| v > m) {
+        return Err(fail("maximum", "", format_args!("{v} is greater than the maximum {max}")));
+    }
+    Ok(v)
+}
+
+fn type_error<E: de::Error>(expected: &str, got: de::Unexpected) -> E {
+    fail("type", "", format_args!("expected {expected}, found {got}"))
+}
+
+/// Emits a visitor method that rejects one JSON type with a `type` error.
+macro_rules! reject {
+    (bool) => {
+        fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+            Err(type_error(EXPECT, de::Unexpected::Bool(v)))
+        }
+    };
+    (int) => {
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+            Err(type_error(EXPECT, de::Unexpected::Signed(v)))
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+            Err(type_error(EXPECT, de::Unexpected::Unsigned(v)))
+        }
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+            Err(type_error(EXPECT, de::Unexpected::Float(v)))
+        }
+    };
+    (str) => {
+        fn visit_str<E: de::Error>(self, _v: &str) -> Result<Self::Value, E> {
+            Err(type_error(EXPECT, de::Unexpected::Other("a string")))
+        }
+    };
+    (null) => {
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Err(type_error(EXPECT, de::Unexpected::Other("null")))
+        }
+        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+            Err(type_error(EXPECT, de::Unexpected::Other("null")))
+        }
+    };
+    (seq) => {
+        fn visit_seq<A: SeqAccess<'de>>(self, _a: A) -> Result<Self::Value, A::Error> {
+            Err(type_error(EXPECT, de::Unexpected::Other("an array")))
+        }
+    };
+    (map) => {
+        fn visit_map<A: MapAccess<'de>>(self, _a: A) -> Result<Self::Value, A::Error> {
+            Err(type_error(EXPECT, de::Unexpected::Other("an object")))
+        }
+    };
+}
+
+/// Decodes a string and checks its [`StrRule`].
+#[derive(Clone, Copy)]
+pub struct StrSeed(pub &'static StrRule);
+
+impl<'de> DeserializeSeed<'de> for StrSeed {
+    type Value = String;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+        struct V(&'static StrRule);
+        const EXPECT: &str = "a string";
+        impl<'de> Visitor<'de> for V {
+            type Value = String;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(EXPECT)
+            }
+            reject!(bool);
+            reject!(int);
+            reject!(null);
+            reject!(seq);
+            reject!(map);
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
+                check_str(self.0, v)?;
+                Ok(v.to_owned())
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<String, E> {
+                check_str(self.0, &v)?;
+                Ok(v)
+            }
+        }
+        d.deserialize_string(V(self.0))
+    }
+}
+
+/// Decodes an integer (any number with a zero fraction) and checks its [`IntRule`].
+#[derive(Clone, Copy)]
+pub struct IntSeed(pub &'static IntRule);
+
+impl<'de> DeserializeSeed<'de> for IntSeed {
+    type Value = i64;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<i64, D::Error> {
+        struct V(&'static IntRule);
+        const EXPECT: &str = "an integer";
+        impl<'de> Visitor<'de> for V {
+            type Value = i64;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(EXPECT)
+            }
+            reject!(bool);
+            reject!(str);
+            reject!(null);
+            reject!(seq);
+            reject!(map);
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<i64, E> {
+                check_int(self.0, v)
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<i64, E> {
+                check_int(self.0, int_from_u64(v)?)
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<i64, E> {
+                check_int(self.0, int_from_f64(v)?)
+            }
+        }
+        d.deserialize_i64(V(self.0))
+    }
+}
+
+/// Decodes a number and checks its [`NumRule`].
+#[derive(Clone, Copy)]
+pub struct NumSeed(pub &'static NumRule);
+
+impl<'de> DeserializeSeed<'de> for NumSeed {
+    type Value = f64;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<f64, D::Error> {
+        struct V(&'static NumRule);
+        const EXPECT: &str = "a number";
+        impl<'de> Visitor<'de> for V {
+            type Value = f64;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(EXPECT)
+            }
+            reject!(bool);
+            reject!(str);
+            reject!(null);
+            reject!(seq);
+            reject!(map);
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<f64, E> {
+                check_num(self.0, v as f64)
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<f64, E> {
+                check_num(self.0, v as f64)
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<f64, E> {
+                check_num(self.0, v)
+            }
+        }
+        d.deserialize_f64(V(self.0))
+    }
+}
+
+/// Decodes a boolean, optionally required to equal a constant.
+#[derive(Clone, Copy)]
+pub struct BoolSeed(pub Option<bool>);
+
+impl<'de> DeserializeSeed<'de> for BoolSeed {
+    type Value = bool;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+        struct V(Option<bool>);
+        const EXPECT: &str = "a boolean";
+        impl<'de> Visitor<'de> for V {
+            type Value = bool;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(EXPECT)
+            }
+            reject!(int);
+            reject!(str);
+            reject!(null);
+            reject!(seq);
+            reject!(map);
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<bool, E> {
+                match self.0 {
+                    Some(c) if c != v => Err(fail("const", "", format_args!("must be {c}"))),
+                    _ => Ok(v),
+                }
+            }
+        }
+        d.deserialize_bool(V(self.0))
+    }
+}
+
+/// Decodes `null`.
+#[derive(Clone, Copy)]
+pub struct NullSeed;
+
+impl<'de> DeserializeSeed<'de> for NullSeed {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        struct V;
+        const EXPECT: &str = "null";
+        impl<'de> Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(EXPECT)
+            }
+            reject!(bool);
+            reject!(int);
+            reject!(str);
+            reject!(seq);
+            reject!(map);
+            fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+                Ok(())
+            }
+            fn visit_none<E: de::Error>(self) -> Result<(), E> {
+                Ok(())
+            }
+        }
+        d.deserialize_option(V)
+    }
+}
+
+/// Decodes a JSON object with no declared shape; every member is kept.
+#[derive(Clone, Copy)]
+pub struct ObjectSeed;
+
+impl<'de> DeserializeSeed<'de> for ObjectSeed {
+    type Value = serde_json::Map<String, serde_json::Value>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        struct V;
+        const EXPECT: &str = "an object";
+        impl<'de> Visitor<'de> for V {
+            type Value = serde_json::Map<String, serde_json::Value>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(EXPECT)
+            }
+            reject!(bool);
+            reject!(int);
+            reject!(str);
+            reject!(null);
+            reject!(seq);
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut out = serde_json::Map::new();
+                while let Some(key) = map.next_key::<Key<'de>>()? {
+                    let value = map.next_value::<serde_json::Value>()?;
+                    out.insert(key.0.into_owned(), value);
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+/// Decodes an array of items decoded by `item`, then checks counts and uniqueness.
+#[derive(Clone, Copy)]
+pub struct VecSeed<S> {
+    pub item: S,
+    pub min: Option<u64>,
+    pub max: Option<u64>,
+    pub unique: bool,
+}
+
+impl<'de, S> DeserializeSeed<'de> for VecSeed<S>
+where
+    S: DeserializeSeed<'de> + Copy,
+    S::Value: serde::Serialize,
+{
+    type Value = Vec<S::Value>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        struct V<S>(VecSeed<S>);
+        const EXPECT: &str = "an array";
+        impl<'de, S> Visitor<'de> for V<S>
+        where
+            S: DeserializeSeed<'de> + Copy,
+            S::Value: serde::Serialize,
+        {
+            type Value = Vec<S::Value>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(EXPECT)
+            }
+            reject!(bool);
+            reject!(int);
+            reject!(str);
+            reject!(null);
+            reject!(map);
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let rule = self.0;
+                let mut out = Vec::new();
+                while let Some(v) = seq.next_element_seed(rule.item)? {
+                    out.push(v);
+                    if rule.max.is_some_and(|m| out.len() as u64 > m) {
+                        return Err(fail(
+                            "max_items",
+                            "",
+                            format_args!("array has more than {} items", rule.max.unwrap_or_default()),
+                        ));
+                    }
+                }
+                if let Some(min) = rule.min.filter(|&m| (out.len() as u64) < m) {
+                    return Err(fail("min_items", "", format_args!("array has {} items; at least {min} required", out.len())));
+                }
+                if rule.unique
+                    && let Some((i, j)) = first_duplicate(&out)
+                {
+                    return Err(fail("unique_items", "", format_args!("items {i} and {j} are equal")));
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_seq(V(self))
+    }
+}
+
+/// Finds two equal items under JSON equality (key order ignored, `1 == 1.0`).
+pub fn first_duplicate<T: serde::Serialize>(items: &[T]) -> Option<(usize, usize)> {
+    let mut seen = std::collections::HashMap::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let value = serde_json::to_value(item).unwrap_or(serde_json::Value::Null);
+        let mut key = String::new();
+        canonical(&value, &mut key);
+        if let Some(&j) = seen.get(&key) {
+            return Some((j, i));
+        }
+        seen.insert(key, i);
+    }
+    None
+}
+
+/// Writes a canonical JSON text: object keys sorted, integral numbers without a fraction.
+pub fn canonical(v: &serde_json::Value, out: &mut String) {
+    use serde_json::Value;
+    match v {
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort();
+            out.push('{');
+            for (n, k) in keys.into_iter().enumerate() {
+                if n > 0 {
+                    out.push(',');
+                }
+                out.push_str(&serde_json::Value::String(k.clone()).to_string());
+                out.push(':');
+                canonical(&m[k.as_str()], out);
+            }
+            out.push('}');
+        }
+        Value::Array(a) => {
+            out.push('[');
+            for (n, item) in a.iter().enumerate() {
+                if n > 0 {
+                    out.push(',');
+                }
+                canonical(item, out);
+            }
+            out.push(']');
+        }
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < 1e21 => out.push_str(&format!("{f:.0}")),
+            _ => out.push_str(&n.to_string()),
+        },
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+/// `Some` for a value, `None` for `null`.
+#[derive(Clone, Copy)]
+pub struct NullableSeed<S>(pub S);
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for NullableSeed<S> {
+    type Value = Option<S::Value>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        struct V<S>(S);
+        impl<'de, S: DeserializeSeed<'de>> Visitor<'de> for V<S> {
+            type Value = Option<S::Value>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a value or null")
+            }
+            fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+                self.0.deserialize(d).map(Some)
+            }
+        }
+        d.deserialize_option(V(self.0))
+    }
+}
+
+/// Decodes with a type's own `Deserialize`.
+pub struct TypeSeed<T>(std::marker::PhantomData<fn() -> T>);
+
+impl<T> TypeSeed<T> {
+    pub const fn new() -> Self {
+        TypeSeed(std::marker::PhantomData)
+    }
+}
+
+impl<T> Clone for TypeSeed<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for TypeSeed<T> {}
+
+impl<'de, T: de::Deserialize<'de>> DeserializeSeed<'de> for TypeSeed<T> {
+    type Value = T;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        T::deserialize(d)
+    }
+}
+
+/// Decodes with `inner`, then runs a generated check on the decoded value (a narrowing that an
+/// `allOf` adds to a shared type).
+pub struct RefinedSeed<S, T> {
+    pub inner: S,
+    pub check: fn(&T) -> Result<(), Failure>,
+}
+
+impl<S: Copy, T> Clone for RefinedSeed<S, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<S: Copy, T> Copy for RefinedSeed<S, T> {}
+
+impl<'de, S: DeserializeSeed<'de, Value = T>, T> DeserializeSeed<'de> for RefinedSeed<S, T> {
+    type Value = T;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        let v = self.inner.deserialize(d)?;
+        (self.check)(&v).map_err(|f| f.into_error())?;
+        Ok(v)
+    }
+}
+
+/// A check failure found after decoding, relative to the checked object.
+#[derive(Debug)]
+pub struct Failure {
+    pub code: &'static str,
+    pub rel: String,
+    pub message: String,
+}
+
+impl Failure {
+    pub fn new(code: &'static str, rel: impl Into<String>, message: impl Into<String>) -> Self {
+        Failure { code, rel: rel.into(), message: message.into() }
+    }
+    pub fn into_error<E: de::Error>(self) -> E {
+        fail(self.code, &self.rel, self.message)
+    }
+}
+
+/// A seed that fails at once: used to blame an unexpected key at its own pointer.
+pub struct Reject(pub Failure);
+
+impl<'de> DeserializeSeed<'de> for Reject {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, _d: D) -> Result<(), D::Error> {
+        Err(self.0.into_error())
+    }
+}
+
+/// Reads the string value of one property of an object and skips everything else: how a tagged union
+/// finds its discriminator before choosing a variant.
+pub struct TagSeed(pub &'static str);
+
+impl<'de> DeserializeSeed<'de> for TagSeed {
+    type Value = Option<String>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<String>, D::Error> {
+        struct V(&'static str);
+        const EXPECT: &str = "an object";
+        impl<'de> Visitor<'de> for V {
+            type Value = Option<String>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(EXPECT)
+            }
+            reject!(bool);
+            reject!(int);
+            reject!(str);
+            reject!(null);
+            reject!(seq);
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<String>, A::Error> {
+                let mut tag = None;
+                while let Some(key) = map.next_key::<Key<'de>>()? {
+                    if key.as_str() == self.0 {
+                        tag = match map.next_value::<serde_json::Value>()? {
+                            serde_json::Value::String(s) => Some(s),
+                            _ => None,
+                        };
+                    } else {
+                        map.next_value::<de::IgnoredAny>()?;
+                    }
+                }
+                Ok(tag)
+            }
+        }
+        d.deserialize_map(V(self.0))
+    }
+}
+
+/// Decodes a captured raw value with `seed`, reporting failures relative to `rel` (the captured
+/// value's pointer inside the current object).
+pub fn decode_raw<'a, S, E>(raw: &'a serde_json::value::RawValue, rel: &str, seed: S) -> Result<S::Value, E>
+where
+    S: DeserializeSeed<'a>,
+    E: de::Error,
+{
+    let mut de = serde_json::Deserializer::from_str(raw.get());
+    let mut track = serde_path_to_error::Track::new();
+    let result = seed.deserialize(serde_path_to_error::Deserializer::new(&mut de, &mut track));
+    match result {
+        Ok(v) => Ok(v),
+        Err(e) => {
+            let path = pointer_of(&track.path());
+            let text = e.to_string();
+            Err(match unpack(&text) {
+                Some((code, inner, msg)) => fail(code, &format!("{rel}{path}{inner}"), msg),
+                None => fail("type", &format!("{rel}{path}"), strip_position(&text)),
+            })
+        }
+    }
+}
+
+/// Removes serde_json's " at line L column C" suffix from a message.
+pub fn strip_position(text: &str) -> &str {
+    match text.rfind(" at line ") {
+        Some(i) => &text[..i],
+        None => text,
+    }
+}
+
+/// Renders a tracked path as a JSON pointer ("" for the root).
+pub fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for segment in path.iter() {
+        match segment {
+            Segment::Seq { index } => {
+                out.push('/');
+                out.push_str(&index.to_string());
+            }
+            Segment::Map { key } => {
+                out.push('/');
+                out.push_str(&escape_token(key));
+            }
+            Segment::Enum { .. } | Segment::Unknown => {}
+        }
+    }
+    out
+}
+
+/// A JSON value seen through a typed field, for the generated conditional checks.
+#[derive(Debug, Clone, Copy)]
+pub enum Probe<'a> {
+    Absent,
+    Null,
+    Bool(bool),
+    Int(i64),
+    Num(f64),
+    Str(&'a str),
+    Array(usize),
+    Object,
+}
+
+impl Probe<'_> {
+    pub fn is_absent(&self) -> bool {
+        matches!(self, Probe::Absent)
+    }
+    /// JSON equality with a constant (`1 == 1.0`).
+    pub fn equals(&self, other: &Probe<'_>) -> bool {
+        match (self, other) {
+            (Probe::Null, Probe::Null) => true,
+            (Probe::Bool(a), Probe::Bool(b)) => a == b,
+            (Probe::Int(a), Probe::Int(b)) => a == b,
+            (Probe::Int(a), Probe::Num(b)) | (Probe::Num(b), Probe::Int(a)) => (*a as f64) == *b,
+            (Probe::Num(a), Probe::Num(b)) => a == b,
+            (Probe::Str(a), Probe::Str(b)) => a == b,
+            _ => false,
+        }
+    }
+    pub fn is_in(&self, set: &[Probe<'_>]) -> bool {
+        set.iter().any(|c| self.equals(c))
+    }
+    /// Whether the value has one of the JSON types named ("integer" includes integral numbers).
+    pub fn has_type(&self, kinds: &[&str]) -> bool {
+        let kind = match self {
+            Probe::Absent => return true,
+            Probe::Null => "null",
+            Probe::Bool(_) => "boolean",
+            Probe::Int(_) => "integer",
+            Probe::Num(f) if f.fract() == 0.0 => "integer",
+            Probe::Num(_) => "number",
+            Probe::Str(_) => "string",
+            Probe::Array(_) => "array",
+            Probe::Object => "object",
+        };
+        kinds.iter().any(|k| *k == kind || (*k == "number" && kind == "integer"))
+    }
+    pub fn len(&self) -> Option<usize> {
+        match self {
+            Probe::Array(n) => Some(*n),
+            _ => None,
+        }
+    }
+}
+
+/// Something that can be seen as a [`Probe`].
+pub trait Probed {
+    fn probe(&self) -> Probe<'_>;
+}
+
+impl Probed for String {
+    fn probe(&self) -> Probe<'_> {
+        Probe::Str(self)
+    }
+}
+impl Probed for bool {
+    fn probe(&self) -> Probe<'_> {
+        Probe::Bool(*self)
+    }
+}
+impl Probed for i64 {
+    fn probe(&self) -> Probe<'_> {
+        Probe::Int(*self)
+    }
+}
+impl Probed for f64 {
+    fn probe(&self) -> Probe<'_> {
+        Probe::Num(*self)
+    }
+}
+impl Probed for () {
+    fn probe(&self) -> Probe<'_> {
+        Probe::Null
+    }
+}
+impl<T> Probed for Vec<T> {
+    fn probe(&self) -> Probe<'_> {
+        Probe::Array(self.len())
+    }
+}
+impl Probed for serde_json::Map<String, serde_json::Value> {
+    fn probe(&self) -> Probe<'_> {
+        Probe::Object
+    }
+}
+impl Probed for serde_json::Value {
+    fn probe(&self) -> Probe<'_> {
+        use serde_json::Value;
+        match self {
+            Value::Null => Probe::Null,
+            Value::Bool(b) => Probe::Bool(*b),
+            Value::Number(n) => match n.as_i64() {
+                Some(i) => Probe::Int(i),
+                None => Probe::Num(n.as_f64().unwrap_or(f64::NAN)),
+            },
+            Value::String(s) => Probe::Str(s),
+            Value::Array(a) => Probe::Array(a.len()),
+            Value::Object(_) => Probe::Object,
+        }
+    }
+}
+/// A required property that may be `null`.
+impl<T: Probed> Probed for Option<T> {
+    fn probe(&self) -> Probe<'_> {
+        match self {
+            Some(v) => v.probe(),
+            None => Probe::Null,
+        }
+    }
+}
+impl<T: Probed> Probed for Tri<T> {
+    fn probe(&self) -> Probe<'_> {
+        match self {
+            Tri::Absent => Probe::Absent,
+            Tri::Null => Probe::Null,
+            Tri::Value(v) => v.probe(),
+        }
+    }
+}
+
+/// An optional property: `None` is absent.
+pub fn probe_optional<T: Probed>(v: &Option<T>) -> Probe<'_> {
+    match v {
+        Some(v) => v.probe(),
+        None => Probe::Absent,
+    }
+}
+
+/// Objects whose members can be probed by name, declared or not.
+pub trait Fields {
+    fn field(&self, key: &str) -> Probe<'_>;
+}
+
+/// Identity of the schema a generated document type was made from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SchemaInfo {
+    /// The schema's `$id`.
+    pub id: &'static str,
+    /// The schema file's path inside the schema directory.
+    pub path: &'static str,
+    /// The schema's `title`.
+    pub title: &'static str,
+    /// SHA-256 of the schema file's bytes after CRLF -> LF, lowercase hex.
+    pub sha256: &'static str,
+}
+
+/// A type generated from the root of a schema file.
+pub trait Document {
+    const SCHEMA: SchemaInfo;
+}
+
+/// A member decoded in place, or captured raw until the member that decides its type is known.
+pub enum Pending<T> {
+    Done(T),
+    Raw(Box<serde_json::value::RawValue>),
+}

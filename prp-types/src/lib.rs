@@ -1,0 +1,19 @@
+//! Typed Rust values for the Paperclip Runner Protocol (PRP v1/v2).
+//!
+//! The types in [`types`] are generated at build time from the JSON Schemas in `schemas/` by
+//! `prp-codegen`; decoding them checks every constraint of the schema, so a typed value exists only
+//! when the schema accepts the JSON.
+
+#![forbid(unsafe_code)]
+
+pub mod decode;
+
+/// The generated PRP types, one per schema document, definition and inline object.
+#[allow(clippy::all, clippy::pedantic, non_camel_case_types, dead_code)]
+pub mod types {
+    include!(concat!(env!("OUT_DIR"), "/prp_types.rs"));
+}
+
+pub use decode::{DecodeError, decode, decode_document, decode_str};
+pub use types::rt::{Document as SchemaDocument, SchemaInfo, Tri};
+pub use types::{Document, SCHEMAS};
