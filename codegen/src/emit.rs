@@ -179,7 +179,22 @@ impl<'a> Emitter<'a> {
             }
             infos.push(info);
         }
-        let pats: ::std::vec::Vec<TokenStream> = self
+        // A table of every addressable schema type, for callers that pick a type by `$id` at run time.
+        let mut table = Vec::new();
+        for root in &self.model.roots {
+            if let Ty::Named(i) = root.ty {
+                let id = &set.files[root.file].id;
+                let n = self.name(i);
+                table.push(quote! { (#id, #n) });
+            }
+        }
+        for (key, ty) in &self.model.defs {
+            if let Ty::Named(i) = ty {
+                let n = self.name(*i);
+                table.push(quote! { (#key, #n) });
+            }
+        }
+        let pats: Vec<TokenStream> = self
             .patterns
             .iter()
             .enumerate()
@@ -188,7 +203,7 @@ impl<'a> Emitter<'a> {
                 quote! { static #n: rt::Pattern = rt::Pattern::new(#p); }
             })
             .collect();
-        let strs: ::std::vec::Vec<TokenStream> = self
+        let strs: Vec<TokenStream> = self
             .str_rules
             .iter()
             .enumerate()
@@ -207,7 +222,7 @@ impl<'a> Emitter<'a> {
                 quote! { static #n: rt::StrRule = rt::StrRule { min: #min, max: #max, pattern: #pat, date_time: #dt }; }
             })
             .collect();
-        let ints: ::std::vec::Vec<TokenStream> = self
+        let ints: Vec<TokenStream> = self
             .int_rules
             .iter()
             .enumerate()
@@ -222,7 +237,7 @@ impl<'a> Emitter<'a> {
                 quote! { static #n: rt::IntRule = rt::IntRule { min: #min, max: #max, values: #values }; }
             })
             .collect();
-        let nums: ::std::vec::Vec<TokenStream> = self
+        let nums: Vec<TokenStream> = self
             .num_rules
             .iter()
             .enumerate()
@@ -233,7 +248,7 @@ impl<'a> Emitter<'a> {
                 quote! { static #n: rt::NumRule = rt::NumRule { min: #min, max: #max }; }
             })
             .collect();
-        let refines: ::std::vec::Vec<TokenStream> = std::mem::take(&mut self.refines)
+        let refines: Vec<TokenStream> = std::mem::take(&mut self.refines)
             .into_iter()
             .enumerate()
             .map(|(i, (ty, pred))| {
@@ -255,6 +270,11 @@ impl<'a> Emitter<'a> {
             pub static SCHEMAS: &[rt::SchemaInfo] = &[#(#infos),*];
             /// SHA-256 over the sorted `$id`s and the LF-normalised schema texts.
             pub const INPUTS_SHA256: &str = #digest;
+            /// Calls `$m! { ("<$id>", Type), ... }` with every root and named `$defs` type.
+            macro_rules! for_each_schema_type {
+                ($m:ident) => { $m! { #(#table),* } };
+            }
+            pub(crate) use for_each_schema_type;
             #(#items)*
             #(#roots)*
             #(#pats)*
@@ -441,7 +461,7 @@ impl<'a> Emitter<'a> {
             rules.push(quote! { if #when { #then } });
         }
         for branches in &s.one_ofs {
-            let holds: ::std::vec::Vec<TokenStream> = branches
+            let holds: Vec<TokenStream> = branches
                 .iter()
                 .map(|b| pred_holds(&quote! { self }, b))
                 .collect();
@@ -529,7 +549,7 @@ impl<'a> Emitter<'a> {
     fn enumeration(&mut self, e: &Enum) -> TokenStream {
         let name = ident(&e.name);
         let doc = doc_attrs(&e.doc);
-        let variants: ::std::vec::Vec<Ident> = e.values.iter().map(|(_, v)| ident(v)).collect();
+        let variants: Vec<Ident> = e.values.iter().map(|(_, v)| ident(v)).collect();
         let jsons: ::std::vec::Vec<&String> = e.values.iter().map(|(j, _)| j).collect();
         let allowed = jsons
             .iter()
@@ -653,8 +673,8 @@ impl<'a> Emitter<'a> {
     fn exclusive(
         &mut self,
         t: &Tagged,
-        defs: ::std::vec::Vec<TokenStream>,
-        _tags: ::std::vec::Vec<TokenStream>,
+        defs: Vec<TokenStream>,
+        _tags: Vec<TokenStream>,
     ) -> TokenStream {
         let name = ident(&t.name);
         let doc = doc_attrs(&t.doc);
@@ -804,7 +824,7 @@ impl<'a> Emitter<'a> {
             let vn = ident(&v.name);
             let rty = self.rust_ty(&v.ty);
             let seed = self.seed(&v.ty);
-            let whens: ::std::vec::Vec<Ident> = v.when.iter().map(|w| ident(w)).collect();
+            let whens: Vec<Ident> = v.when.iter().map(|w| ident(w)).collect();
             defs.push(quote! { #vn(#rty), });
             arms.push(quote! { #(#selector::#whens)|* => Ok(#name::#vn(serde::de::DeserializeSeed::deserialize(#seed, d)?)), });
         }
@@ -881,7 +901,7 @@ fn probe_const(v: &Value) -> TokenStream {
 fn val_holds(p: &TokenStream, v: &ValPred) -> TokenStream {
     match v {
         ValPred::In(vals) => {
-            let cs: ::std::vec::Vec<TokenStream> = vals.iter().map(probe_const).collect();
+            let cs: Vec<TokenStream> = vals.iter().map(probe_const).collect();
             quote! { #p.is_in(&[#(#cs),*]) }
         }
         ValPred::Never => quote! { false },

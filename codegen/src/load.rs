@@ -246,7 +246,7 @@ fn percent_decode(s: &str) -> String {
     let mut i = 0;
     while i < bytes.len() {
         if bytes[i] == b'%'
-            && i + 2 < bytes.len() + 0
+            && i + 2 < bytes.len()
             && let Ok(b) = u8::from_str_radix(&s[i + 1..i + 3], 16)
         {
             out.push(b);

@@ -200,4 +200,6 @@ pub struct Root {
 pub struct Model {
     pub items: Vec<Item>,
     pub roots: Vec<Root>,
+    /// `$defs` entries with a named type: (`<$id>#/$defs/<name>`, type).
+    pub defs: Vec<(String, Ty)>,
 }

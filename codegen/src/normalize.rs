@@ -125,6 +125,33 @@ impl<'a> Normalizer<'a> {
             let ty = self.ty(&loc, "")?;
             self.model.roots.push(Root { file, ty, loc });
         }
+        for file in 0..self.set.files.len() {
+            let f = &self.set.files[file];
+            let names: Vec<String> = f
+                .root
+                .get("$defs")
+                .and_then(Value::as_object)
+                .map(|d| d.keys().cloned().collect())
+                .unwrap_or_default();
+            for name in names {
+                let loc = Loc {
+                    file,
+                    pointer: String::new(),
+                }
+                .child("$defs")
+                .child(&name);
+                let hint = self
+                    .def_names
+                    .get(&loc)
+                    .cloned()
+                    .unwrap_or_else(|| pascal(&name));
+                let ty = self.ty(&loc, &hint)?;
+                if matches!(ty, Ty::Named(_)) {
+                    let key = format!("{}#/$defs/{}", self.set.files[file].id, name);
+                    self.model.defs.push((key, ty));
+                }
+            }
+        }
         Ok(self.model)
     }
 

@@ -92,8 +92,10 @@ pub fn decode_str<T: DeserializeOwned>(text: &str) -> Result<T, DecodeError> {
 }
 
 /// Decodes any PRP document, choosing its type by its `schema` member.
+///
+/// A version member outside the supported set fails closed with `unsupported_required_version`.
 pub fn decode_document(bytes: &[u8]) -> Result<crate::Document, DecodeError> {
-    decode(bytes)
+    decode(bytes).map_err(fail_closed_on_versions)
 }
 
 fn classify(e: &serde_json::Error, pointer: String) -> DecodeError {
@@ -117,4 +119,53 @@ fn classify(e: &serde_json::Error, pointer: String) -> DecodeError {
             None => DecodeError::new("type", pointer, rt::strip_position(&text).to_owned()),
         },
     }
+}
+
+/// A decoder that checks bytes against one schema, chosen at run time.
+pub type Checker = fn(&[u8]) -> Result<(), DecodeError>;
+
+/// Decodes bytes against one schema and encodes the typed value back to JSON.
+pub type Reencoder = fn(&[u8]) -> Result<serde_json::Value, DecodeError>;
+
+mod table {
+    use super::{Checker, DecodeError, Reencoder, decode};
+    #[allow(unused_imports)]
+    use crate::types::*;
+
+    macro_rules! checkers {
+        ($(($id:expr, $t:ty)),* $(,)?) => {
+            /// Every schema root (`$id`) and named definition (`$id#/$defs/NAME`) with its checker.
+            pub static CHECKERS: &[(&str, Checker)] = &[$(($id, |b| decode::<$t>(b).map(|_| ()))),*];
+            /// The same table, decoding and then encoding the typed value again (for round-trip tests
+            /// and tools that normalise documents).
+            pub static REENCODERS: &[(&str, Reencoder)] = &[$(($id, |b| {
+                let v = decode::<$t>(b)?;
+                serde_json::to_value(&v).map_err(|e| DecodeError::new("encode", "", e.to_string()))
+            })),*];
+        };
+    }
+    crate::types::for_each_schema_type!(checkers);
+}
+
+pub use table::{CHECKERS, REENCODERS};
+
+/// The checker for a schema `$id` (optionally with a `#/$defs/NAME` fragment).
+pub fn checker(id: &str) -> Option<Checker> {
+    CHECKERS.iter().find(|(k, _)| *k == id).map(|(_, c)| *c)
+}
+
+/// Members that carry a required version: a value outside the supported set fails closed.
+const VERSION_MEMBERS: &[&str] = &["protocolVersion", "fixtureVersion", "schemaVersion"];
+
+/// Marks a failed `const`/`enum` check on a version member as `unsupported_required_version`.
+pub fn fail_closed_on_versions(mut e: DecodeError) -> DecodeError {
+    let last = e.pointer.rsplit('/').next().unwrap_or("");
+    if matches!(e.code.as_str(), "const" | "enum") && VERSION_MEMBERS.contains(&last) {
+        e.message = format!(
+            "{last} is unsupported by this implementation: {}",
+            e.message
+        );
+        e.code = "unsupported_required_version".to_owned();
+    }
+    e
 }

@@ -1,0 +1,126 @@
+//! The generated types against the reference validator: every document and sub-document of the
+//! reference fixtures gets the same verdict from typed decoding as from the `jsonschema` oracle over
+//! the reference schemas, and every accepted value round-trips.
+
+mod support;
+
+use prp_types::decode::{CHECKERS, checker};
+use prp_types::types::rt;
+use serde_json::Value;
+use support::*;
+
+fn canonical(v: &Value) -> String {
+    let mut s = String::new();
+    rt::canonical(v, &mut s);
+    s
+}
+
+#[test]
+fn every_fixture_node_gets_the_oracle_verdict() {
+    let Some(corpus) = corpus_dir() else { return };
+    let oracle = Oracle::from_dirs(&reference_schema_dirs(&corpus));
+    let mut compared = 0usize;
+    let mut accepted = 0usize;
+    let mut disagreements = Vec::new();
+    for file in json_files(&reference_fixture_dir(&corpus)) {
+        let doc = read_json(&file);
+        walk_containers(&doc, &mut |pointer, node| {
+            let bytes = serde_json::to_vec(node).expect("a Value serializes");
+            for (key, check) in CHECKERS {
+                let Some(validator) = oracle.get(key) else {
+                    continue;
+                };
+                let expected = validator.is_valid(node);
+                let got = check(&bytes);
+                compared += 1;
+                accepted += usize::from(got.is_ok());
+                if got.is_ok() != expected {
+                    disagreements.push(format!(
+                        "{}#{pointer} as {key}: oracle {expected}, typed {got:?}",
+                        file.display()
+                    ));
+                }
+            }
+        });
+    }
+    println!("compared {compared} verdicts, {accepted} accepted");
+    assert!(compared > 50_000, "too few comparisons: {compared}");
+    assert!(accepted > 100, "too few accepted: {accepted}");
+    assert!(
+        disagreements.is_empty(),
+        "{} disagreements:\n{}",
+        disagreements.len(),
+        disagreements.join("\n")
+    );
+}
+
+#[test]
+fn every_schema_type_has_a_checker() {
+    // Roots with a type and named definitions: the table is generated, so compare it with the oracle's keys.
+    let Some(corpus) = corpus_dir() else { return };
+    let oracle = Oracle::from_dirs(&reference_schema_dirs(&corpus));
+    // Scalar definitions are inlined into their users (with every constraint), so they have no
+    // type of their own; session-goal's root has no type at all.
+    let docs = load_schemas(&reference_schema_dirs(&corpus));
+    let is_scalar = |key: &str| {
+        let Some((id, name)) = key.split_once("#/$defs/") else {
+            return key.ends_with("/v2/session-goal.schema.json");
+        };
+        let doc = docs
+            .iter()
+            .find(|d| d.id == id)
+            .expect("the oracle's keys come from these documents");
+        let node = &doc.value["$defs"][name];
+        node.get("properties").is_none()
+            && node.get("oneOf").is_none()
+            && !node["enum"]
+                .as_array()
+                .is_some_and(|e| e.iter().all(Value::is_string))
+    };
+    let missing: Vec<&str> = oracle
+        .keys()
+        .filter(|k| checker(k).is_none() && !is_scalar(k))
+        .collect();
+    let scalar_count = oracle.keys().filter(|k| is_scalar(k)).count();
+    assert!(
+        scalar_count < 20,
+        "unexpectedly many scalar definitions: {scalar_count}"
+    );
+    assert!(missing.is_empty(), "no typed checker for {missing:?}");
+}
+
+#[test]
+fn every_accepted_node_round_trips() {
+    let Some(corpus) = corpus_dir() else { return };
+    let mut checked = 0usize;
+    let mut failures = Vec::new();
+    for file in json_files(&reference_fixture_dir(&corpus)) {
+        let doc = read_json(&file);
+        walk_containers(&doc, &mut |pointer, node| {
+            let bytes = serde_json::to_vec(node).expect("a Value serializes");
+            for (key, reencode) in prp_types::decode::REENCODERS {
+                let Ok(again) = reencode(&bytes) else {
+                    continue;
+                };
+                checked += 1;
+                // Same JSON value: key order aside, unknown members, nulls and numbers included.
+                if canonical(&again) != canonical(node) {
+                    failures.push(format!(
+                        "{}#{pointer} as {key}:\n  in:  {}\n  out: {}",
+                        file.display(),
+                        canonical(node),
+                        canonical(&again)
+                    ));
+                }
+            }
+        });
+    }
+    println!("{checked} accepted values re-encoded");
+    assert!(checked > 300, "too few accepted values: {checked}");
+    assert!(
+        failures.is_empty(),
+        "{} values changed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
