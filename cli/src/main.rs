@@ -173,12 +173,8 @@ fn check(bytes: &[u8], schema: Option<Checker>) -> Result<(), DecodeError> {
     match schema {
         Some(c) => c(bytes).map_err(decode::fail_closed_on_versions),
         None => decode::decode_document(bytes).map(|_| ()).map_err(|e| {
-            if e.code == "one_of" && e.pointer.is_empty() {
-                DecodeError {
-                    code: "unknown_schema".into(),
-                    ..e
-                }
-            } else if e.code == "one_of" && e.pointer == "/schema" {
+            // The document union failing on its discriminator means no schema fits the document.
+            if e.code == "one_of" && (e.pointer.is_empty() || e.pointer == "/schema") {
                 DecodeError {
                     code: "unknown_schema".into(),
                     ..e
