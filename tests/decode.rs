@@ -124,3 +124,104 @@ fn every_accepted_node_round_trips() {
         failures.join("\n")
     );
 }
+
+#[test]
+fn bad_input_gets_a_code_and_no_panic() {
+    use prp_types::decode_document;
+    let code = |bytes: &[u8]| decode_document(bytes).map(|_| ()).unwrap_err().code;
+    assert_eq!(code(b"{\"schema\": "), "invalid_json");
+    assert_eq!(code(b"not json"), "invalid_json");
+    assert_eq!(code(b"{} trailing"), "invalid_json");
+    assert_eq!(code(br#"{"schema": "paperclip.nothing.v9"}"#), "one_of");
+    let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+    let wrapped = format!(r#"{{"schema":"paperclip.prp.event.v1","debug":{{"x":{deep}}}}}"#);
+    assert_eq!(code(wrapped.as_bytes()), "too_deep");
+    let huge = vec![b' '; prp_types::decode::MAX_DOCUMENT_BYTES + 1];
+    assert_eq!(code(&huge), "too_large");
+}
+
+#[test]
+fn a_version_from_the_future_fails_closed() {
+    let text =
+        std::fs::read_to_string(project_dir().join("fixtures/documents/event-plan-updated.json"))
+            .unwrap();
+    let future = text.replace("\"schemaVersion\": 1", "\"schemaVersion\": 7");
+    let e = prp_types::decode_str::<prp_types::types::Event>(&future).unwrap_err();
+    let e = prp_types::decode::fail_closed_on_versions(e);
+    assert_eq!(
+        (e.code.as_str(), e.pointer.as_str()),
+        ("unsupported_required_version", "/schemaVersion")
+    );
+}
+
+#[test]
+fn constraint_failures_point_at_the_value() {
+    let text =
+        std::fs::read_to_string(project_dir().join("fixtures/documents/event-tool-execution.json"))
+            .unwrap();
+    let cases = [
+        (
+            "\"exec-9\"",
+            "\"-bad id\"",
+            "pattern",
+            "/payload/executionId",
+        ),
+        (
+            "\"crates/pager\"",
+            "\"../etc/passwd\"",
+            "pattern",
+            "/payload/target",
+        ),
+        (
+            "\"durationMs\": 5120",
+            "\"durationMs\": -1",
+            "minimum",
+            "/payload/durationMs",
+        ),
+        (
+            "\"status\": \"completed\"",
+            "\"status\": \"done\"",
+            "enum",
+            "/payload/status",
+        ),
+        (
+            "\"exitCode\": 0",
+            "\"exitCode\": 0, \"extra\": 1",
+            "additional_properties",
+            "/payload/extra",
+        ),
+        (
+            "\"2026-11-29T10:15:02Z\"",
+            "\"2026-11-29T10:15:02+00:00\"",
+            "format",
+            "/emittedAt",
+        ),
+        (
+            "\"sourceSeq\": 8",
+            "\"sourceSeq\": 9007199254740992",
+            "maximum",
+            "/sourceSeq",
+        ),
+        ("\"sourceSeq\": 8", "\"sourceSeq\": 8.0", "", ""),
+        ("\"outputBytes\": 26,", "", "required", "/payload"),
+        (
+            "\"eventType\": \"tool.execution.completed\"",
+            "\"eventType\": \"plan.updated\"",
+            "const",
+            "/payload/schema",
+        ),
+    ];
+    for (from, to, code, pointer) in cases {
+        assert!(text.contains(from), "{from}");
+        let changed = text.replacen(from, to, 1);
+        let got = prp_types::decode_str::<prp_types::types::Event>(&changed);
+        match got {
+            Ok(_) => assert_eq!(code, "", "{to} was accepted"),
+            Err(e) => assert_eq!(
+                (e.code.as_str(), e.pointer.as_str()),
+                (code, pointer),
+                "{to}: {e}"
+            ),
+        }
+    }
+}

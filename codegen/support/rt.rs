@@ -737,6 +737,9 @@ where
             let text = e.to_string();
             Err(match unpack(&text) {
                 Some((code, inner, msg)) => fail(code, &format!("{rel}{path}{inner}"), msg),
+                None if text.starts_with("recursion limit exceeded") => {
+                    fail("too_deep", &format!("{rel}{path}"), "nesting is deeper than the decoder's limit")
+                }
                 None => fail("type", &format!("{rel}{path}"), strip_position(&text)),
             })
         }

@@ -80,7 +80,13 @@ pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
     let value = T::deserialize(serde_path_to_error::Deserializer::new(&mut de, &mut track));
     let value = match value {
         Ok(v) => v,
-        Err(e) => return Err(classify(&e, rt::pointer_of(&track.path()))),
+        Err(e) => {
+            // A schema failure in text that is not JSON at all is reported as what it is.
+            if let Err(syntax) = serde_json::from_slice::<serde::de::IgnoredAny>(bytes) {
+                return Err(classify(&syntax, String::new()));
+            }
+            return Err(classify(&e, rt::pointer_of(&track.path())));
+        }
     };
     de.end().map_err(|e| classify(&e, String::new()))?;
     Ok(value)
