@@ -1241,7 +1241,7 @@ impl<'a> Normalizer<'a> {
                     None => pascal(&first),
                 },
             };
-            let vname = if vname.is_empty() {
+            let vname = if vname.is_empty() || taken.contains(&vname) {
                 pascal(&first)
             } else {
                 vname
