@@ -225,3 +225,43 @@ fn constraint_failures_point_at_the_value() {
         }
     }
 }
+
+#[test]
+fn reference_fixtures_meet_the_manifest_expectation() {
+    use prp_types::types::{
+        ConformanceFixture, ConformanceOutput, Fixture, NativeExecution, QuestionAdapterFixture,
+    };
+    let Some(corpus) = corpus_dir() else { return };
+    let protocol = corpus.join("protocol");
+    let manifest = read_json(&protocol.join("manifest.json"));
+    let mut checked = 0;
+    for entry in manifest["fixtures"]
+        .as_array()
+        .expect("manifest lists fixtures")
+    {
+        let path = entry["path"].as_str().unwrap();
+        let bytes = std::fs::read(protocol.join(path)).unwrap();
+        // Which schema validates a fixture is decided by where it lives (the contract's rule).
+        let verdict = if path.starts_with("fixtures/replay/golden/") {
+            continue;
+        } else if path.starts_with("fixtures/replay/") {
+            prp_types::decode::<Fixture>(&bytes)
+                .map(|_| ())
+                .map_err(prp_types::decode::fail_closed_on_versions)
+        } else if path.starts_with("fixtures/questions/") {
+            prp_types::decode::<QuestionAdapterFixture>(&bytes).map(|_| ())
+        } else if path.ends_with("conformance-minimal-run.json") {
+            prp_types::decode::<ConformanceFixture>(&bytes).map(|_| ())
+        } else if path.ends_with("conformance-expected-output.json") {
+            prp_types::decode::<ConformanceOutput>(&bytes).map(|_| ())
+        } else if path.ends_with("native-execution-seeded.json") {
+            prp_types::decode::<NativeExecution>(&bytes).map(|_| ())
+        } else {
+            continue;
+        };
+        checked += 1;
+        let expected_ok = entry["expectation"] == "accept";
+        assert_eq!(verdict.is_ok(), expected_ok, "{path}: {verdict:?}");
+    }
+    assert!(checked >= 20, "only {checked} fixtures checked");
+}
