@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 pub mod decode;
+pub mod json;
 
 /// The generated PRP types, one per schema document, definition and inline object.
 #[allow(clippy::all, clippy::pedantic, non_camel_case_types, dead_code)]
