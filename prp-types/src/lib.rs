@@ -6,8 +6,11 @@
 
 #![forbid(unsafe_code)]
 
+pub mod contract;
 pub mod decode;
 pub mod json;
+pub mod manifest;
+pub mod reducer;
 
 /// The generated PRP types, one per schema document, definition and inline object.
 #[allow(clippy::all, clippy::pedantic, non_camel_case_types, dead_code)]

@@ -1,0 +1,1 @@
+//! The conformance manifest of a protocol directory (PROTOCOL §7).

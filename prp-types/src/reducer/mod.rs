@@ -1,0 +1,1 @@
+//! The replay reducer: events folded into a session snapshot and a parity summary (PROTOCOL §2).
