@@ -9,6 +9,7 @@ fn main() {
     println!("cargo:rerun-if-changed={}", schemas.display());
     let options = prp_codegen::Options {
         document_union: Some(("Document".into(), "schema".into())),
+        ..Default::default()
     };
     let output = match prp_codegen::generate_dir(&schemas, &options) {
         Ok(o) => o,

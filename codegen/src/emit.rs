@@ -271,9 +271,11 @@ impl<'a> Emitter<'a> {
             /// SHA-256 over the sorted `$id`s and the LF-normalised schema texts.
             pub const INPUTS_SHA256: &str = #digest;
             /// Calls `$m! { ("<$id>", Type), ... }` with every root and named `$defs` type.
+            #[allow(unused_macros)]
             macro_rules! for_each_schema_type {
                 ($m:ident) => { $m! { #(#table),* } };
             }
+            #[allow(unused_imports)]
             pub(crate) use for_each_schema_type;
             #(#items)*
             #(#roots)*
@@ -328,7 +330,7 @@ impl<'a> Emitter<'a> {
             };
             let ity = self.rust_ty(&inner);
             let missing = format!("missing required member `{json}`");
-            let missing = quote! { rt::fail::<A::Error>("required", "", #missing) };
+            let missing = quote! { rt::fail::<__A::Error>("required", "", #missing) };
             // The value stored in the slot, and the seed that decodes it.
             let seed = if let Some(sel) = f.select {
                 let Item::Select(sd) = &self.model.items[sel] else {
@@ -352,7 +354,7 @@ impl<'a> Emitter<'a> {
                 let finish = quote! {
                     match p {
                         rt::Pending::Done(v) => v,
-                        rt::Pending::Raw(r) => rt::decode_raw::<_, A::Error>(&r, #rel, #seed_ty(&#sel_local))?,
+                        rt::Pending::Raw(r) => rt::decode_raw::<_, __A::Error>(&r, #rel, #seed_ty(&#sel_local))?,
                     }
                 };
                 if f.required {
@@ -436,7 +438,7 @@ impl<'a> Emitter<'a> {
                 let key_check = match key {
                     Some(r) => {
                         let r = self.str_rule(r);
-                        quote! { rt::check_str::<A::Error>(&#r, key.as_str())?; }
+                        quote! { rt::check_str::<__A::Error>(&#r, key.as_str())?; }
                     }
                     None => quote! {},
                 };
@@ -479,7 +481,7 @@ impl<'a> Emitter<'a> {
         let check_call = if rules.is_empty() {
             quote! {}
         } else {
-            quote! { value.__check().map_err(rt::Failure::into_error::<A::Error>)?; }
+            quote! { value.__check().map_err(rt::Failure::into_error::<__A::Error>)?; }
         };
         let check_fn = if rules.is_empty() {
             quote! {}
@@ -503,14 +505,14 @@ impl<'a> Emitter<'a> {
                 #extra_def
             }
             impl<'de> serde::Deserialize<'de> for #name {
-                fn deserialize<D: serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+                fn deserialize<__D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
                     struct V;
                     impl<'de> serde::de::Visitor<'de> for V {
                         type Value = #name;
                         fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                             f.write_str(#expecting)
                         }
-                        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> ::core::result::Result<#name, A::Error> {
+                        fn visit_map<__A: serde::de::MapAccess<'de>>(self, mut map: __A) -> ::core::result::Result<#name, __A::Error> {
                             #(#slots)*
                             #extra_slot
                             while let Some(key) = map.next_key::<rt::Key<'de>>()? {
@@ -587,14 +589,14 @@ impl<'a> Emitter<'a> {
                 }
             }
             impl<'de> serde::Deserialize<'de> for #name {
-                fn deserialize<D: serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+                fn deserialize<__D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
                     struct V;
                     impl serde::de::Visitor<'_> for V {
                         type Value = #name;
                         fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                             f.write_str(#expecting)
                         }
-                        fn visit_str<E: serde::de::Error>(self, s: &str) -> ::core::result::Result<#name, E> {
+                        fn visit_str<__E: serde::de::Error>(self, s: &str) -> ::core::result::Result<#name, __E> {
                             s.parse().map_err(|m: String| rt::fail(#code, "", m))
                         }
                     }
@@ -621,7 +623,7 @@ impl<'a> Emitter<'a> {
             let rty = self.rust_ty(ty);
             let seed = self.seed(ty);
             defs.push(quote! { #v(#rty), });
-            arms.push(quote! { Some(#value) => rt::decode_raw::<_, D::Error>(&raw, "", #seed).map(#name::#v), });
+            arms.push(quote! { Some(#value) => rt::decode_raw::<_, __D::Error>(&raw, "", #seed).map(#name::#v), });
             tags.push(quote! { #name::#v(_) => #value, });
             let _ = &arms;
         }
@@ -651,9 +653,9 @@ impl<'a> Emitter<'a> {
                 }
             }
             impl<'de> serde::Deserialize<'de> for #name {
-                fn deserialize<D: serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+                fn deserialize<__D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
                     let raw = <::std::boxed::Box<serde_json::value::RawValue> as serde::Deserialize>::deserialize(d)?;
-                    let tag = rt::decode_raw::<_, D::Error>(&raw, "", rt::TagSeed(#tag))?;
+                    let tag = rt::decode_raw::<_, __D::Error>(&raw, "", rt::TagSeed(#tag))?;
                     match tag.as_deref() {
                         #(#arms)*
                         Some(other) => Err(rt::fail("one_of", #rel, format_args!("unknown {:?}: {}", other, #unknown))),
@@ -683,7 +685,7 @@ impl<'a> Emitter<'a> {
             let v = ident(variant);
             let seed = self.seed(ty);
             tries.push(quote! {
-                match rt::decode_raw::<_, D::Error>(&raw, "", #seed) {
+                match rt::decode_raw::<_, __D::Error>(&raw, "", #seed) {
                     Ok(x) => found.push(#name::#v(x)),
                     Err(e) => errors.push(e),
                 }
@@ -698,7 +700,7 @@ impl<'a> Emitter<'a> {
                 #(#defs)*
             }
             impl<'de> serde::Deserialize<'de> for #name {
-                fn deserialize<D: serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+                fn deserialize<__D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
                     let raw = <::std::boxed::Box<serde_json::value::RawValue> as serde::Deserialize>::deserialize(d)?;
                     let mut found = Vec::new();
                     let mut errors = Vec::new();
@@ -735,8 +737,8 @@ impl<'a> Emitter<'a> {
                 Ty::Str(r) => {
                     let r = self.str_rule(r);
                     visits.push(quote! {
-                        fn visit_str<E: serde::de::Error>(self, s: &str) -> ::core::result::Result<#name, E> {
-                            rt::check_str::<E>(&#r, s)?;
+                        fn visit_str<__E: serde::de::Error>(self, s: &str) -> ::core::result::Result<#name, __E> {
+                            rt::check_str::<__E>(&#r, s)?;
                             Ok(#name::#v(s.to_owned()))
                         }
                     });
@@ -744,28 +746,28 @@ impl<'a> Emitter<'a> {
                 Ty::Int(r) => {
                     let r = self.int_rule(r);
                     visits.push(quote! {
-                        fn visit_i64<E: serde::de::Error>(self, n: i64) -> ::core::result::Result<#name, E> {
-                            rt::check_int::<E>(&#r, n).map(#name::#v)
+                        fn visit_i64<__E: serde::de::Error>(self, n: i64) -> ::core::result::Result<#name, __E> {
+                            rt::check_int::<__E>(&#r, n).map(#name::#v)
                         }
-                        fn visit_u64<E: serde::de::Error>(self, n: u64) -> ::core::result::Result<#name, E> {
-                            rt::check_int::<E>(&#r, rt::int_from_u64(n)?).map(#name::#v)
+                        fn visit_u64<__E: serde::de::Error>(self, n: u64) -> ::core::result::Result<#name, __E> {
+                            rt::check_int::<__E>(&#r, rt::int_from_u64(n)?).map(#name::#v)
                         }
-                        fn visit_f64<E: serde::de::Error>(self, n: f64) -> ::core::result::Result<#name, E> {
-                            rt::check_int::<E>(&#r, rt::int_from_f64(n)?).map(#name::#v)
+                        fn visit_f64<__E: serde::de::Error>(self, n: f64) -> ::core::result::Result<#name, __E> {
+                            rt::check_int::<__E>(&#r, rt::int_from_f64(n)?).map(#name::#v)
                         }
                     });
                 }
                 Ty::Num(r) => {
                     let r = self.num_rule(r);
                     visits.push(quote! {
-                        fn visit_i64<E: serde::de::Error>(self, n: i64) -> ::core::result::Result<#name, E> {
-                            rt::check_num::<E>(&#r, n as f64).map(#name::#v)
+                        fn visit_i64<__E: serde::de::Error>(self, n: i64) -> ::core::result::Result<#name, __E> {
+                            rt::check_num::<__E>(&#r, n as f64).map(#name::#v)
                         }
-                        fn visit_u64<E: serde::de::Error>(self, n: u64) -> ::core::result::Result<#name, E> {
-                            rt::check_num::<E>(&#r, n as f64).map(#name::#v)
+                        fn visit_u64<__E: serde::de::Error>(self, n: u64) -> ::core::result::Result<#name, __E> {
+                            rt::check_num::<__E>(&#r, n as f64).map(#name::#v)
                         }
-                        fn visit_f64<E: serde::de::Error>(self, n: f64) -> ::core::result::Result<#name, E> {
-                            rt::check_num::<E>(&#r, n).map(#name::#v)
+                        fn visit_f64<__E: serde::de::Error>(self, n: f64) -> ::core::result::Result<#name, __E> {
+                            rt::check_num::<__E>(&#r, n).map(#name::#v)
                         }
                     });
                 }
@@ -777,7 +779,7 @@ impl<'a> Emitter<'a> {
                         None => quote! {},
                     };
                     visits.push(quote! {
-                        fn visit_bool<E: serde::de::Error>(self, b: bool) -> ::core::result::Result<#name, E> {
+                        fn visit_bool<__E: serde::de::Error>(self, b: bool) -> ::core::result::Result<#name, __E> {
                             #check
                             Ok(#name::#v(b))
                         }
@@ -794,7 +796,7 @@ impl<'a> Emitter<'a> {
                 #(#defs)*
             }
             impl<'de> serde::Deserialize<'de> for #name {
-                fn deserialize<D: serde::Deserializer<'de>>(d: D) -> ::core::result::Result<Self, D::Error> {
+                fn deserialize<__D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
                     struct V;
                     impl serde::de::Visitor<'_> for V {
                         type Value = #name;
@@ -803,7 +805,7 @@ impl<'a> Emitter<'a> {
                         }
                         #(#visits)*
                     }
-                    d.deserialize_any(V).map_err(|e: D::Error| e)
+                    d.deserialize_any(V).map_err(|e: __D::Error| e)
                 }
             }
             impl rt::Probed for #name {
@@ -844,7 +846,7 @@ impl<'a> Emitter<'a> {
             struct #seed_ty<'a>(&'a #selector);
             impl<'de> serde::de::DeserializeSeed<'de> for #seed_ty<'_> {
                 type Value = #name;
-                fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> ::core::result::Result<#name, D::Error> {
+                fn deserialize<__D: serde::Deserializer<'de>>(self, d: __D) -> ::core::result::Result<#name, __D::Error> {
                     match self.0 {
                         #(#arms)*
                     }

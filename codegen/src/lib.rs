@@ -29,6 +29,9 @@ pub struct Options {
     /// Also emit an enum over every root document that carries this string constant member
     /// (`Some(("Document", "schema"))`): decoding reads the member and picks the type.
     pub document_union: Option<(String, String)>,
+    /// Path of an existing copy of the runtime support module (for example `crate::rt`). When set, the
+    /// output refers to it instead of embedding its own `rt` module, which keeps small outputs short.
+    pub support_path: Option<String>,
 }
 
 /// What a run produced.
@@ -52,25 +55,38 @@ pub fn generate(set: SchemaSet, options: &Options) -> Result<Output> {
     if let Some((name, tag)) = &options.document_union {
         document_union(&mut model, name, tag);
     }
-    let support: syn::File = syn::parse_str(SUPPORT).map_err(|e| {
-        Error::new(
-            "internal",
-            "support/rt.rs",
-            "",
-            format!("the support module does not parse: {e}"),
-        )
-    })?;
-    let support_items = support.items;
-    let tokens = emit::Emitter::new(&model).emit(
-        &set,
-        quote::quote! {
-            /// Runtime support for the generated decoders.
-            #[allow(dead_code, clippy::all)]
-            pub mod rt {
-                #(#support_items)*
+    let support = match &options.support_path {
+        Some(path) => {
+            let path: syn::Path = syn::parse_str(path).map_err(|e| {
+                Error::new(
+                    "invalid_option",
+                    "",
+                    "",
+                    format!("support path `{path}`: {e}"),
+                )
+            })?;
+            quote::quote! { use #path as rt; }
+        }
+        None => {
+            let support: syn::File = syn::parse_str(SUPPORT).map_err(|e| {
+                Error::new(
+                    "internal",
+                    "support/rt.rs",
+                    "",
+                    format!("the support module does not parse: {e}"),
+                )
+            })?;
+            let items = support.items;
+            quote::quote! {
+                /// Runtime support for the generated decoders.
+                #[allow(dead_code, clippy::all)]
+                pub mod rt {
+                    #(#items)*
+                }
             }
-        },
-    );
+        }
+    };
+    let tokens = emit::Emitter::new(&model).emit(&set, support);
     let file: syn::File = syn::parse2(tokens).map_err(|e| {
         Error::new(
             "internal",

@@ -1,4 +1,4 @@
-//! `prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER]`: the generator on any schema directory.
+//! `prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER] [--support-path PATH]`: the generator on any schema directory.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -21,8 +21,11 @@ fn main() -> ExitCode {
                 };
                 options.document_union = Some((n, m));
             }
+            "--support-path" => options.support_path = args.next(),
             "-h" | "--help" => {
-                println!("usage: prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER]");
+                println!(
+                    "usage: prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER] [--support-path PATH]"
+                );
                 return ExitCode::SUCCESS;
             }
             _ if dir.is_none() => dir = Some(PathBuf::from(a)),
@@ -33,7 +36,9 @@ fn main() -> ExitCode {
         }
     }
     let Some(dir) = dir else {
-        eprintln!("usage: prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER]");
+        eprintln!(
+            "usage: prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER] [--support-path PATH]"
+        );
         return ExitCode::from(2);
     };
     match prp_codegen::generate_dir(&dir, &options) {

@@ -119,11 +119,16 @@ pub struct Pattern {
 
 impl Pattern {
     pub const fn new(source: &'static str) -> Self {
-        Pattern { source, compiled: OnceLock::new() }
+        Pattern {
+            source,
+            compiled: OnceLock::new(),
+        }
     }
     pub fn is_match(&self, s: &str) -> bool {
         self.compiled
-            .get_or_init(|| regress::Regex::new(self.source).expect("pattern compiled at generation time"))
+            .get_or_init(|| {
+                regress::Regex::new(self.source).expect("pattern compiled at generation time")
+            })
             .find(s)
             .is_some()
     }
@@ -164,19 +169,35 @@ pub fn check_str<E: de::Error>(rule: &StrRule, s: &str) -> Result<(), E> {
     if rule.min.is_some() || rule.max.is_some() {
         let n = s.chars().count() as u64;
         if let Some(min) = rule.min.filter(|&m| n < m) {
-            return Err(fail("min_length", "", format_args!("string has {n} characters; at least {min} required")));
+            return Err(fail(
+                "min_length",
+                "",
+                format_args!("string has {n} characters; at least {min} required"),
+            ));
         }
         if let Some(max) = rule.max.filter(|&m| n > m) {
-            return Err(fail("max_length", "", format_args!("string has {n} characters; at most {max} allowed")));
+            return Err(fail(
+                "max_length",
+                "",
+                format_args!("string has {n} characters; at most {max} allowed"),
+            ));
         }
     }
     if let Some(p) = rule.pattern
         && !p.is_match(s)
     {
-        return Err(fail("pattern", "", format_args!("string does not match the pattern {}", p.source)));
+        return Err(fail(
+            "pattern",
+            "",
+            format_args!("string does not match the pattern {}", p.source),
+        ));
     }
     if rule.date_time && !is_date_time(s) {
-        return Err(fail("format", "", "string is not a date-time of the form YYYY-MM-DDTHH:MM:SS[.mmm]Z"));
+        return Err(fail(
+            "format",
+            "",
+            "string is not a date-time of the form YYYY-MM-DDTHH:MM:SS[.mmm]Z",
+        ));
     }
     Ok(())
 }
@@ -193,13 +214,25 @@ pub fn check_int<E: de::Error>(rule: &IntRule, v: i64) -> Result<i64, E> {
         && !values.contains(&v)
     {
         let code = if values.len() == 1 { "const" } else { "enum" };
-        return Err(fail(code, "", format_args!("{v} is not one of the allowed values {values:?}")));
+        return Err(fail(
+            code,
+            "",
+            format_args!("{v} is not one of the allowed values {values:?}"),
+        ));
     }
     if let Some(min) = rule.min.filter(|&m| v < m) {
-        return Err(fail("minimum", "", format_args!("{v} is less than the minimum {min}")));
+        return Err(fail(
+            "minimum",
+            "",
+            format_args!("{v} is less than the minimum {min}"),
+        ));
     }
     if let Some(max) = rule.max.filter(|&m| v > m) {
-        return Err(fail("maximum", "", format_args!("{v} is greater than the maximum {max}")));
+        return Err(fail(
+            "maximum",
+            "",
+            format_args!("{v} is greater than the maximum {max}"),
+        ));
     }
     Ok(v)
 }
@@ -210,13 +243,23 @@ pub fn int_from_f64<E: de::Error>(v: f64) -> Result<i64, E> {
         return Err(fail("type", "", format_args!("{v} is not an integer")));
     }
     if v < -9.223372036854776e18 || v >= 9.223372036854776e18 {
-        return Err(fail("integer_range", "", format_args!("{v} is outside the 64-bit range this implementation stores")));
+        return Err(fail(
+            "integer_range",
+            "",
+            format_args!("{v} is outside the 64-bit range this implementation stores"),
+        ));
     }
     Ok(v as i64)
 }
 
 pub fn int_from_u64<E: de::Error>(v: u64) -> Result<i64, E> {
-    i64::try_from(v).map_err(|_| fail("integer_range", "", format_args!("{v} is outside the 64-bit range this implementation stores")))
+    i64::try_from(v).map_err(|_| {
+        fail(
+            "integer_range",
+            "",
+            format_args!("{v} is outside the 64-bit range this implementation stores"),
+        )
+    })
 }
 
 pub struct NumRule {
@@ -226,10 +269,18 @@ pub struct NumRule {
 
 pub fn check_num<E: de::Error>(rule: &NumRule, v: f64) -> Result<f64, E> {
     if let Some(min) = rule.min.filter(|&m| v < m) {
-        return Err(fail("minimum", "", format_args!("{v} is less than the minimum {min}")));
+        return Err(fail(
+            "minimum",
+            "",
+            format_args!("{v} is less than the minimum {min}"),
+        ));
     }
     if let Some(max) = rule.max.filter(|&m| v > m) {
-        return Err(fail("maximum", "", format_args!("{v} is greater than the maximum {max}")));
+        return Err(fail(
+            "maximum",
+            "",
+            format_args!("{v} is greater than the maximum {max}"),
+        ));
     }
     Ok(v)
 }
@@ -512,17 +563,28 @@ where
                         return Err(fail(
                             "max_items",
                             "",
-                            format_args!("array has more than {} items", rule.max.unwrap_or_default()),
+                            format_args!(
+                                "array has more than {} items",
+                                rule.max.unwrap_or_default()
+                            ),
                         ));
                     }
                 }
                 if let Some(min) = rule.min.filter(|&m| (out.len() as u64) < m) {
-                    return Err(fail("min_items", "", format_args!("array has {} items; at least {min} required", out.len())));
+                    return Err(fail(
+                        "min_items",
+                        "",
+                        format_args!("array has {} items; at least {min} required", out.len()),
+                    ));
                 }
                 if rule.unique
                     && let Some((i, j)) = first_duplicate(&out)
                 {
-                    return Err(fail("unique_items", "", format_args!("items {i} and {j} are equal")));
+                    return Err(fail(
+                        "unique_items",
+                        "",
+                        format_args!("items {i} and {j} are equal"),
+                    ));
                 }
                 Ok(out)
             }
@@ -575,7 +637,9 @@ pub fn canonical(v: &serde_json::Value, out: &mut String) {
             out.push(']');
         }
         Value::Number(n) => match n.as_f64() {
-            Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < 1e21 => out.push_str(&format!("{f:.0}")),
+            Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < 1e21 => {
+                out.push_str(&format!("{f:.0}"))
+            }
             _ => out.push_str(&n.to_string()),
         },
         other => out.push_str(&other.to_string()),
@@ -665,7 +729,11 @@ pub struct Failure {
 
 impl Failure {
     pub fn new(code: &'static str, rel: impl Into<String>, message: impl Into<String>) -> Self {
-        Failure { code, rel: rel.into(), message: message.into() }
+        Failure {
+            code,
+            rel: rel.into(),
+            message: message.into(),
+        }
     }
     pub fn into_error<E: de::Error>(self) -> E {
         fail(self.code, &self.rel, self.message)
@@ -722,7 +790,11 @@ impl<'de> DeserializeSeed<'de> for TagSeed {
 
 /// Decodes a captured raw value with `seed`, reporting failures relative to `rel` (the captured
 /// value's pointer inside the current object).
-pub fn decode_raw<'a, S, E>(raw: &'a serde_json::value::RawValue, rel: &str, seed: S) -> Result<S::Value, E>
+pub fn decode_raw<'a, S, E>(
+    raw: &'a serde_json::value::RawValue,
+    rel: &str,
+    seed: S,
+) -> Result<S::Value, E>
 where
     S: DeserializeSeed<'a>,
     E: de::Error,
@@ -737,9 +809,11 @@ where
             let text = e.to_string();
             Err(match unpack(&text) {
                 Some((code, inner, msg)) => fail(code, &format!("{rel}{path}{inner}"), msg),
-                None if text.starts_with("recursion limit exceeded") => {
-                    fail("too_deep", &format!("{rel}{path}"), "nesting is deeper than the decoder's limit")
-                }
+                None if text.starts_with("recursion limit exceeded") => fail(
+                    "too_deep",
+                    &format!("{rel}{path}"),
+                    "nesting is deeper than the decoder's limit",
+                ),
                 None => fail("type", &format!("{rel}{path}"), strip_position(&text)),
             })
         }
@@ -819,7 +893,9 @@ impl Probe<'_> {
             Probe::Array(_) => "array",
             Probe::Object => "object",
         };
-        kinds.iter().any(|k| *k == kind || (*k == "number" && kind == "integer"))
+        kinds
+            .iter()
+            .any(|k| *k == kind || (*k == "number" && kind == "integer"))
     }
     pub fn len(&self) -> Option<usize> {
         match self {

@@ -1,0 +1,315 @@
+//! One small schema directory per generator feature (tests/features/NAME/*.schema.json) beside the
+//! code generated from it (expected.rs). The snapshots are compared byte for byte
+//! (`UPDATE_SNAPSHOTS=1 cargo test -p prp-codegen --test features` rewrites them), compiled here, and
+//! exercised with documents the schema accepts and rejects.
+
+use prp_codegen::{Options, generate_dir};
+use std::path::Path;
+
+#[path = "../support/rt.rs"]
+#[allow(dead_code, clippy::all)]
+mod rt_support;
+
+macro_rules! feature {
+    ($name:ident) => {
+        #[allow(dead_code, clippy::all, non_camel_case_types)]
+        mod $name {
+            include!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/features/",
+                stringify!($name),
+                "/expected.rs"
+            ));
+        }
+    };
+}
+
+feature!(by_type);
+feature!(conditionals);
+feature!(constraints);
+feature!(cross_file);
+feature!(maps);
+feature!(narrowing);
+feature!(nullable);
+feature!(select);
+feature!(tagged);
+
+#[test]
+fn snapshots_match_the_generator() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/features");
+    let options = Options {
+        support_path: Some("crate::rt_support".into()),
+        ..Default::default()
+    };
+    let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some();
+    let mut stale = Vec::new();
+    let mut dirs: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    dirs.sort();
+    for dir in dirs.iter().filter(|d| d.is_dir()) {
+        let code = generate_dir(dir, &options)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .code;
+        let expected = dir.join("expected.rs");
+        if std::fs::read_to_string(&expected).ok().as_deref() != Some(code.as_str()) {
+            if update {
+                std::fs::write(&expected, &code).unwrap();
+            } else {
+                stale.push(expected.display().to_string());
+            }
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "stale snapshots (rerun with UPDATE_SNAPSHOTS=1 and review): {stale:?}"
+    );
+    assert_eq!(
+        dirs.iter().filter(|d| d.is_dir()).count(),
+        9,
+        "a feature directory is not compiled below"
+    );
+}
+
+fn ok<T: serde::de::DeserializeOwned + serde::Serialize>(json: &str) -> T {
+    let value: T =
+        serde_json::from_str(json).unwrap_or_else(|e| panic!("{json} was rejected: {e}"));
+    // Every accepted document encodes back to the same JSON value.
+    let again: serde_json::Value = serde_json::to_value(&value).unwrap();
+    let input: serde_json::Value = serde_json::from_str(json).unwrap();
+    assert_eq!(again, input, "{json} did not round-trip");
+    value
+}
+
+/// The keyword code that rejected `json`.
+fn code<T: serde::de::DeserializeOwned + std::fmt::Debug>(json: &str) -> String {
+    let e = serde_json::from_str::<T>(json).expect_err(json).to_string();
+    // serde_json reports a wrong JSON type itself, before any visitor runs; prp-types maps those to `type`.
+    match rt_support::unpack(&e) {
+        Some((c, _, _)) => c.to_owned(),
+        None if e.starts_with("invalid type") => "type".to_owned(),
+        None => e,
+    }
+}
+
+#[test]
+fn tagged_unions_pick_the_variant_by_constant() {
+    use tagged::*;
+    let s: Shape = ok(r#"{"kind":"circle","radius":1.5,"colour":"red"}"#);
+    assert!(matches!(&s, Shape::Circle(c) if c.extra["colour"] == "red"));
+    let s: Shape = ok(r#"{"side":2,"kind":"square"}"#);
+    assert!(matches!(s, Shape::Square(Square { side: 2, .. })));
+    assert_eq!(code::<Shape>(r#"{"kind":"triangle"}"#), "one_of");
+    assert_eq!(code::<Shape>(r#"{"radius":1}"#), "one_of");
+    assert_eq!(
+        code::<Shape>(r#"{"kind":"square","side":2,"x":1}"#),
+        "additional_properties"
+    );
+    assert_eq!(code::<Shape>(r#"{"kind":"square","side":0}"#), "minimum");
+}
+
+#[test]
+fn conditional_members_are_typed_by_their_selector() {
+    use select::*;
+    let m: Message = ok(r#"{"body":{"text":"hi"},"type":"text"}"#);
+    assert!(matches!(&m.body, MessageBody::Text(t) if t.text == "hi"));
+    let m: Message = ok(r#"{"type":"image","body":{"url":"https://x","channel":"a"}}"#);
+    assert!(matches!(m.body, MessageBody::Image(_)));
+    let m: Message = ok(r#"{"type":"ping","body":{"anything":1}}"#);
+    assert!(matches!(m.body, MessageBody::Other(_)));
+    assert_eq!(
+        code::<Message>(r#"{"type":"text","body":{"text":"too long"}}"#),
+        "max_length"
+    );
+    assert_eq!(
+        code::<Message>(r#"{"type":"image","body":{"url":"https://x","channel":"c"}}"#),
+        "enum"
+    );
+    assert_eq!(code::<Message>(r#"{"type":"image","body":{}}"#), "required");
+}
+
+#[test]
+fn nullable_members_keep_null_apart_from_absent() {
+    use nullable::*;
+    let r: Record = ok(r#"{"a":null,"b":null,"c":null}"#);
+    assert_eq!((r.a, r.b, r.c), (None, rt_support::Tri::Null, None));
+    let r: Record = ok(r#"{"a":"x","c":{"x":true},"d":"y"}"#);
+    assert_eq!(r.b, rt_support::Tri::Absent);
+    assert_eq!(code::<Record>(r#"{"a":null}"#), "required");
+    assert_eq!(code::<Record>(r#"{"a":null,"c":null,"d":null}"#), "type");
+    assert_eq!(code::<Record>(r#"{"a":null,"c":null,"b":0}"#), "minimum");
+}
+
+#[test]
+fn scalar_and_array_constraints_are_enforced() {
+    use constraints::*;
+    let base = r#""seq":1,"when":"2026-02-30T25:61:61Z""#;
+    ok::<Limits>(&format!(
+        r#"{{"path":"a/b..c","name":"ééé",{base},"priority":2,"done":true,"ratio":0.5,"refs":[{{"id":"a"}},{{"id":"b"}}]}}"#
+    ));
+    let cases = [
+        (r#""path":"../x""#, "pattern"),
+        (r#""path":"a\rb""#, "pattern"),
+        (r#""path":"/abs""#, "pattern"),
+        (r#""path":"a","name":"éééé""#, "max_length"),
+        (r#""path":"a","priority":3"#, "enum"),
+        (r#""path":"a","done":false"#, "const"),
+        (r#""path":"a","ratio":-1"#, "minimum"),
+        (r#""path":"a","refs":[]"#, "min_items"),
+        (
+            r#""path":"a","refs":[{"id":"a","z":1},{"z":1,"id":"a"}]"#,
+            "unique_items",
+        ),
+        (
+            r#""path":"a","refs":[{"id":"a"},{"id":"b"},{"id":"c"},{"id":"d"}]"#,
+            "max_items",
+        ),
+        (r#""path":"a","other":1"#, "additional_properties"),
+    ];
+    for (members, want) in cases {
+        let name = if members.contains("\"name\"") {
+            ""
+        } else {
+            r#","name":"n""#
+        };
+        assert_eq!(
+            code::<Limits>(&format!("{{{members}{name},{base}}}")),
+            want,
+            "{members}"
+        );
+    }
+    let name = r#""path":"a","name":"n""#;
+    assert_eq!(
+        code::<Limits>(&format!(
+            r#"{{{name},"seq":9007199254740992,"when":"2026-01-01T00:00:00Z"}}"#
+        )),
+        "maximum"
+    );
+    assert_eq!(
+        code::<Limits>(&format!(
+            r#"{{{name},"seq":1,"when":"2026-01-01T00:00:00+00:00"}}"#
+        )),
+        "format"
+    );
+    assert_eq!(
+        code::<Limits>(&format!(
+            r#"{{{name},"seq":1,"when":"2026-01-01T00:00:00.1Z"}}"#
+        )),
+        "format"
+    );
+    // `1.0` is an integer in JSON Schema.
+    let l: Limits = serde_json::from_str(&format!(
+        r#"{{{name},"seq":1.0,"when":"2026-01-01T00:00:00Z"}}"#
+    ))
+    .unwrap();
+    assert_eq!(l.seq, 1);
+    assert_eq!(
+        code::<Limits>(&format!(
+            r#"{{{name},"seq":1.5,"when":"2026-01-01T00:00:00Z"}}"#
+        )),
+        "type"
+    );
+}
+
+#[test]
+fn if_then_not_and_exclusive_rules_hold() {
+    use conditionals::*;
+    ok::<Order>(r#"{"state":"open","mode":"local"}"#);
+    ok::<Order>(r#"{"state":"blocked","blocker":"b","mode":"remote","host":"h"}"#);
+    ok::<Order>(r#"{"state":"done","items":[],"mode":"local"}"#);
+    assert_eq!(
+        code::<Order>(r#"{"state":"blocked","mode":"local"}"#),
+        "required"
+    );
+    assert_eq!(
+        code::<Order>(r#"{"state":"done","items":["x"],"mode":"local"}"#),
+        "max_items"
+    );
+    assert_eq!(
+        code::<Order>(r#"{"state":"done","note":"n","mode":"local"}"#),
+        "not"
+    );
+    assert_eq!(
+        code::<Order>(r#"{"state":"open","mode":"local","host":"h"}"#),
+        "false_schema"
+    );
+    assert_eq!(
+        code::<Order>(r#"{"state":"open","mode":"remote"}"#),
+        "one_of"
+    );
+    // Without `mode` the first alternative holds vacuously and the second needs `host`: exactly one.
+    ok::<Order>(r#"{"state":"open"}"#);
+    // An `if` without `required` holds when its member is absent, so `host` is forbidden then too.
+    assert_eq!(
+        code::<Order>(r#"{"state":"open","host":"h"}"#),
+        "false_schema"
+    );
+}
+
+#[test]
+fn narrowing_all_of_checks_the_shared_type() {
+    use narrowing::*;
+    let e: Envelope = ok(
+        r#"{"ref":{"kind":"doc","id":"1"},"more":[{"kind":"task","id":"2"}],"merged":{"kind":"note","id":"3","count":0}}"#,
+    );
+    assert_eq!(e.ref_.kind, ReferenceKind::Doc);
+    assert_eq!(
+        code::<Envelope>(r#"{"ref":{"kind":"task","id":"1"}}"#),
+        "const"
+    );
+    assert_eq!(
+        code::<Envelope>(r#"{"ref":{"kind":"doc","id":"1"},"more":[{"kind":"note","id":"2"}]}"#),
+        "enum"
+    );
+    assert_eq!(
+        code::<Envelope>(r#"{"ref":{"kind":"doc","id":"1"},"merged":{"kind":"doc","id":"3"}}"#),
+        "required"
+    );
+}
+
+#[test]
+fn maps_check_keys_and_values() {
+    use maps::*;
+    let a: Answers = ok(r#"{"answers":{"q1":{"value":"x"},"q2":{"value":"y"}}}"#);
+    assert_eq!(a.answers.extra.keys().collect::<Vec<_>>(), ["q1", "q2"]);
+    assert_eq!(
+        code::<Answers>(r#"{"answers":{"":{"value":"x"}}}"#),
+        "min_length"
+    );
+    assert_eq!(
+        code::<Answers>(r#"{"answers":{"q12345":{"value":"x"}}}"#),
+        "max_length"
+    );
+    assert_eq!(
+        code::<Answers>(r#"{"answers":{"q":{"value":"x","y":1}}}"#),
+        "additional_properties"
+    );
+}
+
+#[test]
+fn unions_by_json_type() {
+    use by_type::*;
+    let r: Revision = ok(r#"{"current":3}"#);
+    assert_eq!(r.current, RevisionCurrent::Integer(3));
+    let r: Revision = ok(r#"{"current":"abc"}"#);
+    assert_eq!(r.current, RevisionCurrent::String("abc".into()));
+    assert_eq!(code::<Revision>(r#"{"current":-1}"#), "minimum");
+    assert_eq!(code::<Revision>(r#"{"current":"ABC"}"#), "pattern");
+    assert!(serde_json::from_str::<Revision>(r#"{"current":true}"#).is_err());
+}
+
+#[test]
+fn cross_file_references_keep_each_files_constraints() {
+    use cross_file::*;
+    ok::<A>(r#"{"id":"abc","beta":{"id":"bee","x":1},"betaId":"b1"}"#);
+    assert_eq!(
+        code::<A>(r#"{"id":"abcd","beta":{"id":"b"}}"#),
+        "max_length"
+    );
+    assert_eq!(code::<A>(r#"{"id":"a","beta":{"id":"x"}}"#), "pattern");
+    assert_eq!(
+        code::<A>(r#"{"id":"a","beta":{"id":"b"},"betaId":"c"}"#),
+        "pattern"
+    );
+}
