@@ -46,7 +46,7 @@ fn tool_execution_and_document_union() {
     match &event.payload {
         EventPayload::ToolExecution(t) => {
             assert_eq!(t.status, ToolExecutionStatus::Completed);
-            assert_eq!(t.exit_code, Tri::Value(0));
+            assert_eq!(t.exit_code.as_value().and_then(|c| c.as_i64()), Some(0));
             assert_eq!(t.output_digest, None);
         }
         other => panic!("expected a tool execution, got {other:?}"),

@@ -20,7 +20,7 @@ fn ident(s: &str) -> Ident {
     Ident::new(s, Span::call_site())
 }
 
-fn doc_attrs(doc: &::core::option::Option<String>) -> TokenStream {
+fn doc_attrs(doc: &Option<String>) -> TokenStream {
     match doc {
         Some(d) => {
             let lines = d.lines().map(|l| format!(" {l}"));
@@ -92,7 +92,8 @@ impl<'a> Emitter<'a> {
             Ty::Any | Ty::Never => quote! { serde_json::Value },
             Ty::Null => quote! { () },
             Ty::Bool(_) => quote! { bool },
-            Ty::Int(_) => quote! { i64 },
+            Ty::Int(r) if fits_i64(r) => quote! { i64 },
+            Ty::Int(_) => quote! { rt::Integer },
             Ty::Num(_) => quote! { f64 },
             Ty::Str(_) => quote! { ::std::string::String },
             Ty::Object => quote! { serde_json::Map<::std::string::String, serde_json::Value> },
@@ -122,8 +123,13 @@ impl<'a> Emitter<'a> {
                 None => quote! { rt::BoolSeed(None) },
             },
             Ty::Int(r) => {
+                let seed = if fits_i64(r) {
+                    quote! { rt::IntSeed }
+                } else {
+                    quote! { rt::IntegerSeed }
+                };
                 let r = self.int_rule(r);
-                quote! { rt::IntSeed(&#r) }
+                quote! { #seed(&#r) }
             }
             Ty::Num(r) => {
                 let r = self.num_rule(r);
@@ -744,16 +750,34 @@ impl<'a> Emitter<'a> {
                     });
                 }
                 Ty::Int(r) => {
+                    let (wrap, from_u64, from_f64) = if fits_i64(r) {
+                        (
+                            quote! { rt::check_int },
+                            quote! { rt::int_from_u64(n)? },
+                            quote! { rt::int_from_f64(n)? },
+                        )
+                    } else {
+                        (
+                            quote! { rt::check_integer },
+                            quote! { rt::Integer::from(n) },
+                            quote! { rt::integer_from_f64(n)? },
+                        )
+                    };
+                    let from_i64 = if fits_i64(r) {
+                        quote! { n }
+                    } else {
+                        quote! { rt::Integer::from(n) }
+                    };
                     let r = self.int_rule(r);
                     visits.push(quote! {
                         fn visit_i64<__E: serde::de::Error>(self, n: i64) -> ::core::result::Result<#name, __E> {
-                            rt::check_int::<__E>(&#r, n).map(#name::#v)
+                            #wrap::<__E>(&#r, #from_i64).map(#name::#v)
                         }
                         fn visit_u64<__E: serde::de::Error>(self, n: u64) -> ::core::result::Result<#name, __E> {
-                            rt::check_int::<__E>(&#r, rt::int_from_u64(n)?).map(#name::#v)
+                            #wrap::<__E>(&#r, #from_u64).map(#name::#v)
                         }
                         fn visit_f64<__E: serde::de::Error>(self, n: f64) -> ::core::result::Result<#name, __E> {
-                            rt::check_int::<__E>(&#r, rt::int_from_f64(n)?).map(#name::#v)
+                            #wrap::<__E>(&#r, #from_f64).map(#name::#v)
                         }
                     });
                 }
@@ -861,21 +885,26 @@ impl<'a> Emitter<'a> {
     }
 }
 
-fn opt_u64(v: ::core::option::Option<u64>) -> TokenStream {
+/// Whether an integer's schema keeps it within `i64`, so that a plain `i64` field is exact.
+fn fits_i64(r: &IntRule) -> bool {
+    r.values.is_some() || (r.min.is_some() && r.max.is_some())
+}
+
+fn opt_u64(v: Option<u64>) -> TokenStream {
     match v {
         Some(v) => quote! { Some(#v) },
         None => quote! { None },
     }
 }
 
-fn opt_i64(v: ::core::option::Option<i64>) -> TokenStream {
+fn opt_i64(v: Option<i64>) -> TokenStream {
     match v {
         Some(v) => quote! { Some(#v) },
         None => quote! { None },
     }
 }
 
-fn opt_f64(v: ::core::option::Option<f64>) -> TokenStream {
+fn opt_f64(v: Option<f64>) -> TokenStream {
     match v {
         Some(v) => quote! { Some(#v) },
         None => quote! { None },

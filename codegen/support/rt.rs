@@ -1016,3 +1016,149 @@ pub enum Pending<T> {
     Done(T),
     Raw(Box<serde_json::value::RawValue>),
 }
+
+/// A JSON Schema integer with no 64-bit bound in its schema: any number with a zero fraction, kept
+/// exactly as parsed (`2^64` and `1e300` are integers too). Integers whose schema bounds them to the
+/// 64-bit range are plain `i64` fields instead.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Integer(serde_json::Number);
+
+impl Integer {
+    /// The value, when it fits an `i64`.
+    pub fn as_i64(&self) -> Option<i64> {
+        self.0.as_i64()
+    }
+    /// The value, when it fits a `u64`.
+    pub fn as_u64(&self) -> Option<u64> {
+        self.0.as_u64()
+    }
+    /// The value as a float (exact up to 2^53).
+    pub fn as_f64(&self) -> f64 {
+        self.0.as_f64().unwrap_or(f64::NAN)
+    }
+    /// The JSON number.
+    pub fn number(&self) -> &serde_json::Number {
+        &self.0
+    }
+}
+
+impl From<i64> for Integer {
+    fn from(v: i64) -> Self {
+        Integer(v.into())
+    }
+}
+impl From<u64> for Integer {
+    fn from(v: u64) -> Self {
+        Integer(v.into())
+    }
+}
+impl From<i32> for Integer {
+    fn from(v: i32) -> Self {
+        Integer(v.into())
+    }
+}
+impl From<u32> for Integer {
+    fn from(v: u32) -> Self {
+        Integer(v.into())
+    }
+}
+impl PartialEq<i64> for Integer {
+    fn eq(&self, other: &i64) -> bool {
+        self.as_i64() == Some(*other)
+    }
+}
+impl fmt::Display for Integer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+impl serde::Serialize for Integer {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+impl Probed for Integer {
+    fn probe(&self) -> Probe<'_> {
+        match self.as_i64() {
+            Some(i) => Probe::Int(i),
+            None => Probe::Num(self.as_f64()),
+        }
+    }
+}
+
+/// Builds an [`Integer`] from a float, which must have a zero fraction.
+pub fn integer_from_f64<E: de::Error>(v: f64) -> Result<Integer, E> {
+    // `1.0` is the integer 1: store it as one so that 64-bit accessors and comparisons work.
+    if v.fract() == 0.0 && (-9.223372036854776e18..9.223372036854776e18).contains(&v) {
+        return Ok(Integer::from(v as i64));
+    }
+    match serde_json::Number::from_f64(v) {
+        Some(n) if v.fract() == 0.0 => Ok(Integer(n)),
+        _ => Err(fail("type", "", format_args!("{v} is not an integer"))),
+    }
+}
+
+/// Checks an [`Integer`] against an [`IntRule`], comparing exactly within 64 bits.
+pub fn check_integer<E: de::Error>(rule: &IntRule, v: Integer) -> Result<Integer, E> {
+    if let Some(i) = v.as_i64() {
+        check_int::<E>(rule, i)?;
+        return Ok(v);
+    }
+    // Beyond i64: above every i64 bound when positive, below when negative.
+    let positive = v.as_u64().is_some() || v.as_f64() > 0.0;
+    if rule.values.is_some() {
+        return Err(fail(
+            "enum",
+            "",
+            format_args!("{v} is not one of the allowed values"),
+        ));
+    }
+    if positive && let Some(max) = rule.max {
+        return Err(fail(
+            "maximum",
+            "",
+            format_args!("{v} is greater than the maximum {max}"),
+        ));
+    }
+    if !positive && let Some(min) = rule.min {
+        return Err(fail(
+            "minimum",
+            "",
+            format_args!("{v} is less than the minimum {min}"),
+        ));
+    }
+    Ok(v)
+}
+
+/// Decodes an unbounded [`Integer`] and checks its [`IntRule`].
+#[derive(Clone, Copy)]
+pub struct IntegerSeed(pub &'static IntRule);
+
+impl<'de> DeserializeSeed<'de> for IntegerSeed {
+    type Value = Integer;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Integer, D::Error> {
+        struct V(&'static IntRule);
+        const EXPECT: &str = "an integer";
+        impl<'de> Visitor<'de> for V {
+            type Value = Integer;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(EXPECT)
+            }
+            reject!(bool);
+            reject!(str);
+            reject!(null);
+            reject!(seq);
+            reject!(map);
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Integer, E> {
+                check_integer(self.0, v.into())
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Integer, E> {
+                check_integer(self.0, v.into())
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Integer, E> {
+                check_integer(self.0, integer_from_f64(v)?)
+            }
+        }
+        d.deserialize_any(V(self.0))
+    }
+}

@@ -86,7 +86,7 @@ impl rt::Probed for Revision {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 pub enum RevisionCurrent {
-    Integer(i64),
+    Integer(rt::Integer),
     String(::std::string::String),
 }
 impl<'de> serde::Deserialize<'de> for RevisionCurrent {
@@ -103,20 +103,21 @@ impl<'de> serde::Deserialize<'de> for RevisionCurrent {
                 self,
                 n: i64,
             ) -> ::core::result::Result<RevisionCurrent, __E> {
-                rt::check_int::<__E>(&INT_0, n).map(RevisionCurrent::Integer)
+                rt::check_integer::<__E>(&INT_0, rt::Integer::from(n))
+                    .map(RevisionCurrent::Integer)
             }
             fn visit_u64<__E: serde::de::Error>(
                 self,
                 n: u64,
             ) -> ::core::result::Result<RevisionCurrent, __E> {
-                rt::check_int::<__E>(&INT_0, rt::int_from_u64(n)?)
+                rt::check_integer::<__E>(&INT_0, rt::Integer::from(n))
                     .map(RevisionCurrent::Integer)
             }
             fn visit_f64<__E: serde::de::Error>(
                 self,
                 n: f64,
             ) -> ::core::result::Result<RevisionCurrent, __E> {
-                rt::check_int::<__E>(&INT_0, rt::int_from_f64(n)?)
+                rt::check_integer::<__E>(&INT_0, rt::integer_from_f64(n)?)
                     .map(RevisionCurrent::Integer)
             }
             fn visit_str<__E: serde::de::Error>(

@@ -264,7 +264,7 @@ impl rt::Probed for ReferenceKind {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct EnvelopeMerged {
     #[serde(rename = "count")]
-    pub count: i64,
+    pub count: rt::Integer,
     #[serde(rename = "kind")]
     pub kind: ReferenceKind,
     #[serde(rename = "id")]
@@ -287,14 +287,16 @@ impl<'de> serde::Deserialize<'de> for EnvelopeMerged {
                 self,
                 mut map: __A,
             ) -> ::core::result::Result<EnvelopeMerged, __A::Error> {
-                let mut __count: ::core::option::Option<i64> = None;
+                let mut __count: ::core::option::Option<rt::Integer> = None;
                 let mut __kind: ::core::option::Option<ReferenceKind> = None;
                 let mut __id: ::core::option::Option<::std::string::String> = None;
                 let mut extra = serde_json::Map::new();
                 while let Some(key) = map.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "count" => {
-                            __count = Some(map.next_value_seed(rt::IntSeed(&INT_0))?);
+                            __count = Some(
+                                map.next_value_seed(rt::IntegerSeed(&INT_0))?,
+                            );
                         }
                         "kind" => {
                             __kind = Some(

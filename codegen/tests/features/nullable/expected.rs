@@ -27,7 +27,7 @@ pub struct Record {
     #[serde(rename = "a")]
     pub a: ::core::option::Option<::std::string::String>,
     #[serde(rename = "b", skip_serializing_if = "rt::Tri::is_absent")]
-    pub b: rt::Tri<i64>,
+    pub b: rt::Tri<rt::Integer>,
     #[serde(rename = "c")]
     pub c: ::core::option::Option<RecordC>,
     #[serde(rename = "d", skip_serializing_if = "Option::is_none")]
@@ -53,7 +53,9 @@ impl<'de> serde::Deserialize<'de> for Record {
                 let mut __a: ::core::option::Option<
                     ::core::option::Option<::std::string::String>,
                 > = None;
-                let mut __b: ::core::option::Option<::core::option::Option<i64>> = None;
+                let mut __b: ::core::option::Option<
+                    ::core::option::Option<rt::Integer>,
+                > = None;
                 let mut __c: ::core::option::Option<::core::option::Option<RecordC>> = None;
                 let mut __d: ::core::option::Option<::std::string::String> = None;
                 let mut extra = serde_json::Map::new();
@@ -66,7 +68,8 @@ impl<'de> serde::Deserialize<'de> for Record {
                         }
                         "b" => {
                             __b = Some(
-                                map.next_value_seed(rt::NullableSeed(rt::IntSeed(&INT_0)))?,
+                                map
+                                    .next_value_seed(rt::NullableSeed(rt::IntegerSeed(&INT_0)))?,
                             );
                         }
                         "c" => {

@@ -218,7 +218,7 @@ pub struct Square {
     #[serde(rename = "kind")]
     pub kind: SquareKind,
     #[serde(rename = "side")]
-    pub side: i64,
+    pub side: rt::Integer,
 }
 impl<'de> serde::Deserialize<'de> for Square {
     fn deserialize<__D: serde::Deserializer<'de>>(
@@ -235,7 +235,7 @@ impl<'de> serde::Deserialize<'de> for Square {
                 mut map: __A,
             ) -> ::core::result::Result<Square, __A::Error> {
                 let mut __kind: ::core::option::Option<SquareKind> = None;
-                let mut __side: ::core::option::Option<i64> = None;
+                let mut __side: ::core::option::Option<rt::Integer> = None;
                 while let Some(key) = map.next_key::<rt::Key<'de>>()? {
                     match key.as_str() {
                         "kind" => {
@@ -244,7 +244,7 @@ impl<'de> serde::Deserialize<'de> for Square {
                             );
                         }
                         "side" => {
-                            __side = Some(map.next_value_seed(rt::IntSeed(&INT_0))?);
+                            __side = Some(map.next_value_seed(rt::IntegerSeed(&INT_0))?);
                         }
                         other => {
                             let msg = format!("unknown member `{other}` is not allowed");
