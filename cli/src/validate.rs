@@ -1,6 +1,13 @@
 //! `prp validate`: check documents against the generated types.
+//!
+//! A replay fixture (`schema` = `paperclip.prp.fixture.v1`, or `--schema` naming the fixture schema)
+//! gets the whole contract pipeline of PROTOCOL §1.7 — version checks, schema, binding checks — and
+//! every issue it finds is reported; other documents get the typed decode and its one error.
 
+use prp_types::SchemaDocument;
+use prp_types::contract;
 use prp_types::decode::{self, Checker, DecodeError};
+use prp_types::types::Fixture;
 use serde_json::json;
 use std::io::{BufRead, Read, Write};
 use std::process::ExitCode;
@@ -8,8 +15,15 @@ use std::process::ExitCode;
 pub const USAGE: &str =
     "prp validate [--schema ID] [--jsonl] [--json] PATH...   (PATH `-` reads stdin)";
 
+/// A schema chosen with `--schema`: its key in the checker table and its checker.
+#[derive(Clone, Copy)]
+struct Selected {
+    id: &'static str,
+    checker: Checker,
+}
+
 struct Options {
-    schema: Option<Checker>,
+    schema: Option<Selected>,
     jsonl: bool,
     json: bool,
     paths: Vec<String>,
@@ -43,8 +57,17 @@ fn parse(args: &[String]) -> Result<Options, String> {
 }
 
 /// A schema `$id` (with an optional `#/$defs/NAME`), or a file name in schemas/.
-fn resolve_schema(id: &str) -> Option<Checker> {
-    if let Some(c) = decode::checker(id) {
+fn resolve_schema(id: &str) -> Option<Selected> {
+    let by_key = |key: &str| {
+        decode::CHECKERS
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(id, checker)| Selected {
+                id,
+                checker: *checker,
+            })
+    };
+    if let Some(c) = by_key(id) {
         return Some(c);
     }
     let (file, fragment) = id.split_once('#').map_or((id, ""), |(f, r)| (f, r));
@@ -56,7 +79,7 @@ fn resolve_schema(id: &str) -> Option<Checker> {
     } else {
         format!("{}#{fragment}", info.id)
     };
-    decode::checker(&key)
+    by_key(&key)
 }
 
 pub fn run(args: &[String]) -> ExitCode {
@@ -107,9 +130,9 @@ fn validate_whole(path: &str, o: &Options, out: &mut impl Write) -> std::io::Res
     open(path)?
         .take(decode::MAX_DOCUMENT_BYTES as u64 + 1)
         .read_to_end(&mut bytes)?;
-    let verdict = check(&bytes, o.schema);
-    report(path, &verdict, o.json, out)?;
-    Ok(verdict.is_ok())
+    let findings = check(&bytes, o.schema);
+    report(path, &findings, o.json, out)?;
+    Ok(findings.is_empty())
 }
 
 /// One document per line, one verdict per line, in order; memory is bounded by the longest line.
@@ -137,24 +160,84 @@ fn validate_lines(path: &str, o: &Options, out: &mut impl Write) -> std::io::Res
         if text.iter().all(u8::is_ascii_whitespace) && !overlong {
             continue;
         }
-        let verdict = if overlong {
-            Err(DecodeError {
+        let findings = if overlong {
+            vec![Finding {
                 code: "too_large".into(),
-                pointer: String::new(),
+                path: "/".into(),
                 message: format!("line is longer than {} bytes", decode::MAX_DOCUMENT_BYTES),
-            })
+            }]
         } else {
             check(text, o.schema)
         };
-        valid &= verdict.is_ok();
-        report(&format!("{path}:{n}"), &verdict, o.json, out)?;
+        valid &= findings.is_empty();
+        report(&format!("{path}:{n}"), &findings, o.json, out)?;
     }
     Ok(valid)
 }
 
-fn check(bytes: &[u8], schema: Option<Checker>) -> Result<(), DecodeError> {
-    match schema {
-        Some(c) => c(bytes).map_err(decode::fail_closed_on_versions),
+/// One issue as reported: a stable code, a JSON pointer (`/` for the root) and a sentence.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Finding {
+    code: String,
+    path: String,
+    message: String,
+}
+
+impl From<&DecodeError> for Finding {
+    fn from(e: &DecodeError) -> Self {
+        let code = issue_code(e);
+        let message = if code == "schema_validation" {
+            format!("{} ({})", e.message, e.code)
+        } else {
+            e.message.clone()
+        };
+        Finding {
+            code: code.to_owned(),
+            path: e.path().to_owned(),
+            message,
+        }
+    }
+}
+
+impl From<&contract::Issue> for Finding {
+    fn from(i: &contract::Issue) -> Self {
+        Finding {
+            code: i.code.as_str().to_owned(),
+            path: i.path.clone(),
+            message: i.message.clone(),
+        }
+    }
+}
+
+/// Whether a document is a replay fixture by its own `schema` member. Only text that mentions the
+/// discriminator at all is parsed, so other documents are still read once, by the typed decode.
+fn declares_fixture(bytes: &[u8]) -> bool {
+    let needle = FIXTURE_DISCRIMINATOR.as_bytes();
+    bytes.len() <= decode::MAX_DOCUMENT_BYTES
+        && bytes.windows(needle.len()).any(|w| w == needle)
+        && serde_json::from_slice::<serde_json::Value>(bytes).is_ok_and(|v| {
+            v.get("schema").and_then(serde_json::Value::as_str) == Some(FIXTURE_DISCRIMINATOR)
+        })
+}
+
+/// The `schema` value that marks a replay fixture.
+const FIXTURE_DISCRIMINATOR: &str = "paperclip.prp.fixture.v1";
+
+/// Every issue of one document; empty when it is valid.
+fn check(bytes: &[u8], schema: Option<Selected>) -> Vec<Finding> {
+    let fixture = match schema {
+        Some(s) => s.id == Fixture::SCHEMA.id,
+        None => declares_fixture(bytes),
+    };
+    if fixture && bytes.len() <= decode::MAX_DOCUMENT_BYTES {
+        return contract::validate_fixture_bytes(bytes)
+            .issues
+            .iter()
+            .map(Finding::from)
+            .collect();
+    }
+    let verdict = match schema {
+        Some(s) => (s.checker)(bytes).map_err(decode::fail_closed_on_versions),
         None => decode::decode_document(bytes).map(|_| ()).map_err(|e| {
             // The document union failing on its discriminator means no schema fits the document.
             if e.code == "one_of" && (e.pointer.is_empty() || e.pointer == "/schema") {
@@ -166,6 +249,10 @@ fn check(bytes: &[u8], schema: Option<Checker>) -> Result<(), DecodeError> {
                 e
             }
         }),
+    };
+    match verdict {
+        Ok(()) => vec![],
+        Err(e) => vec![Finding::from(&e)],
     }
 }
 
@@ -181,39 +268,106 @@ fn issue_code(e: &DecodeError) -> &str {
     }
 }
 
+/// One verdict per document: a line of text, or with `--json` one JSON object.
 fn report(
     source: &str,
-    verdict: &Result<(), DecodeError>,
+    findings: &[Finding],
     json: bool,
     out: &mut impl Write,
 ) -> std::io::Result<()> {
-    match (verdict, json) {
-        (Ok(()), true) => writeln!(
+    if json {
+        let issues: Vec<serde_json::Value> = findings
+            .iter()
+            .map(|f| json!({"code": f.code, "path": f.path, "message": f.message}))
+            .collect();
+        writeln!(
             out,
             "{}",
-            json!({"source": source, "valid": true, "issues": []})
-        ),
-        (Ok(()), false) => writeln!(out, "{source}: valid"),
-        (Err(e), true) => {
-            let message = if issue_code(e) == "schema_validation" {
-                format!("{} ({})", e.message, e.code)
-            } else {
-                e.message.clone()
-            };
-            let issue = json!({"code": issue_code(e), "path": e.path(), "message": message});
-            writeln!(
-                out,
-                "{}",
-                json!({"source": source, "valid": false, "issues": [issue]})
-            )
-        }
-        (Err(e), false) => writeln!(
-            out,
-            "{source}: invalid: {} at {}: {} ({})",
-            issue_code(e),
-            e.path(),
-            e.message,
-            e.code
-        ),
+            json!({"source": source, "valid": findings.is_empty(), "issues": issues})
+        )
+    } else if findings.is_empty() {
+        writeln!(out, "{source}: valid")
+    } else {
+        let issues: Vec<String> = findings
+            .iter()
+            .map(|f| format!("{} at {}: {}", f.code, f.path, f.message))
+            .collect();
+        writeln!(out, "{source}: invalid: {}", issues.join("; "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn project_file(rel: &str) -> Vec<u8> {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("..")
+            .join(rel);
+        std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    }
+
+    fn json_report(source: &str, findings: &[Finding]) -> serde_json::Value {
+        let mut out = Vec::new();
+        report(source, findings, true, &mut out).unwrap();
+        serde_json::from_slice(&out).unwrap()
+    }
+
+    #[test]
+    fn a_fixture_gets_the_binding_checks() {
+        let bytes = project_file("fixtures/rejected/binding/01-event-run-id.json");
+        let findings = check(&bytes, None);
+        assert_eq!(
+            json_report("case.json", &findings),
+            json!({"source": "case.json", "valid": false, "issues": [{
+                "code": "binding_mismatch",
+                "path": "/events/3/runId",
+                "message": "event runId must match identity.runId",
+            }]})
+        );
+        // Naming the fixture schema explicitly selects the same pipeline.
+        let selected = resolve_schema("fixture.schema.json").unwrap();
+        assert_eq!(check(&bytes, Some(selected)), findings);
+    }
+
+    #[test]
+    fn a_fixture_reports_every_version_issue() {
+        let mut v: serde_json::Value = serde_json::from_slice(&project_file(
+            "fixtures/rejected/binding/01-event-run-id.json",
+        ))
+        .unwrap();
+        v["fixtureVersion"] = json!(2);
+        v["protocolVersion"] = json!(3);
+        let findings = check(&serde_json::to_vec(&v).unwrap(), None);
+        let paths: Vec<&str> = findings.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["/fixtureVersion", "/protocolVersion"]);
+        assert!(
+            findings
+                .iter()
+                .all(|f| f.code == "unsupported_required_version")
+        );
+        let mut text = Vec::new();
+        report("f.json", &findings, false, &mut text).unwrap();
+        assert_eq!(
+            String::from_utf8(text).unwrap(),
+            "f.json: invalid: unsupported_required_version at /fixtureVersion: fixtureVersion 2 is unsupported; this implementation requires 1; unsupported_required_version at /protocolVersion: protocolVersion 3 is unsupported; this implementation supports 1-2\n"
+        );
+    }
+
+    #[test]
+    fn other_documents_keep_the_typed_decode() {
+        let bytes = project_file("fixtures/documents/event-plan-updated.json");
+        assert_eq!(check(&bytes, None), vec![]);
+        // A string that merely mentions the fixture discriminator does not make a fixture.
+        let findings = check(
+            br#"{"schema": "x", "note": "paperclip.prp.fixture.v1"}"#,
+            None,
+        );
+        assert_eq!(findings[0].code, "unknown_schema");
+        assert_eq!(check(b"{", None)[0].code, "invalid_json");
+        assert_eq!(
+            json_report("x", &[])["valid"],
+            serde_json::Value::Bool(true)
+        );
     }
 }

@@ -1,0 +1,219 @@
+//! The fixture contract pipeline (PROTOCOL §1.7): `parse → version checks → schema → binding
+//! checks`, fail-closed at each stage.
+//!
+//! Each stage runs only when the previous one found nothing, so a fixture that needs an unknown
+//! version is reported as exactly that (`unsupported_required_version`) and never as the schema
+//! errors it also has. Stage 1 and the canonical-JSON comparisons of stage 3 work on the parsed
+//! [`Value`] (typed structs do not keep unknown members in input order); stage 2 is the generated
+//! typed decode, so a valid fixture comes back as both the value and the typed [`Fixture`].
+//!
+//! Decision on the Open point of §1.7: an event whose `schemaVersion` is greater than the
+//! fixture's `protocolVersion` is rejected in stage 1 (`unsupported_required_version` at
+//! `/events/i/schemaVersion`), because a v2 event cannot occur in a run negotiated at v1. The check
+//! runs only when both numbers are supported versions, so it never doubles another stage-1 issue.
+
+mod binding;
+mod versions;
+
+use crate::decode::{self, DecodeError, MAX_DOCUMENT_BYTES};
+use crate::types::{Event, EventV2, Fixture, FixtureEventsItem};
+use serde::Serialize;
+use serde_json::Value;
+use std::fmt;
+
+/// The four issue codes of the contract, one per stage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Code {
+    /// The text is not JSON (stage 0).
+    InvalidJson,
+    /// A version the implementation does not support (stage 1).
+    UnsupportedRequiredVersion,
+    /// The schema rejects the document (stage 2).
+    SchemaValidation,
+    /// A schema-valid fixture whose parts do not agree with each other (stage 3).
+    BindingMismatch,
+}
+
+impl Code {
+    /// The stable snake_case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::InvalidJson => "invalid_json",
+            Code::UnsupportedRequiredVersion => "unsupported_required_version",
+            Code::SchemaValidation => "schema_validation",
+            Code::BindingMismatch => "binding_mismatch",
+        }
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One finding: what failed, where (a JSON pointer, `/` for the root) and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Issue {
+    pub code: Code,
+    pub path: String,
+    pub message: String,
+}
+
+impl Issue {
+    pub(crate) fn new(code: Code, path: impl Into<String>, message: impl Into<String>) -> Self {
+        Issue {
+            code,
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+
+    /// The stage-2 issue for a typed-decode failure; the failed keyword stays in the message.
+    fn schema(e: &DecodeError) -> Self {
+        Issue::new(
+            Code::SchemaValidation,
+            e.path(),
+            format!("{} ({})", e.message, e.code),
+        )
+    }
+}
+
+impl fmt::Display for Issue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at {}: {}", self.code, self.path, self.message)
+    }
+}
+
+/// A document that passed every stage: the parsed value (input key order kept) and its typed form.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Validated<T> {
+    pub value: Value,
+    pub typed: T,
+}
+
+/// The result of the pipeline: `document` is `Some` exactly when `issues` is empty.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome<T> {
+    pub document: Option<Validated<T>>,
+    pub issues: Vec<Issue>,
+}
+
+impl<T> Outcome<T> {
+    fn valid(value: Value, typed: T) -> Self {
+        Outcome {
+            document: Some(Validated { value, typed }),
+            issues: Vec::new(),
+        }
+    }
+
+    fn invalid(issues: Vec<Issue>) -> Self {
+        Outcome {
+            document: None,
+            issues,
+        }
+    }
+
+    /// Whether the document passed every stage.
+    pub fn ok(&self) -> bool {
+        self.document.is_some()
+    }
+
+    /// The validated document, or the issues that rejected it.
+    pub fn into_result(self) -> Result<Validated<T>, Vec<Issue>> {
+        self.document.ok_or(self.issues)
+    }
+
+    /// The reference's outcome shape `{ok, fixture, issues}`, with the document's value as `fixture`.
+    pub fn to_json(&self) -> Value {
+        serde_json::json!({
+            "ok": self.ok(),
+            "fixture": self.document.as_ref().map_or(Value::Null, |d| d.value.clone()),
+            "issues": serde_json::to_value(&self.issues).unwrap_or(Value::Null),
+        })
+    }
+}
+
+/// The outcome of validating a replay fixture.
+pub type FixtureOutcome = Outcome<Fixture>;
+
+/// The outcome of validating one live event (v1 or v2).
+pub type EventOutcome = Outcome<FixtureEventsItem>;
+
+/// Stage 0: bytes to a JSON value, or the one `invalid_json` issue at `/`.
+fn parse(bytes: &[u8]) -> Result<Value, Issue> {
+    if bytes.len() > MAX_DOCUMENT_BYTES {
+        // Beyond the decoder's limit the text is not parsed at all, so it counts as unparseable.
+        return Err(Issue::new(
+            Code::InvalidJson,
+            "/",
+            format!(
+                "document is {} bytes; the limit is {MAX_DOCUMENT_BYTES}",
+                bytes.len()
+            ),
+        ));
+    }
+    serde_json::from_slice(bytes)
+        .map_err(|e| Issue::new(Code::InvalidJson, "/", format!("not valid JSON: {e}")))
+}
+
+/// The whole pipeline on the bytes of a fixture (the reference's `parse_fixture_text`).
+pub fn validate_fixture_bytes(bytes: &[u8]) -> FixtureOutcome {
+    match parse(bytes) {
+        Ok(value) => run_fixture(value, bytes),
+        Err(issue) => Outcome::invalid(vec![issue]),
+    }
+}
+
+/// The pipeline from stage 1 on an already parsed value (the reference's `validate_fixture`).
+pub fn validate_fixture_value(value: &Value) -> FixtureOutcome {
+    match serde_json::to_vec(value) {
+        Ok(bytes) => run_fixture(value.clone(), &bytes),
+        // A `Value` always serialises; keep the signature total anyway.
+        Err(e) => Outcome::invalid(vec![Issue::new(Code::InvalidJson, "/", e.to_string())]),
+    }
+}
+
+/// Stages 1–3; `bytes` is the text of `value`, which the typed decoder reads.
+fn run_fixture(value: Value, bytes: &[u8]) -> FixtureOutcome {
+    let issues = versions::fixture_issues(&value);
+    if !issues.is_empty() {
+        return Outcome::invalid(issues);
+    }
+    let fixture = match decode::decode::<Fixture>(bytes) {
+        Ok(f) => f,
+        Err(e) => return Outcome::invalid(vec![Issue::schema(&e)]),
+    };
+    let issues = binding::issues(&fixture, &value);
+    if issues.is_empty() {
+        Outcome::valid(value, fixture)
+    } else {
+        Outcome::invalid(issues)
+    }
+}
+
+/// Validates one event on the live path: an unsupported `schemaVersion` fails closed, then the v2
+/// schema when `schemaVersion` is exactly 2 and the v1 schema otherwise (even when it is missing).
+pub fn validate_event_bytes(bytes: &[u8]) -> EventOutcome {
+    let value = match parse(bytes) {
+        Ok(v) => v,
+        Err(issue) => return Outcome::invalid(vec![issue]),
+    };
+    if let Some(issue) = versions::event_issue(&value) {
+        return Outcome::invalid(vec![issue]);
+    }
+    let v2 = value
+        .get("schemaVersion")
+        .and_then(Value::as_f64)
+        .is_some_and(|n| n == 2.0);
+    let typed = if v2 {
+        decode::decode::<EventV2>(bytes).map(FixtureEventsItem::EventV2)
+    } else {
+        decode::decode::<Event>(bytes).map(FixtureEventsItem::Event)
+    };
+    match typed {
+        Ok(t) => Outcome::valid(value, t),
+        Err(e) => Outcome::invalid(vec![Issue::schema(&e)]),
+    }
+}

@@ -1,1 +1,0 @@
-//! The conformance manifest of a protocol directory (PROTOCOL §7).

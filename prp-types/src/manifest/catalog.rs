@@ -1,0 +1,284 @@
+//! §7.4.1: the schema catalog — dialect, `$id`, uniqueness, title, every `$ref` resolved — and
+//! the schema entries of the manifest.
+
+use super::{DIALECT, Error, ID_PREFIX, Problem, ProblemCode, Source, io_error, read_source};
+use serde_json::{Value, json};
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
+
+/// Keywords whose value maps names to subschemas.
+const MAP_KEYWORDS: &[&str] = &[
+    "$defs",
+    "definitions",
+    "properties",
+    "patternProperties",
+    "dependentSchemas",
+];
+/// Keywords whose value is one subschema.
+const ONE_KEYWORDS: &[&str] = &[
+    "additionalProperties",
+    "propertyNames",
+    "items",
+    "additionalItems",
+    "contains",
+    "not",
+    "if",
+    "then",
+    "else",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "contentSchema",
+];
+/// Keywords whose value is an array of subschemas.
+const ARRAY_KEYWORDS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
+
+/// The `*.json` files directly inside `dir/schemas`, as relative paths in manifest order.
+fn schema_paths(dir: &Path) -> Result<Vec<String>, Error> {
+    let schemas = dir.join("schemas");
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(&schemas).map_err(|e| io_error(&schemas, e))? {
+        let entry = entry.map_err(|e| io_error(&schemas, e))?;
+        let path = entry.path();
+        if path.is_file() && path.extension().is_some_and(|x| x == "json") {
+            let name = entry.file_name();
+            let name = name.to_str().ok_or_else(|| {
+                io_error(
+                    &path,
+                    std::io::Error::new(std::io::ErrorKind::InvalidData, "file name is not UTF-8"),
+                )
+            })?;
+            out.push(format!("schemas/{name}"));
+        }
+    }
+    super::sort_paths(&mut out);
+    Ok(out)
+}
+
+struct Doc {
+    rel: String,
+    id: Option<String>,
+    value: Value,
+}
+
+/// Checks the catalog and returns the manifest's `schemas` entries.
+pub(super) fn entries(dir: &Path, problems: &mut Vec<Problem>) -> Result<Vec<Value>, Error> {
+    let mut docs = Vec::new();
+    let mut out = Vec::new();
+    let mut seen = HashSet::new();
+    for rel in schema_paths(dir)? {
+        let Source { rel, text, sha256 } = read_source(dir, rel)?;
+        let value: Value = match serde_json::from_str(&text) {
+            Ok(v) => v,
+            Err(e) => {
+                problems.push(Problem::new(
+                    ProblemCode::InvalidJson,
+                    format!("{rel}: {e}"),
+                ));
+                out.push(json!({"path": rel, "id": "", "sha256": sha256}));
+                continue;
+            }
+        };
+        let id = check_document(&rel, &value, &mut seen, problems);
+        out.push(json!({"path": rel, "id": id.clone().unwrap_or_default(), "sha256": sha256}));
+        docs.push(Doc { rel, id, value });
+    }
+    let by_id: BTreeMap<&str, &Value> = docs
+        .iter()
+        .filter_map(|d| Some((d.id.as_deref()?, &d.value)))
+        .collect();
+    for doc in &docs {
+        check_refs(doc, &by_id, problems);
+        check_compiles(doc, problems);
+    }
+    Ok(out)
+}
+
+/// Dialect, `$id` and title of one document; returns its `$id` when it is a string.
+fn check_document(
+    rel: &str,
+    value: &Value,
+    seen: &mut HashSet<String>,
+    problems: &mut Vec<Problem>,
+) -> Option<String> {
+    if value.get("$schema").and_then(Value::as_str) != Some(DIALECT) {
+        problems.push(Problem::new(
+            ProblemCode::UnsupportedSchemaDialect,
+            format!("{rel}: `$schema` must be {DIALECT}"),
+        ));
+    }
+    let id = value.get("$id").and_then(Value::as_str).map(str::to_owned);
+    match &id {
+        Some(id) if id.starts_with(ID_PREFIX) => {
+            if !seen.insert(id.clone()) {
+                problems.push(Problem::new(
+                    ProblemCode::DuplicateSchemaId,
+                    format!("{rel}: `$id` {id} is declared by another schema"),
+                ));
+            }
+        }
+        _ => problems.push(Problem::new(
+            ProblemCode::InvalidSchemaId,
+            format!("{rel}: `$id` must be a string under {ID_PREFIX}"),
+        )),
+    }
+    if value
+        .get("title")
+        .and_then(Value::as_str)
+        .is_none_or(str::is_empty)
+    {
+        problems.push(Problem::new(
+            ProblemCode::MissingSchemaTitle,
+            format!("{rel}: `title` must be a non-empty string"),
+        ));
+    }
+    id
+}
+
+/// Calls `visit` with the pointer and value of every schema node, root first.
+fn walk_schemas(schema: &Value, pointer: &mut String, visit: &mut dyn FnMut(&str, &Value)) {
+    visit(pointer, schema);
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for (key, value) in object {
+        let mut children: Vec<(String, &Value)> = Vec::new();
+        if MAP_KEYWORDS.contains(&key.as_str()) {
+            if let Value::Object(map) = value {
+                children.extend(
+                    map.iter()
+                        .map(|(name, sub)| (format!("/{key}/{}", escape(name)), sub)),
+                );
+            }
+        } else if ONE_KEYWORDS.contains(&key.as_str()) || ARRAY_KEYWORDS.contains(&key.as_str()) {
+            match value {
+                Value::Array(items) => children.extend(
+                    items
+                        .iter()
+                        .enumerate()
+                        .map(|(i, sub)| (format!("/{key}/{i}"), sub)),
+                ),
+                sub => children.push((format!("/{key}"), sub)),
+            }
+        }
+        for (suffix, sub) in children {
+            let len = pointer.len();
+            pointer.push_str(&suffix);
+            walk_schemas(sub, pointer, visit);
+            pointer.truncate(len);
+        }
+    }
+}
+
+fn escape(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// Percent-decodes a URI fragment (a JSON pointer in a `$ref` may be percent-encoded).
+fn percent_decode(s: &str) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = s.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Resolves a reference's URI part against the document's `$id`.
+fn absolute(uri: &str, base: Option<&str>) -> String {
+    if uri.contains("://") {
+        return uri.to_owned();
+    }
+    match base.and_then(|b| b.rfind('/').map(|i| &b[..=i])) {
+        Some(dir) => format!("{dir}{uri}"),
+        None => uri.to_owned(),
+    }
+}
+
+/// Every `$ref` names a known document (or this one) and a fragment that resolves as a pointer.
+fn check_refs(doc: &Doc, by_id: &BTreeMap<&str, &Value>, problems: &mut Vec<Problem>) {
+    walk_schemas(&doc.value, &mut String::new(), &mut |at, node| {
+        let Some(reference) = node.get("$ref") else {
+            return;
+        };
+        let at = if at.is_empty() { "/" } else { at };
+        let Some(reference) = reference.as_str() else {
+            problems.push(Problem::new(
+                ProblemCode::UnresolvedSchemaReference,
+                format!("{} at {at}: `$ref` must be a string", doc.rel),
+            ));
+            return;
+        };
+        let (uri, fragment) = reference.split_once('#').unwrap_or((reference, ""));
+        let target = if uri.is_empty() {
+            Some(&doc.value)
+        } else {
+            by_id
+                .get(absolute(uri, doc.id.as_deref()).as_str())
+                .copied()
+        };
+        let Some(target) = target else {
+            problems.push(Problem::new(
+                ProblemCode::UnresolvedSchemaReference,
+                format!(
+                    "{} at {at}: `$ref` {reference} names no known `$id`",
+                    doc.rel
+                ),
+            ));
+            return;
+        };
+        let resolved = percent_decode(fragment).and_then(|pointer| {
+            if pointer.is_empty() || pointer.starts_with('/') {
+                target.pointer(&pointer)
+            } else {
+                None
+            }
+        });
+        if resolved.is_none() {
+            problems.push(Problem::new(
+                ProblemCode::UnresolvedSchemaFragment,
+                format!(
+                    "{} at {at}: `$ref` {reference} has a fragment that is not a JSON pointer into its document",
+                    doc.rel
+                ),
+            ));
+        }
+    });
+}
+
+/// What "all schemas compile together" means for a build whose validators are generated: the
+/// document is one the types were generated from, and every `pattern` is an ECMAScript regex.
+fn check_compiles(doc: &Doc, problems: &mut Vec<Problem>) {
+    if let Some(id) = &doc.id
+        && !crate::SCHEMAS.iter().any(|s| s.id == id)
+    {
+        problems.push(Problem::new(
+            ProblemCode::SchemaCompileError,
+            format!(
+                "{}: `$id` {id} is not among the schemas prp-types was generated from",
+                doc.rel
+            ),
+        ));
+    }
+    walk_schemas(&doc.value, &mut String::new(), &mut |at, node| {
+        if let Some(Value::String(pattern)) = node.get("pattern")
+            && let Err(e) = regress::Regex::new(pattern)
+        {
+            let at = if at.is_empty() { "/" } else { at };
+            problems.push(Problem::new(
+                ProblemCode::SchemaCompileError,
+                format!(
+                    "{} at {at}: pattern {pattern:?} is not an ECMAScript regex: {e}",
+                    doc.rel
+                ),
+            ));
+        }
+    });
+}
