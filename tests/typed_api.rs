@@ -3,7 +3,7 @@
 use prp_types::types::{
     Event, EventEventType, EventPayload, PlanStepsItemStatus, ToolExecutionStatus,
 };
-use prp_types::{Document, Tri, decode_document, decode_str};
+use prp_types::{Document, decode_document, decode_str};
 
 fn sample(name: &str) -> String {
     std::fs::read_to_string(
