@@ -185,20 +185,41 @@ impl<'a> Emitter<'a> {
             }
             infos.push(info);
         }
-        // A table of every addressable schema type, for callers that pick a type by `$id` at run time.
+        // A table of every addressable schema (each root and each `$defs` entry), for callers that pick
+        // a schema by `$id` at run time. Schemas without an item of their own (scalars inlined into
+        // their users, a root with no type) get a small hidden wrapper so that they are checkable too.
         let mut table = Vec::new();
-        for root in &self.model.roots {
-            if let Ty::Named(i) = root.ty {
-                let id = &set.files[root.file].id;
-                let n = self.name(i);
-                table.push(quote! { (#id, #n) });
-            }
-        }
-        for (key, ty) in &self.model.defs {
+        let mut wrappers = Vec::new();
+        let entries: Vec<(String, Ty)> = self
+            .model
+            .roots
+            .iter()
+            .map(|r| (set.files[r.file].id.clone(), r.ty.clone()))
+            .chain(self.model.defs.iter().cloned())
+            .collect();
+        for (key, ty) in entries {
             if let Ty::Named(i) = ty {
-                let n = self.name(*i);
+                let n = self.name(i);
                 table.push(quote! { (#key, #n) });
+                continue;
             }
+            let n = format_ident!("__Schema{}", wrappers.len());
+            let rty = self.rust_ty(&ty);
+            let seed = self.seed(&ty);
+            let doc = format!(" The schema `{key}`, checkable on its own.");
+            wrappers.push(quote! {
+                #[doc = #doc]
+                #[doc(hidden)]
+                #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+                #[serde(transparent)]
+                pub struct #n(pub #rty);
+                impl<'de> serde::Deserialize<'de> for #n {
+                    fn deserialize<__D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
+                        serde::de::DeserializeSeed::deserialize(#seed, d).map(#n)
+                    }
+                }
+            });
+            table.push(quote! { (#key, #n) });
         }
         let pats: Vec<TokenStream> = self
             .patterns
@@ -284,6 +305,7 @@ impl<'a> Emitter<'a> {
             #[allow(unused_imports)]
             pub(crate) use for_each_schema_type;
             #(#items)*
+            #(#wrappers)*
             #(#roots)*
             #(#pats)*
             #(#strs)*

@@ -146,10 +146,8 @@ impl<'a> Normalizer<'a> {
                     .cloned()
                     .unwrap_or_else(|| pascal(&name));
                 let ty = self.ty(&loc, &hint)?;
-                if matches!(ty, Ty::Named(_)) {
-                    let key = format!("{}#/$defs/{}", self.set.files[file].id, name);
-                    self.model.defs.push((key, ty));
-                }
+                let key = format!("{}#/$defs/{}", self.set.files[file].id, name);
+                self.model.defs.push((key, ty));
             }
         }
         Ok(self.model)

@@ -23,7 +23,9 @@ pub const INPUTS_SHA256: &str = "1e088301c9b1ff92ce6b6e866bde3548c2c90d4108ba70a
 macro_rules! for_each_schema_type {
     ($m:ident) => {
         $m ! { ("https://example.test/cross/a.schema.json", A),
-        ("https://example.test/cross/b.schema.json", B) }
+        ("https://example.test/cross/b.schema.json", B),
+        ("https://example.test/cross/a.schema.json#/$defs/id", __Schema0),
+        ("https://example.test/cross/b.schema.json#/$defs/id", __Schema1) }
     };
 }
 #[allow(unused_imports)]
@@ -167,6 +169,30 @@ impl rt::Fields for B {
 impl rt::Probed for B {
     fn probe(&self) -> rt::Probe<'_> {
         rt::Probe::Object
+    }
+}
+/// The schema `https://example.test/cross/a.schema.json#/$defs/id`, checkable on its own.
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(transparent)]
+pub struct __Schema0(pub ::std::string::String);
+impl<'de> serde::Deserialize<'de> for __Schema0 {
+    fn deserialize<__D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        serde::de::DeserializeSeed::deserialize(rt::StrSeed(&STR_0), d).map(__Schema0)
+    }
+}
+/// The schema `https://example.test/cross/b.schema.json#/$defs/id`, checkable on its own.
+#[doc(hidden)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(transparent)]
+pub struct __Schema1(pub ::std::string::String);
+impl<'de> serde::Deserialize<'de> for __Schema1 {
+    fn deserialize<__D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        serde::de::DeserializeSeed::deserialize(rt::StrSeed(&STR_1), d).map(__Schema1)
     }
 }
 impl rt::Document for A {
