@@ -4,23 +4,13 @@
 //! gets the whole contract pipeline of PROTOCOL §1.7 — version checks, schema, binding checks — and
 //! every issue it finds is reported; other documents get the typed decode and its one error.
 
-use prp_types::SchemaDocument;
-use prp_types::contract;
-use prp_types::decode::{self, Checker, DecodeError};
-use prp_types::types::Fixture;
+use prp_types::validation::{self, Finding, JsonLines, Line, Selected};
 use serde_json::json;
 use std::io::{BufRead, Read, Write};
 use std::process::ExitCode;
 
 pub const USAGE: &str =
     "prp validate [--schema ID] [--jsonl] [--json] PATH...   (PATH `-` reads stdin)";
-
-/// A schema chosen with `--schema`: its key in the checker table and its checker.
-#[derive(Clone, Copy)]
-struct Selected {
-    id: &'static str,
-    checker: Checker,
-}
 
 struct Options {
     schema: Option<Selected>,
@@ -41,8 +31,10 @@ fn parse(args: &[String]) -> Result<Options, String> {
         match a.as_str() {
             "--schema" => {
                 let id = it.next().ok_or("--schema needs an ID")?;
-                o.schema =
-                    Some(resolve_schema(id).ok_or_else(|| format!("unknown schema `{id}`"))?);
+                o.schema = Some(
+                    validation::select_schema(id)
+                        .ok_or_else(|| format!("unknown schema `{id}`"))?,
+                );
             }
             "--jsonl" => o.jsonl = true,
             "--json" => o.json = true,
@@ -54,32 +46,6 @@ fn parse(args: &[String]) -> Result<Options, String> {
         return Err("no PATH given".into());
     }
     Ok(o)
-}
-
-/// A schema `$id` (with an optional `#/$defs/NAME`), or a file name in schemas/.
-fn resolve_schema(id: &str) -> Option<Selected> {
-    let by_key = |key: &str| {
-        decode::CHECKERS
-            .iter()
-            .find(|(k, _)| *k == key)
-            .map(|(id, checker)| Selected {
-                id,
-                checker: *checker,
-            })
-    };
-    if let Some(c) = by_key(id) {
-        return Some(c);
-    }
-    let (file, fragment) = id.split_once('#').map_or((id, ""), |(f, r)| (f, r));
-    let info = prp_types::SCHEMAS
-        .iter()
-        .find(|s| s.path == file || s.path.rsplit('/').next() == Some(file))?;
-    let key = if fragment.is_empty() {
-        info.id.to_owned()
-    } else {
-        format!("{}#{fragment}", info.id)
-    };
-    by_key(&key)
 }
 
 pub fn run(args: &[String]) -> ExitCode {
@@ -128,144 +94,26 @@ fn validate_whole(path: &str, o: &Options, out: &mut impl Write) -> std::io::Res
     let mut bytes = Vec::new();
     // Read one byte past the limit so that an oversized document is reported, not truncated.
     open(path)?
-        .take(decode::MAX_DOCUMENT_BYTES as u64 + 1)
+        .take(prp_types::decode::MAX_DOCUMENT_BYTES as u64 + 1)
         .read_to_end(&mut bytes)?;
-    let findings = check(&bytes, o.schema);
+    let findings = validation::check(&bytes, o.schema);
     report(path, &findings, o.json, out)?;
     Ok(findings.is_empty())
 }
 
 /// One document per line, one verdict per line, in order; memory is bounded by the longest line.
 fn validate_lines(path: &str, o: &Options, out: &mut impl Write) -> std::io::Result<bool> {
-    let mut reader = open(path)?;
-    let mut line = Vec::new();
-    let mut n = 0usize;
+    let mut lines = JsonLines::new(open(path)?);
     let mut valid = true;
-    loop {
-        line.clear();
-        let limit = decode::MAX_DOCUMENT_BYTES as u64 + 2;
-        let read = (&mut reader).take(limit).read_until(b'\n', &mut line)?;
-        if read == 0 {
-            break;
-        }
-        n += 1;
-        let overlong = !line.ends_with(b"\n") && read as u64 == limit;
-        if overlong {
-            // Skip the rest of the oversized line.
-            let mut sink = Vec::new();
-            reader.read_until(b'\n', &mut sink)?;
-        }
-        let text = line.strip_suffix(b"\n").unwrap_or(&line);
-        let text = text.strip_suffix(b"\r").unwrap_or(text);
-        if text.iter().all(u8::is_ascii_whitespace) && !overlong {
-            continue;
-        }
-        let findings = if overlong {
-            vec![Finding {
-                code: "too_large".into(),
-                path: "/".into(),
-                message: format!("line is longer than {} bytes", decode::MAX_DOCUMENT_BYTES),
-            }]
-        } else {
-            check(text, o.schema)
+    while let Some((n, line)) = lines.next_line()? {
+        let findings = match line {
+            Line::Text(text) => validation::check(text, o.schema),
+            Line::TooLong => vec![validation::too_long()],
         };
         valid &= findings.is_empty();
         report(&format!("{path}:{n}"), &findings, o.json, out)?;
     }
     Ok(valid)
-}
-
-/// One issue as reported: a stable code, a JSON pointer (`/` for the root) and a sentence.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Finding {
-    code: String,
-    path: String,
-    message: String,
-}
-
-impl From<&DecodeError> for Finding {
-    fn from(e: &DecodeError) -> Self {
-        let code = issue_code(e);
-        let message = if code == "schema_validation" {
-            format!("{} ({})", e.message, e.code)
-        } else {
-            e.message.clone()
-        };
-        Finding {
-            code: code.to_owned(),
-            path: e.path().to_owned(),
-            message,
-        }
-    }
-}
-
-impl From<&contract::Issue> for Finding {
-    fn from(i: &contract::Issue) -> Self {
-        Finding {
-            code: i.code.as_str().to_owned(),
-            path: i.path.clone(),
-            message: i.message.clone(),
-        }
-    }
-}
-
-/// Whether a document is a replay fixture by its own `schema` member. Only text that mentions the
-/// discriminator at all is parsed, so other documents are still read once, by the typed decode.
-fn declares_fixture(bytes: &[u8]) -> bool {
-    let needle = FIXTURE_DISCRIMINATOR.as_bytes();
-    bytes.len() <= decode::MAX_DOCUMENT_BYTES
-        && bytes.windows(needle.len()).any(|w| w == needle)
-        && serde_json::from_slice::<serde_json::Value>(bytes).is_ok_and(|v| {
-            v.get("schema").and_then(serde_json::Value::as_str) == Some(FIXTURE_DISCRIMINATOR)
-        })
-}
-
-/// The `schema` value that marks a replay fixture.
-const FIXTURE_DISCRIMINATOR: &str = "paperclip.prp.fixture.v1";
-
-/// Every issue of one document; empty when it is valid.
-fn check(bytes: &[u8], schema: Option<Selected>) -> Vec<Finding> {
-    let fixture = match schema {
-        Some(s) => s.id == Fixture::SCHEMA.id,
-        None => declares_fixture(bytes),
-    };
-    if fixture && bytes.len() <= decode::MAX_DOCUMENT_BYTES {
-        return contract::validate_fixture_bytes(bytes)
-            .issues
-            .iter()
-            .map(Finding::from)
-            .collect();
-    }
-    let verdict = match schema {
-        Some(s) => (s.checker)(bytes).map_err(decode::fail_closed_on_versions),
-        None => decode::decode_document(bytes).map(|_| ()).map_err(|e| {
-            // The document union failing on its discriminator means no schema fits the document.
-            if e.code == "one_of" && (e.pointer.is_empty() || e.pointer == "/schema") {
-                DecodeError {
-                    code: "unknown_schema".into(),
-                    ..e
-                }
-            } else {
-                e
-            }
-        }),
-    };
-    match verdict {
-        Ok(()) => vec![],
-        Err(e) => vec![Finding::from(&e)],
-    }
-}
-
-/// The contract code of an issue: stable top-level codes, the failed keyword kept in the message.
-fn issue_code(e: &DecodeError) -> &str {
-    match e.code.as_str() {
-        "invalid_json"
-        | "too_large"
-        | "too_deep"
-        | "unknown_schema"
-        | "unsupported_required_version" => &e.code,
-        _ => "schema_validation",
-    }
 }
 
 /// One verdict per document: a line of text, or with `--json` one JSON object.
@@ -316,7 +164,7 @@ mod tests {
     #[test]
     fn a_fixture_gets_the_binding_checks() {
         let bytes = project_file("fixtures/rejected/binding/01-event-run-id.json");
-        let findings = check(&bytes, None);
+        let findings = validation::check(&bytes, None);
         assert_eq!(
             json_report("case.json", &findings),
             json!({"source": "case.json", "valid": false, "issues": [{
@@ -326,8 +174,8 @@ mod tests {
             }]})
         );
         // Naming the fixture schema explicitly selects the same pipeline.
-        let selected = resolve_schema("fixture.schema.json").unwrap();
-        assert_eq!(check(&bytes, Some(selected)), findings);
+        let selected = validation::select_schema("fixture.schema.json").unwrap();
+        assert_eq!(validation::check(&bytes, Some(selected)), findings);
     }
 
     #[test]
@@ -338,7 +186,7 @@ mod tests {
         .unwrap();
         v["fixtureVersion"] = json!(2);
         v["protocolVersion"] = json!(3);
-        let findings = check(&serde_json::to_vec(&v).unwrap(), None);
+        let findings = validation::check(&serde_json::to_vec(&v).unwrap(), None);
         let paths: Vec<&str> = findings.iter().map(|f| f.path.as_str()).collect();
         assert_eq!(paths, ["/fixtureVersion", "/protocolVersion"]);
         assert!(
@@ -357,14 +205,14 @@ mod tests {
     #[test]
     fn other_documents_keep_the_typed_decode() {
         let bytes = project_file("fixtures/documents/event-plan-updated.json");
-        assert_eq!(check(&bytes, None), vec![]);
+        assert_eq!(validation::check(&bytes, None), vec![]);
         // A string that merely mentions the fixture discriminator does not make a fixture.
-        let findings = check(
+        let findings = validation::check(
             br#"{"schema": "x", "note": "paperclip.prp.fixture.v1"}"#,
             None,
         );
         assert_eq!(findings[0].code, "unknown_schema");
-        assert_eq!(check(b"{", None)[0].code, "invalid_json");
+        assert_eq!(validation::check(b"{", None)[0].code, "invalid_json");
         assert_eq!(
             json_report("x", &[])["valid"],
             serde_json::Value::Bool(true)

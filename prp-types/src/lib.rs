@@ -11,6 +11,7 @@ pub mod decode;
 pub mod json;
 pub mod manifest;
 pub mod reducer;
+pub mod validation;
 
 /// The generated PRP types, one per schema document, definition and inline object.
 #[allow(clippy::all, clippy::pedantic, non_camel_case_types, dead_code)]
