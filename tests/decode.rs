@@ -61,7 +61,11 @@ fn every_schema_type_has_a_checker() {
     let oracle = Oracle::from_dirs(&reference_schema_dirs(&corpus));
     let missing: Vec<&str> = oracle.keys().filter(|k| checker(k).is_none()).collect();
     assert!(missing.is_empty(), "no typed checker for {missing:?}");
-    assert_eq!(CHECKERS.len(), oracle.keys().count(), "the checker table has entries the oracle lacks");
+    assert_eq!(
+        CHECKERS.len(),
+        oracle.keys().count(),
+        "the checker table has entries the oracle lacks"
+    );
 }
 
 #[test]

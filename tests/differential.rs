@@ -328,7 +328,10 @@ fn typed_decoding_agrees_with_the_oracle_on_mutations() {
             .join("\n")
     );
     assert!(compared > 100_000, "corpus too small: {compared}");
-    assert!(keys_without_base.is_empty(), "schemas without a base document: {keys_without_base:?}");
+    assert!(
+        keys_without_base.is_empty(),
+        "schemas without a base document: {keys_without_base:?}"
+    );
 }
 
 mod round_trip {
