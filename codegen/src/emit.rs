@@ -9,11 +9,11 @@ use serde_json::Value;
 
 pub struct Emitter<'a> {
     model: &'a Model,
-    str_rules: ::std::vec::Vec<StrRule>,
-    int_rules: ::std::vec::Vec<IntRule>,
-    num_rules: ::std::vec::Vec<NumRule>,
-    patterns: ::std::vec::Vec<String>,
-    refines: ::std::vec::Vec<(TokenStream, ObjPred)>,
+    str_rules: Vec<StrRule>,
+    int_rules: Vec<IntRule>,
+    num_rules: Vec<NumRule>,
+    patterns: Vec<String>,
+    refines: Vec<(TokenStream, ObjPred)>,
 }
 
 fn ident(s: &str) -> Ident {
@@ -103,7 +103,7 @@ impl<'a> Emitter<'a> {
             }
             Ty::Array(a) => {
                 let t = self.rust_ty(&a.item);
-                quote! { ::std::vec::Vec<#t> }
+                quote! { Vec<#t> }
             }
             Ty::Nullable(t) => {
                 let t = self.rust_ty(t);
@@ -336,7 +336,8 @@ impl<'a> Emitter<'a> {
         let mut unpack_late = Vec::new();
         let mut inits = Vec::new();
         let mut probes = Vec::new();
-        let taken: ::std::vec::Vec<&str> = s.fields.iter().map(|f| f.rust.as_str()).collect();
+        let mut pre_arms = Vec::new();
+        let taken: Vec<&str> = s.fields.iter().map(|f| f.rust.as_str()).collect();
         let extra_name = if taken.contains(&"extra") {
             ident("extra_")
         } else {
@@ -375,7 +376,7 @@ impl<'a> Emitter<'a> {
                     #json => {
                         #slot = Some(match &#sel_slot {
                             Some(s) => rt::Pending::Done(map.next_value_seed(#seed_ty(s))?),
-                            None => rt::Pending::Raw(map.next_value::<::std::boxed::Box<serde_json::value::RawValue>>()?),
+                            None => rt::Pending::Raw(map.next_value::<Box<serde_json::value::RawValue>>()?),
                         });
                     }
                 });
@@ -412,6 +413,23 @@ impl<'a> Emitter<'a> {
             };
             slots.push(quote! { let mut #slot: ::core::option::Option<#slot_ty> = None; });
             arms.push(quote! { #json => { #slot = Some(map.next_value_seed(#seed)?); } });
+            // A string-enum member may arrive already read, as the discriminator of a tagged union.
+            if !nullable
+                && let Ty::Named(e) = inner
+                && let Item::Enum(en) = &self.model.items[e]
+            {
+                let code = if en.values.len() == 1 {
+                    "const"
+                } else {
+                    "enum"
+                };
+                let rel = format!("/{}", json.replace('~', "~0").replace('/', "~1"));
+                pre_arms.push(quote! {
+                    #json => {
+                        #slot = Some(v.parse::<#ity>().map_err(|m| rt::fail::<__A::Error>(#code, #rel, m))?);
+                    }
+                });
+            }
             match (f.required, nullable) {
                 (true, false) => {
                     defs.push(quote! { #fdoc #[serde(rename = #json)] pub #rust: #ity, });
@@ -524,6 +542,18 @@ impl<'a> Emitter<'a> {
                 }
             }
         };
+        let pre_block = if pre_arms.is_empty() {
+            quote! { let _ = pre; }
+        } else {
+            quote! {
+                if let Some((k, v)) = pre {
+                    match k {
+                        #(#pre_arms)*
+                        _ => {}
+                    }
+                }
+            }
+        };
         let expecting = format!("an object ({})", s.name);
         quote! {
             #doc
@@ -531,6 +561,29 @@ impl<'a> Emitter<'a> {
             pub struct #name {
                 #(#defs)*
                 #extra_def
+            }
+            impl #name {
+                /// Decodes the members of an object; `pre` is a member a tagged union already read.
+                #[doc(hidden)]
+                pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+                    mut map: __A,
+                    pre: ::core::option::Option<(&str, &str)>,
+                ) -> ::core::result::Result<#name, __A::Error> {
+                    #(#slots)*
+                    #extra_slot
+                    #pre_block
+                    while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+                        match key.as_str() {
+                            #(#arms)*
+                            #fallback
+                        }
+                    }
+                    #(#unpack)*
+                    #(#unpack_late)*
+                    let value = #name { #(#inits)* #extra_init };
+                    #check_call
+                    Ok(value)
+                }
             }
             impl<'de> serde::Deserialize<'de> for #name {
                 fn deserialize<__D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
@@ -540,20 +593,8 @@ impl<'a> Emitter<'a> {
                         fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                             f.write_str(#expecting)
                         }
-                        fn visit_map<__A: serde::de::MapAccess<'de>>(self, mut map: __A) -> ::core::result::Result<#name, __A::Error> {
-                            #(#slots)*
-                            #extra_slot
-                            while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-                                match key.as_str() {
-                                    #(#arms)*
-                                    #fallback
-                                }
-                            }
-                            #(#unpack)*
-                            #(#unpack_late)*
-                            let value = #name { #(#inits)* #extra_init };
-                            #check_call
-                            Ok(value)
+                        fn visit_map<__A: serde::de::MapAccess<'de>>(self, map: __A) -> ::core::result::Result<#name, __A::Error> {
+                            #name::__visit(map, None)
                         }
                     }
                     d.deserialize_map(V)
@@ -580,11 +621,11 @@ impl<'a> Emitter<'a> {
         let name = ident(&e.name);
         let doc = doc_attrs(&e.doc);
         let variants: Vec<Ident> = e.values.iter().map(|(_, v)| ident(v)).collect();
-        let jsons: ::std::vec::Vec<&String> = e.values.iter().map(|(j, _)| j).collect();
+        let jsons: Vec<&String> = e.values.iter().map(|(j, _)| j).collect();
         let allowed = jsons
             .iter()
             .map(|j| format!("`{j}`"))
-            .collect::<::std::vec::Vec<_>>()
+            .collect::<Vec<_>>()
             .join(", ");
         let code = if e.values.len() == 1 { "const" } else { "enum" };
         let expecting = format!("one of {allowed}");
@@ -646,12 +687,19 @@ impl<'a> Emitter<'a> {
         let mut defs = Vec::new();
         let mut arms = Vec::new();
         let mut tags = Vec::new();
+        let mut fast_arms = Vec::new();
         for (value, variant, ty) in &t.variants {
             let v = ident(variant);
             let rty = self.rust_ty(ty);
             let seed = self.seed(ty);
             defs.push(quote! { #v(#rty), });
-            arms.push(quote! { Some(#value) => rt::decode_raw::<_, __D::Error>(&raw, "", #seed).map(#name::#v), });
+            arms.push(quote! { Some(#value) => rt::decode_raw::<_, __A::Error>(&raw, "", #seed).map(#name::#v), });
+            if let Ty::Named(i) = ty {
+                let vt = self.name(*i);
+                fast_arms.push(
+                    quote! { #value => #vt::__visit(map, Some((#tag, #value))).map(#name::#v), },
+                );
+            }
             tags.push(quote! { #name::#v(_) => #value, });
             let _ = &arms;
         }
@@ -662,7 +710,7 @@ impl<'a> Emitter<'a> {
             .variants
             .iter()
             .map(|(v, _, _)| format!("`{v}`"))
-            .collect::<::std::vec::Vec<_>>()
+            .collect::<Vec<_>>()
             .join(", ");
         let rel = format!("/{tag}");
         let unknown = format!("`{tag}` must be one of {allowed}");
@@ -682,13 +730,34 @@ impl<'a> Emitter<'a> {
             }
             impl<'de> serde::Deserialize<'de> for #name {
                 fn deserialize<__D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
-                    let raw = <::std::boxed::Box<serde_json::value::RawValue> as serde::Deserialize>::deserialize(d)?;
-                    let tag = rt::decode_raw::<_, __D::Error>(&raw, "", rt::TagSeed(#tag))?;
-                    match tag.as_deref() {
-                        #(#arms)*
-                        Some(other) => Err(rt::fail("one_of", #rel, format_args!("unknown {:?}: {}", other, #unknown))),
-                        None => Err(rt::fail("one_of", "", #missing)),
+                    struct V;
+                    impl<'de> serde::de::Visitor<'de> for V {
+                        type Value = #name;
+                        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                            f.write_str("an object")
+                        }
+                        fn visit_map<__A: serde::de::MapAccess<'de>>(self, mut map: __A) -> ::core::result::Result<#name, __A::Error> {
+                            // Fast path: the discriminator comes first, so the variant decodes the rest
+                            // of the object in the same pass.
+                            let first = map.next_key::<rt::Key<'de>>()?;
+                            if let Some(k) = &first && k.as_str() == #tag {
+                                let tag = map.next_value::<rt::Key<'de>>()?;
+                                return match tag.as_str() {
+                                    #(#fast_arms)*
+                                    other => Err(rt::fail("one_of", #rel, format_args!("unknown {:?}: {}", other, #unknown))),
+                                };
+                            }
+                            // Otherwise keep the object, find the discriminator, then decode it.
+                            let raw = rt::buffer_rest(first, &mut map)?;
+                            let tag = rt::decode_raw::<_, __A::Error>(&raw, "", rt::TagSeed(#tag))?;
+                            match tag.as_deref() {
+                                #(#arms)*
+                                Some(other) => Err(rt::fail("one_of", #rel, format_args!("unknown {:?}: {}", other, #unknown))),
+                                None => Err(rt::fail("one_of", "", #missing)),
+                            }
+                        }
                     }
+                    d.deserialize_map(V)
                 }
             }
             impl rt::Probed for #name {
@@ -729,7 +798,7 @@ impl<'a> Emitter<'a> {
             }
             impl<'de> serde::Deserialize<'de> for #name {
                 fn deserialize<__D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
-                    let raw = <::std::boxed::Box<serde_json::value::RawValue> as serde::Deserialize>::deserialize(d)?;
+                    let raw = <Box<serde_json::value::RawValue> as serde::Deserialize>::deserialize(d)?;
                     let mut found = Vec::new();
                     let mut errors = Vec::new();
                     #(#tries)*
@@ -754,7 +823,7 @@ impl<'a> Emitter<'a> {
         let mut defs = Vec::new();
         let mut visits = Vec::new();
         let mut probes = Vec::new();
-        let kinds: ::std::vec::Vec<&str> = b.variants.iter().map(|(k, _, _)| k.as_str()).collect();
+        let kinds: Vec<&str> = b.variants.iter().map(|(k, _, _)| k.as_str()).collect();
         let expecting = kinds.join(" or ");
         for (_, variant, ty) in &b.variants {
             let v = ident(variant);

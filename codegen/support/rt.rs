@@ -166,7 +166,12 @@ pub fn is_date_time(s: &str) -> bool {
 }
 
 pub fn check_str<E: de::Error>(rule: &StrRule, s: &str) -> Result<(), E> {
-    if rule.min.is_some() || rule.max.is_some() {
+    // A string has at most as many code points as bytes, and at least a quarter as many: count only
+    // when the byte length cannot decide.
+    let bytes = s.len() as u64;
+    let undecided = rule.max.is_some_and(|m| bytes > m)
+        || rule.min.is_some_and(|m| bytes < m.saturating_mul(4));
+    if undecided {
         let n = s.chars().count() as u64;
         if let Some(min) = rule.min.filter(|&m| n < m) {
             return Err(fail(
@@ -1161,4 +1166,22 @@ impl<'de> DeserializeSeed<'de> for IntegerSeed {
         }
         d.deserialize_any(V(self.0))
     }
+}
+
+/// Collects the rest of an object (after `first`, a key already read) and returns it as JSON text:
+/// the slow path of a tagged union whose discriminator is not the first member.
+pub fn buffer_rest<'de, A: MapAccess<'de>>(
+    first: Option<Key<'de>>,
+    map: &mut A,
+) -> Result<Box<serde_json::value::RawValue>, A::Error> {
+    let mut object = serde_json::Map::new();
+    if let Some(k) = first {
+        let v = map.next_value::<serde_json::Value>()?;
+        object.insert(k.0.into_owned(), v);
+    }
+    while let Some(k) = map.next_key::<Key<'de>>()? {
+        let v = map.next_value::<serde_json::Value>()?;
+        object.insert(k.0.into_owned(), v);
+    }
+    serde_json::value::to_raw_value(&object).map_err(|e| fail("type", "", e))
 }

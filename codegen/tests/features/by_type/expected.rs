@@ -27,6 +27,38 @@ pub struct Revision {
     #[serde(rename = "current")]
     pub current: RevisionCurrent,
 }
+impl Revision {
+    /// Decodes the members of an object; `pre` is a member a tagged union already read.
+    #[doc(hidden)]
+    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<Revision, __A::Error> {
+        let mut __current: ::core::option::Option<RevisionCurrent> = None;
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "current" => {
+                    __current = Some(
+                        map.next_value_seed(rt::TypeSeed::<RevisionCurrent>::new())?,
+                    );
+                }
+                other => {
+                    let msg = format!("unknown member `{other}` is not allowed");
+                    map.next_value_seed(
+                        rt::Reject(rt::Failure::new("additional_properties", "", msg)),
+                    )?;
+                }
+            }
+        }
+        let current = __current
+            .ok_or_else(|| rt::fail::<
+                __A::Error,
+            >("required", "", "missing required member `current`"))?;
+        let value = Revision { current };
+        Ok(value)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Revision {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
@@ -39,32 +71,9 @@ impl<'de> serde::Deserialize<'de> for Revision {
             }
             fn visit_map<__A: serde::de::MapAccess<'de>>(
                 self,
-                mut map: __A,
+                map: __A,
             ) -> ::core::result::Result<Revision, __A::Error> {
-                let mut __current: ::core::option::Option<RevisionCurrent> = None;
-                while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        "current" => {
-                            __current = Some(
-                                map.next_value_seed(rt::TypeSeed::<RevisionCurrent>::new())?,
-                            );
-                        }
-                        other => {
-                            let msg = format!("unknown member `{other}` is not allowed");
-                            map.next_value_seed(
-                                rt::Reject(
-                                    rt::Failure::new("additional_properties", "", msg),
-                                ),
-                            )?;
-                        }
-                    }
-                }
-                let current = __current
-                    .ok_or_else(|| rt::fail::<
-                        __A::Error,
-                    >("required", "", "missing required member `current`"))?;
-                let value = Revision { current };
-                Ok(value)
+                Revision::__visit(map, None)
             }
         }
         d.deserialize_map(V)

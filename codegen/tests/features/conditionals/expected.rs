@@ -35,7 +35,100 @@ pub struct Order {
     #[serde(rename = "host", skip_serializing_if = "Option::is_none")]
     pub host: ::core::option::Option<::std::string::String>,
     #[serde(rename = "items", skip_serializing_if = "Option::is_none")]
-    pub items: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    pub items: ::core::option::Option<Vec<::std::string::String>>,
+}
+impl Order {
+    /// Decodes the members of an object; `pre` is a member a tagged union already read.
+    #[doc(hidden)]
+    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<Order, __A::Error> {
+        let mut __state: ::core::option::Option<OrderState> = None;
+        let mut __blocker: ::core::option::Option<::std::string::String> = None;
+        let mut __note: ::core::option::Option<::std::string::String> = None;
+        let mut __mode: ::core::option::Option<OrderMode> = None;
+        let mut __host: ::core::option::Option<::std::string::String> = None;
+        let mut __items: ::core::option::Option<Vec<::std::string::String>> = None;
+        if let Some((k, v)) = pre {
+            match k {
+                "state" => {
+                    __state = Some(
+                        v
+                            .parse::<OrderState>()
+                            .map_err(|m| rt::fail::<__A::Error>("enum", "/state", m))?,
+                    );
+                }
+                "mode" => {
+                    __mode = Some(
+                        v
+                            .parse::<OrderMode>()
+                            .map_err(|m| rt::fail::<__A::Error>("enum", "/mode", m))?,
+                    );
+                }
+                _ => {}
+            }
+        }
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "state" => {
+                    __state = Some(
+                        map.next_value_seed(rt::TypeSeed::<OrderState>::new())?,
+                    );
+                }
+                "blocker" => {
+                    __blocker = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
+                }
+                "note" => {
+                    __note = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
+                }
+                "mode" => {
+                    __mode = Some(
+                        map.next_value_seed(rt::TypeSeed::<OrderMode>::new())?,
+                    );
+                }
+                "host" => {
+                    __host = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
+                }
+                "items" => {
+                    __items = Some(
+                        map
+                            .next_value_seed(rt::VecSeed {
+                                item: rt::StrSeed(&STR_0),
+                                min: None,
+                                max: None,
+                                unique: false,
+                            })?,
+                    );
+                }
+                other => {
+                    let msg = format!("unknown member `{other}` is not allowed");
+                    map.next_value_seed(
+                        rt::Reject(rt::Failure::new("additional_properties", "", msg)),
+                    )?;
+                }
+            }
+        }
+        let state = __state
+            .ok_or_else(|| rt::fail::<
+                __A::Error,
+            >("required", "", "missing required member `state`"))?;
+        let blocker = __blocker;
+        let note = __note;
+        let mode = __mode;
+        let host = __host;
+        let items = __items;
+        let value = Order {
+            state,
+            blocker,
+            note,
+            mode,
+            host,
+            items,
+        };
+        value.__check().map_err(rt::Failure::into_error::<__A::Error>)?;
+        Ok(value)
+    }
 }
 impl<'de> serde::Deserialize<'de> for Order {
     fn deserialize<__D: serde::Deserializer<'de>>(
@@ -49,77 +142,9 @@ impl<'de> serde::Deserialize<'de> for Order {
             }
             fn visit_map<__A: serde::de::MapAccess<'de>>(
                 self,
-                mut map: __A,
+                map: __A,
             ) -> ::core::result::Result<Order, __A::Error> {
-                let mut __state: ::core::option::Option<OrderState> = None;
-                let mut __blocker: ::core::option::Option<::std::string::String> = None;
-                let mut __note: ::core::option::Option<::std::string::String> = None;
-                let mut __mode: ::core::option::Option<OrderMode> = None;
-                let mut __host: ::core::option::Option<::std::string::String> = None;
-                let mut __items: ::core::option::Option<
-                    ::std::vec::Vec<::std::string::String>,
-                > = None;
-                while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        "state" => {
-                            __state = Some(
-                                map.next_value_seed(rt::TypeSeed::<OrderState>::new())?,
-                            );
-                        }
-                        "blocker" => {
-                            __blocker = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
-                        }
-                        "note" => {
-                            __note = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
-                        }
-                        "mode" => {
-                            __mode = Some(
-                                map.next_value_seed(rt::TypeSeed::<OrderMode>::new())?,
-                            );
-                        }
-                        "host" => {
-                            __host = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
-                        }
-                        "items" => {
-                            __items = Some(
-                                map
-                                    .next_value_seed(rt::VecSeed {
-                                        item: rt::StrSeed(&STR_0),
-                                        min: None,
-                                        max: None,
-                                        unique: false,
-                                    })?,
-                            );
-                        }
-                        other => {
-                            let msg = format!("unknown member `{other}` is not allowed");
-                            map.next_value_seed(
-                                rt::Reject(
-                                    rt::Failure::new("additional_properties", "", msg),
-                                ),
-                            )?;
-                        }
-                    }
-                }
-                let state = __state
-                    .ok_or_else(|| rt::fail::<
-                        __A::Error,
-                    >("required", "", "missing required member `state`"))?;
-                let blocker = __blocker;
-                let note = __note;
-                let mode = __mode;
-                let host = __host;
-                let items = __items;
-                let value = Order {
-                    state,
-                    blocker,
-                    note,
-                    mode,
-                    host,
-                    items,
-                };
-                value.__check().map_err(rt::Failure::into_error::<__A::Error>)?;
-                Ok(value)
+                Order::__visit(map, None)
             }
         }
         d.deserialize_map(V)

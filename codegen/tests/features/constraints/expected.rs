@@ -39,7 +39,98 @@ pub struct Limits {
     #[serde(rename = "when")]
     pub when: ::std::string::String,
     #[serde(rename = "refs", skip_serializing_if = "Option::is_none")]
-    pub refs: ::core::option::Option<::std::vec::Vec<LimitsRefsItem>>,
+    pub refs: ::core::option::Option<Vec<LimitsRefsItem>>,
+}
+impl Limits {
+    /// Decodes the members of an object; `pre` is a member a tagged union already read.
+    #[doc(hidden)]
+    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<Limits, __A::Error> {
+        let mut __path: ::core::option::Option<::std::string::String> = None;
+        let mut __name: ::core::option::Option<::std::string::String> = None;
+        let mut __seq: ::core::option::Option<i64> = None;
+        let mut __ratio: ::core::option::Option<f64> = None;
+        let mut __priority: ::core::option::Option<i64> = None;
+        let mut __done: ::core::option::Option<bool> = None;
+        let mut __when: ::core::option::Option<::std::string::String> = None;
+        let mut __refs: ::core::option::Option<Vec<LimitsRefsItem>> = None;
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "path" => {
+                    __path = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
+                }
+                "name" => {
+                    __name = Some(map.next_value_seed(rt::StrSeed(&STR_1))?);
+                }
+                "seq" => {
+                    __seq = Some(map.next_value_seed(rt::IntSeed(&INT_0))?);
+                }
+                "ratio" => {
+                    __ratio = Some(map.next_value_seed(rt::NumSeed(&NUM_0))?);
+                }
+                "priority" => {
+                    __priority = Some(map.next_value_seed(rt::IntSeed(&INT_1))?);
+                }
+                "done" => {
+                    __done = Some(map.next_value_seed(rt::BoolSeed(Some(true)))?);
+                }
+                "when" => {
+                    __when = Some(map.next_value_seed(rt::StrSeed(&STR_2))?);
+                }
+                "refs" => {
+                    __refs = Some(
+                        map
+                            .next_value_seed(rt::VecSeed {
+                                item: rt::TypeSeed::<LimitsRefsItem>::new(),
+                                min: Some(1u64),
+                                max: Some(3u64),
+                                unique: true,
+                            })?,
+                    );
+                }
+                other => {
+                    let msg = format!("unknown member `{other}` is not allowed");
+                    map.next_value_seed(
+                        rt::Reject(rt::Failure::new("additional_properties", "", msg)),
+                    )?;
+                }
+            }
+        }
+        let path = __path
+            .ok_or_else(|| rt::fail::<
+                __A::Error,
+            >("required", "", "missing required member `path`"))?;
+        let name = __name
+            .ok_or_else(|| rt::fail::<
+                __A::Error,
+            >("required", "", "missing required member `name`"))?;
+        let seq = __seq
+            .ok_or_else(|| rt::fail::<
+                __A::Error,
+            >("required", "", "missing required member `seq`"))?;
+        let ratio = __ratio;
+        let priority = __priority;
+        let done = __done;
+        let when = __when
+            .ok_or_else(|| rt::fail::<
+                __A::Error,
+            >("required", "", "missing required member `when`"))?;
+        let refs = __refs;
+        let value = Limits {
+            path,
+            name,
+            seq,
+            ratio,
+            priority,
+            done,
+            when,
+            refs,
+        };
+        Ok(value)
+    }
 }
 impl<'de> serde::Deserialize<'de> for Limits {
     fn deserialize<__D: serde::Deserializer<'de>>(
@@ -53,95 +144,9 @@ impl<'de> serde::Deserialize<'de> for Limits {
             }
             fn visit_map<__A: serde::de::MapAccess<'de>>(
                 self,
-                mut map: __A,
+                map: __A,
             ) -> ::core::result::Result<Limits, __A::Error> {
-                let mut __path: ::core::option::Option<::std::string::String> = None;
-                let mut __name: ::core::option::Option<::std::string::String> = None;
-                let mut __seq: ::core::option::Option<i64> = None;
-                let mut __ratio: ::core::option::Option<f64> = None;
-                let mut __priority: ::core::option::Option<i64> = None;
-                let mut __done: ::core::option::Option<bool> = None;
-                let mut __when: ::core::option::Option<::std::string::String> = None;
-                let mut __refs: ::core::option::Option<
-                    ::std::vec::Vec<LimitsRefsItem>,
-                > = None;
-                while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        "path" => {
-                            __path = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
-                        }
-                        "name" => {
-                            __name = Some(map.next_value_seed(rt::StrSeed(&STR_1))?);
-                        }
-                        "seq" => {
-                            __seq = Some(map.next_value_seed(rt::IntSeed(&INT_0))?);
-                        }
-                        "ratio" => {
-                            __ratio = Some(map.next_value_seed(rt::NumSeed(&NUM_0))?);
-                        }
-                        "priority" => {
-                            __priority = Some(map.next_value_seed(rt::IntSeed(&INT_1))?);
-                        }
-                        "done" => {
-                            __done = Some(
-                                map.next_value_seed(rt::BoolSeed(Some(true)))?,
-                            );
-                        }
-                        "when" => {
-                            __when = Some(map.next_value_seed(rt::StrSeed(&STR_2))?);
-                        }
-                        "refs" => {
-                            __refs = Some(
-                                map
-                                    .next_value_seed(rt::VecSeed {
-                                        item: rt::TypeSeed::<LimitsRefsItem>::new(),
-                                        min: Some(1u64),
-                                        max: Some(3u64),
-                                        unique: true,
-                                    })?,
-                            );
-                        }
-                        other => {
-                            let msg = format!("unknown member `{other}` is not allowed");
-                            map.next_value_seed(
-                                rt::Reject(
-                                    rt::Failure::new("additional_properties", "", msg),
-                                ),
-                            )?;
-                        }
-                    }
-                }
-                let path = __path
-                    .ok_or_else(|| rt::fail::<
-                        __A::Error,
-                    >("required", "", "missing required member `path`"))?;
-                let name = __name
-                    .ok_or_else(|| rt::fail::<
-                        __A::Error,
-                    >("required", "", "missing required member `name`"))?;
-                let seq = __seq
-                    .ok_or_else(|| rt::fail::<
-                        __A::Error,
-                    >("required", "", "missing required member `seq`"))?;
-                let ratio = __ratio;
-                let priority = __priority;
-                let done = __done;
-                let when = __when
-                    .ok_or_else(|| rt::fail::<
-                        __A::Error,
-                    >("required", "", "missing required member `when`"))?;
-                let refs = __refs;
-                let value = Limits {
-                    path,
-                    name,
-                    seq,
-                    ratio,
-                    priority,
-                    done,
-                    when,
-                    refs,
-                };
-                Ok(value)
+                Limits::__visit(map, None)
             }
         }
         d.deserialize_map(V)
@@ -175,6 +180,35 @@ pub struct LimitsRefsItem {
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+impl LimitsRefsItem {
+    /// Decodes the members of an object; `pre` is a member a tagged union already read.
+    #[doc(hidden)]
+    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<LimitsRefsItem, __A::Error> {
+        let mut __id: ::core::option::Option<::std::string::String> = None;
+        let mut extra = serde_json::Map::new();
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "id" => {
+                    __id = Some(map.next_value_seed(rt::StrSeed(&STR_3))?);
+                }
+                _ => {
+                    let v = map.next_value::<serde_json::Value>()?;
+                    extra.insert(key.0.into_owned(), v);
+                }
+            }
+        }
+        let id = __id
+            .ok_or_else(|| rt::fail::<
+                __A::Error,
+            >("required", "", "missing required member `id`"))?;
+        let value = LimitsRefsItem { id, extra };
+        Ok(value)
+    }
+}
 impl<'de> serde::Deserialize<'de> for LimitsRefsItem {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
@@ -187,27 +221,9 @@ impl<'de> serde::Deserialize<'de> for LimitsRefsItem {
             }
             fn visit_map<__A: serde::de::MapAccess<'de>>(
                 self,
-                mut map: __A,
+                map: __A,
             ) -> ::core::result::Result<LimitsRefsItem, __A::Error> {
-                let mut __id: ::core::option::Option<::std::string::String> = None;
-                let mut extra = serde_json::Map::new();
-                while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        "id" => {
-                            __id = Some(map.next_value_seed(rt::StrSeed(&STR_3))?);
-                        }
-                        _ => {
-                            let v = map.next_value::<serde_json::Value>()?;
-                            extra.insert(key.0.into_owned(), v);
-                        }
-                    }
-                }
-                let id = __id
-                    .ok_or_else(|| rt::fail::<
-                        __A::Error,
-                    >("required", "", "missing required member `id`"))?;
-                let value = LimitsRefsItem { id, extra };
-                Ok(value)
+                LimitsRefsItem::__visit(map, None)
             }
         }
         d.deserialize_map(V)

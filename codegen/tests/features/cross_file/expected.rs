@@ -40,6 +40,49 @@ pub struct A {
     #[serde(rename = "betaId", skip_serializing_if = "Option::is_none")]
     pub beta_id: ::core::option::Option<::std::string::String>,
 }
+impl A {
+    /// Decodes the members of an object; `pre` is a member a tagged union already read.
+    #[doc(hidden)]
+    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<A, __A::Error> {
+        let mut __id: ::core::option::Option<::std::string::String> = None;
+        let mut __beta: ::core::option::Option<B> = None;
+        let mut __beta_id: ::core::option::Option<::std::string::String> = None;
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "id" => {
+                    __id = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
+                }
+                "beta" => {
+                    __beta = Some(map.next_value_seed(rt::TypeSeed::<B>::new())?);
+                }
+                "betaId" => {
+                    __beta_id = Some(map.next_value_seed(rt::StrSeed(&STR_1))?);
+                }
+                other => {
+                    let msg = format!("unknown member `{other}` is not allowed");
+                    map.next_value_seed(
+                        rt::Reject(rt::Failure::new("additional_properties", "", msg)),
+                    )?;
+                }
+            }
+        }
+        let id = __id
+            .ok_or_else(|| rt::fail::<
+                __A::Error,
+            >("required", "", "missing required member `id`"))?;
+        let beta = __beta
+            .ok_or_else(|| rt::fail::<
+                __A::Error,
+            >("required", "", "missing required member `beta`"))?;
+        let beta_id = __beta_id;
+        let value = A { id, beta, beta_id };
+        Ok(value)
+    }
+}
 impl<'de> serde::Deserialize<'de> for A {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
@@ -52,45 +95,9 @@ impl<'de> serde::Deserialize<'de> for A {
             }
             fn visit_map<__A: serde::de::MapAccess<'de>>(
                 self,
-                mut map: __A,
+                map: __A,
             ) -> ::core::result::Result<A, __A::Error> {
-                let mut __id: ::core::option::Option<::std::string::String> = None;
-                let mut __beta: ::core::option::Option<B> = None;
-                let mut __beta_id: ::core::option::Option<::std::string::String> = None;
-                while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        "id" => {
-                            __id = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
-                        }
-                        "beta" => {
-                            __beta = Some(
-                                map.next_value_seed(rt::TypeSeed::<B>::new())?,
-                            );
-                        }
-                        "betaId" => {
-                            __beta_id = Some(map.next_value_seed(rt::StrSeed(&STR_1))?);
-                        }
-                        other => {
-                            let msg = format!("unknown member `{other}` is not allowed");
-                            map.next_value_seed(
-                                rt::Reject(
-                                    rt::Failure::new("additional_properties", "", msg),
-                                ),
-                            )?;
-                        }
-                    }
-                }
-                let id = __id
-                    .ok_or_else(|| rt::fail::<
-                        __A::Error,
-                    >("required", "", "missing required member `id`"))?;
-                let beta = __beta
-                    .ok_or_else(|| rt::fail::<
-                        __A::Error,
-                    >("required", "", "missing required member `beta`"))?;
-                let beta_id = __beta_id;
-                let value = A { id, beta, beta_id };
-                Ok(value)
+                A::__visit(map, None)
             }
         }
         d.deserialize_map(V)
@@ -120,6 +127,35 @@ pub struct B {
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+impl B {
+    /// Decodes the members of an object; `pre` is a member a tagged union already read.
+    #[doc(hidden)]
+    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<B, __A::Error> {
+        let mut __id: ::core::option::Option<::std::string::String> = None;
+        let mut extra = serde_json::Map::new();
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "id" => {
+                    __id = Some(map.next_value_seed(rt::StrSeed(&STR_1))?);
+                }
+                _ => {
+                    let v = map.next_value::<serde_json::Value>()?;
+                    extra.insert(key.0.into_owned(), v);
+                }
+            }
+        }
+        let id = __id
+            .ok_or_else(|| rt::fail::<
+                __A::Error,
+            >("required", "", "missing required member `id`"))?;
+        let value = B { id, extra };
+        Ok(value)
+    }
+}
 impl<'de> serde::Deserialize<'de> for B {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
@@ -132,27 +168,9 @@ impl<'de> serde::Deserialize<'de> for B {
             }
             fn visit_map<__A: serde::de::MapAccess<'de>>(
                 self,
-                mut map: __A,
+                map: __A,
             ) -> ::core::result::Result<B, __A::Error> {
-                let mut __id: ::core::option::Option<::std::string::String> = None;
-                let mut extra = serde_json::Map::new();
-                while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        "id" => {
-                            __id = Some(map.next_value_seed(rt::StrSeed(&STR_1))?);
-                        }
-                        _ => {
-                            let v = map.next_value::<serde_json::Value>()?;
-                            extra.insert(key.0.into_owned(), v);
-                        }
-                    }
-                }
-                let id = __id
-                    .ok_or_else(|| rt::fail::<
-                        __A::Error,
-                    >("required", "", "missing required member `id`"))?;
-                let value = B { id, extra };
-                Ok(value)
+                B::__visit(map, None)
             }
         }
         d.deserialize_map(V)

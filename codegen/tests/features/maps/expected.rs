@@ -27,6 +27,38 @@ pub struct Answers {
     #[serde(rename = "answers")]
     pub answers: AnswersAnswers,
 }
+impl Answers {
+    /// Decodes the members of an object; `pre` is a member a tagged union already read.
+    #[doc(hidden)]
+    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<Answers, __A::Error> {
+        let mut __answers: ::core::option::Option<AnswersAnswers> = None;
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "answers" => {
+                    __answers = Some(
+                        map.next_value_seed(rt::TypeSeed::<AnswersAnswers>::new())?,
+                    );
+                }
+                other => {
+                    let msg = format!("unknown member `{other}` is not allowed");
+                    map.next_value_seed(
+                        rt::Reject(rt::Failure::new("additional_properties", "", msg)),
+                    )?;
+                }
+            }
+        }
+        let answers = __answers
+            .ok_or_else(|| rt::fail::<
+                __A::Error,
+            >("required", "", "missing required member `answers`"))?;
+        let value = Answers { answers };
+        Ok(value)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Answers {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
@@ -39,32 +71,9 @@ impl<'de> serde::Deserialize<'de> for Answers {
             }
             fn visit_map<__A: serde::de::MapAccess<'de>>(
                 self,
-                mut map: __A,
+                map: __A,
             ) -> ::core::result::Result<Answers, __A::Error> {
-                let mut __answers: ::core::option::Option<AnswersAnswers> = None;
-                while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        "answers" => {
-                            __answers = Some(
-                                map.next_value_seed(rt::TypeSeed::<AnswersAnswers>::new())?,
-                            );
-                        }
-                        other => {
-                            let msg = format!("unknown member `{other}` is not allowed");
-                            map.next_value_seed(
-                                rt::Reject(
-                                    rt::Failure::new("additional_properties", "", msg),
-                                ),
-                            )?;
-                        }
-                    }
-                }
-                let answers = __answers
-                    .ok_or_else(|| rt::fail::<
-                        __A::Error,
-                    >("required", "", "missing required member `answers`"))?;
-                let value = Answers { answers };
-                Ok(value)
+                Answers::__visit(map, None)
             }
         }
         d.deserialize_map(V)
@@ -89,6 +98,29 @@ pub struct AnswersAnswers {
     #[serde(flatten)]
     pub extra: indexmap::IndexMap<::std::string::String, AnswersAnswersValue>,
 }
+impl AnswersAnswers {
+    /// Decodes the members of an object; `pre` is a member a tagged union already read.
+    #[doc(hidden)]
+    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<AnswersAnswers, __A::Error> {
+        let mut extra = indexmap::IndexMap::new();
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                _ => {
+                    rt::check_str::<__A::Error>(&STR_0, key.as_str())?;
+                    let v = map
+                        .next_value_seed(rt::TypeSeed::<AnswersAnswersValue>::new())?;
+                    extra.insert(key.0.into_owned(), v);
+                }
+            }
+        }
+        let value = AnswersAnswers { extra };
+        Ok(value)
+    }
+}
 impl<'de> serde::Deserialize<'de> for AnswersAnswers {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
@@ -101,23 +133,9 @@ impl<'de> serde::Deserialize<'de> for AnswersAnswers {
             }
             fn visit_map<__A: serde::de::MapAccess<'de>>(
                 self,
-                mut map: __A,
+                map: __A,
             ) -> ::core::result::Result<AnswersAnswers, __A::Error> {
-                let mut extra = indexmap::IndexMap::new();
-                while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        _ => {
-                            rt::check_str::<__A::Error>(&STR_0, key.as_str())?;
-                            let v = map
-                                .next_value_seed(
-                                    rt::TypeSeed::<AnswersAnswersValue>::new(),
-                                )?;
-                            extra.insert(key.0.into_owned(), v);
-                        }
-                    }
-                }
-                let value = AnswersAnswers { extra };
-                Ok(value)
+                AnswersAnswers::__visit(map, None)
             }
         }
         d.deserialize_map(V)
@@ -140,6 +158,36 @@ pub struct AnswersAnswersValue {
     #[serde(rename = "value")]
     pub value: ::std::string::String,
 }
+impl AnswersAnswersValue {
+    /// Decodes the members of an object; `pre` is a member a tagged union already read.
+    #[doc(hidden)]
+    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<AnswersAnswersValue, __A::Error> {
+        let mut __value: ::core::option::Option<::std::string::String> = None;
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "value" => {
+                    __value = Some(map.next_value_seed(rt::StrSeed(&STR_1))?);
+                }
+                other => {
+                    let msg = format!("unknown member `{other}` is not allowed");
+                    map.next_value_seed(
+                        rt::Reject(rt::Failure::new("additional_properties", "", msg)),
+                    )?;
+                }
+            }
+        }
+        let value = __value
+            .ok_or_else(|| rt::fail::<
+                __A::Error,
+            >("required", "", "missing required member `value`"))?;
+        let value = AnswersAnswersValue { value };
+        Ok(value)
+    }
+}
 impl<'de> serde::Deserialize<'de> for AnswersAnswersValue {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
@@ -152,30 +200,9 @@ impl<'de> serde::Deserialize<'de> for AnswersAnswersValue {
             }
             fn visit_map<__A: serde::de::MapAccess<'de>>(
                 self,
-                mut map: __A,
+                map: __A,
             ) -> ::core::result::Result<AnswersAnswersValue, __A::Error> {
-                let mut __value: ::core::option::Option<::std::string::String> = None;
-                while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        "value" => {
-                            __value = Some(map.next_value_seed(rt::StrSeed(&STR_1))?);
-                        }
-                        other => {
-                            let msg = format!("unknown member `{other}` is not allowed");
-                            map.next_value_seed(
-                                rt::Reject(
-                                    rt::Failure::new("additional_properties", "", msg),
-                                ),
-                            )?;
-                        }
-                    }
-                }
-                let value = __value
-                    .ok_or_else(|| rt::fail::<
-                        __A::Error,
-                    >("required", "", "missing required member `value`"))?;
-                let value = AnswersAnswersValue { value };
-                Ok(value)
+                AnswersAnswersValue::__visit(map, None)
             }
         }
         d.deserialize_map(V)

@@ -29,12 +29,75 @@ pub struct Envelope {
     #[serde(rename = "ref")]
     pub ref_: Reference,
     #[serde(rename = "more", skip_serializing_if = "Option::is_none")]
-    pub more: ::core::option::Option<::std::vec::Vec<Reference>>,
+    pub more: ::core::option::Option<Vec<Reference>>,
     #[serde(rename = "merged", skip_serializing_if = "Option::is_none")]
     pub merged: ::core::option::Option<EnvelopeMerged>,
     /// Members the schema does not declare, kept in input order and written back.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+}
+impl Envelope {
+    /// Decodes the members of an object; `pre` is a member a tagged union already read.
+    #[doc(hidden)]
+    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<Envelope, __A::Error> {
+        let mut __ref_: ::core::option::Option<Reference> = None;
+        let mut __more: ::core::option::Option<Vec<Reference>> = None;
+        let mut __merged: ::core::option::Option<EnvelopeMerged> = None;
+        let mut extra = serde_json::Map::new();
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "ref" => {
+                    __ref_ = Some(
+                        map
+                            .next_value_seed(rt::RefinedSeed::<_, Reference> {
+                                inner: rt::TypeSeed::<Reference>::new(),
+                                check: __refine_0,
+                            })?,
+                    );
+                }
+                "more" => {
+                    __more = Some(
+                        map
+                            .next_value_seed(rt::VecSeed {
+                                item: rt::RefinedSeed::<_, Reference> {
+                                    inner: rt::TypeSeed::<Reference>::new(),
+                                    check: __refine_1,
+                                },
+                                min: None,
+                                max: None,
+                                unique: false,
+                            })?,
+                    );
+                }
+                "merged" => {
+                    __merged = Some(
+                        map.next_value_seed(rt::TypeSeed::<EnvelopeMerged>::new())?,
+                    );
+                }
+                _ => {
+                    let v = map.next_value::<serde_json::Value>()?;
+                    extra.insert(key.0.into_owned(), v);
+                }
+            }
+        }
+        let ref_ = __ref_
+            .ok_or_else(|| rt::fail::<
+                __A::Error,
+            >("required", "", "missing required member `ref`"))?;
+        let more = __more;
+        let merged = __merged;
+        let value = Envelope {
+            ref_,
+            more,
+            merged,
+            extra,
+        };
+        Ok(value)
+    }
 }
 impl<'de> serde::Deserialize<'de> for Envelope {
     fn deserialize<__D: serde::Deserializer<'de>>(
@@ -48,61 +111,9 @@ impl<'de> serde::Deserialize<'de> for Envelope {
             }
             fn visit_map<__A: serde::de::MapAccess<'de>>(
                 self,
-                mut map: __A,
+                map: __A,
             ) -> ::core::result::Result<Envelope, __A::Error> {
-                let mut __ref_: ::core::option::Option<Reference> = None;
-                let mut __more: ::core::option::Option<::std::vec::Vec<Reference>> = None;
-                let mut __merged: ::core::option::Option<EnvelopeMerged> = None;
-                let mut extra = serde_json::Map::new();
-                while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        "ref" => {
-                            __ref_ = Some(
-                                map
-                                    .next_value_seed(rt::RefinedSeed::<_, Reference> {
-                                        inner: rt::TypeSeed::<Reference>::new(),
-                                        check: __refine_0,
-                                    })?,
-                            );
-                        }
-                        "more" => {
-                            __more = Some(
-                                map
-                                    .next_value_seed(rt::VecSeed {
-                                        item: rt::RefinedSeed::<_, Reference> {
-                                            inner: rt::TypeSeed::<Reference>::new(),
-                                            check: __refine_1,
-                                        },
-                                        min: None,
-                                        max: None,
-                                        unique: false,
-                                    })?,
-                            );
-                        }
-                        "merged" => {
-                            __merged = Some(
-                                map.next_value_seed(rt::TypeSeed::<EnvelopeMerged>::new())?,
-                            );
-                        }
-                        _ => {
-                            let v = map.next_value::<serde_json::Value>()?;
-                            extra.insert(key.0.into_owned(), v);
-                        }
-                    }
-                }
-                let ref_ = __ref_
-                    .ok_or_else(|| rt::fail::<
-                        __A::Error,
-                    >("required", "", "missing required member `ref`"))?;
-                let more = __more;
-                let merged = __merged;
-                let value = Envelope {
-                    ref_,
-                    more,
-                    merged,
-                    extra,
-                };
-                Ok(value)
+                Envelope::__visit(map, None)
             }
         }
         d.deserialize_map(V)
@@ -133,6 +144,56 @@ pub struct Reference {
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+impl Reference {
+    /// Decodes the members of an object; `pre` is a member a tagged union already read.
+    #[doc(hidden)]
+    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<Reference, __A::Error> {
+        let mut __kind: ::core::option::Option<ReferenceKind> = None;
+        let mut __id: ::core::option::Option<::std::string::String> = None;
+        let mut extra = serde_json::Map::new();
+        if let Some((k, v)) = pre {
+            match k {
+                "kind" => {
+                    __kind = Some(
+                        v
+                            .parse::<ReferenceKind>()
+                            .map_err(|m| rt::fail::<__A::Error>("enum", "/kind", m))?,
+                    );
+                }
+                _ => {}
+            }
+        }
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "kind" => {
+                    __kind = Some(
+                        map.next_value_seed(rt::TypeSeed::<ReferenceKind>::new())?,
+                    );
+                }
+                "id" => {
+                    __id = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
+                }
+                _ => {
+                    let v = map.next_value::<serde_json::Value>()?;
+                    extra.insert(key.0.into_owned(), v);
+                }
+            }
+        }
+        let kind = __kind
+            .ok_or_else(|| rt::fail::<
+                __A::Error,
+            >("required", "", "missing required member `kind`"))?;
+        let id = __id
+            .ok_or_else(|| rt::fail::<
+                __A::Error,
+            >("required", "", "missing required member `id`"))?;
+        let value = Reference { kind, id, extra };
+        Ok(value)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Reference {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
@@ -145,37 +206,9 @@ impl<'de> serde::Deserialize<'de> for Reference {
             }
             fn visit_map<__A: serde::de::MapAccess<'de>>(
                 self,
-                mut map: __A,
+                map: __A,
             ) -> ::core::result::Result<Reference, __A::Error> {
-                let mut __kind: ::core::option::Option<ReferenceKind> = None;
-                let mut __id: ::core::option::Option<::std::string::String> = None;
-                let mut extra = serde_json::Map::new();
-                while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        "kind" => {
-                            __kind = Some(
-                                map.next_value_seed(rt::TypeSeed::<ReferenceKind>::new())?,
-                            );
-                        }
-                        "id" => {
-                            __id = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
-                        }
-                        _ => {
-                            let v = map.next_value::<serde_json::Value>()?;
-                            extra.insert(key.0.into_owned(), v);
-                        }
-                    }
-                }
-                let kind = __kind
-                    .ok_or_else(|| rt::fail::<
-                        __A::Error,
-                    >("required", "", "missing required member `kind`"))?;
-                let id = __id
-                    .ok_or_else(|| rt::fail::<
-                        __A::Error,
-                    >("required", "", "missing required member `id`"))?;
-                let value = Reference { kind, id, extra };
-                Ok(value)
+                Reference::__visit(map, None)
             }
         }
         d.deserialize_map(V)
@@ -273,6 +306,69 @@ pub struct EnvelopeMerged {
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+impl EnvelopeMerged {
+    /// Decodes the members of an object; `pre` is a member a tagged union already read.
+    #[doc(hidden)]
+    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<EnvelopeMerged, __A::Error> {
+        let mut __count: ::core::option::Option<rt::Integer> = None;
+        let mut __kind: ::core::option::Option<ReferenceKind> = None;
+        let mut __id: ::core::option::Option<::std::string::String> = None;
+        let mut extra = serde_json::Map::new();
+        if let Some((k, v)) = pre {
+            match k {
+                "kind" => {
+                    __kind = Some(
+                        v
+                            .parse::<ReferenceKind>()
+                            .map_err(|m| rt::fail::<__A::Error>("enum", "/kind", m))?,
+                    );
+                }
+                _ => {}
+            }
+        }
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "count" => {
+                    __count = Some(map.next_value_seed(rt::IntegerSeed(&INT_0))?);
+                }
+                "kind" => {
+                    __kind = Some(
+                        map.next_value_seed(rt::TypeSeed::<ReferenceKind>::new())?,
+                    );
+                }
+                "id" => {
+                    __id = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
+                }
+                _ => {
+                    let v = map.next_value::<serde_json::Value>()?;
+                    extra.insert(key.0.into_owned(), v);
+                }
+            }
+        }
+        let count = __count
+            .ok_or_else(|| rt::fail::<
+                __A::Error,
+            >("required", "", "missing required member `count`"))?;
+        let kind = __kind
+            .ok_or_else(|| rt::fail::<
+                __A::Error,
+            >("required", "", "missing required member `kind`"))?;
+        let id = __id
+            .ok_or_else(|| rt::fail::<
+                __A::Error,
+            >("required", "", "missing required member `id`"))?;
+        let value = EnvelopeMerged {
+            count,
+            kind,
+            id,
+            extra,
+        };
+        Ok(value)
+    }
+}
 impl<'de> serde::Deserialize<'de> for EnvelopeMerged {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
@@ -285,52 +381,9 @@ impl<'de> serde::Deserialize<'de> for EnvelopeMerged {
             }
             fn visit_map<__A: serde::de::MapAccess<'de>>(
                 self,
-                mut map: __A,
+                map: __A,
             ) -> ::core::result::Result<EnvelopeMerged, __A::Error> {
-                let mut __count: ::core::option::Option<rt::Integer> = None;
-                let mut __kind: ::core::option::Option<ReferenceKind> = None;
-                let mut __id: ::core::option::Option<::std::string::String> = None;
-                let mut extra = serde_json::Map::new();
-                while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        "count" => {
-                            __count = Some(
-                                map.next_value_seed(rt::IntegerSeed(&INT_0))?,
-                            );
-                        }
-                        "kind" => {
-                            __kind = Some(
-                                map.next_value_seed(rt::TypeSeed::<ReferenceKind>::new())?,
-                            );
-                        }
-                        "id" => {
-                            __id = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
-                        }
-                        _ => {
-                            let v = map.next_value::<serde_json::Value>()?;
-                            extra.insert(key.0.into_owned(), v);
-                        }
-                    }
-                }
-                let count = __count
-                    .ok_or_else(|| rt::fail::<
-                        __A::Error,
-                    >("required", "", "missing required member `count`"))?;
-                let kind = __kind
-                    .ok_or_else(|| rt::fail::<
-                        __A::Error,
-                    >("required", "", "missing required member `kind`"))?;
-                let id = __id
-                    .ok_or_else(|| rt::fail::<
-                        __A::Error,
-                    >("required", "", "missing required member `id`"))?;
-                let value = EnvelopeMerged {
-                    count,
-                    kind,
-                    id,
-                    extra,
-                };
-                Ok(value)
+                EnvelopeMerged::__visit(map, None)
             }
         }
         d.deserialize_map(V)

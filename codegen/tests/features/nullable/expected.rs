@@ -36,6 +36,67 @@ pub struct Record {
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+impl Record {
+    /// Decodes the members of an object; `pre` is a member a tagged union already read.
+    #[doc(hidden)]
+    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<Record, __A::Error> {
+        let mut __a: ::core::option::Option<
+            ::core::option::Option<::std::string::String>,
+        > = None;
+        let mut __b: ::core::option::Option<::core::option::Option<rt::Integer>> = None;
+        let mut __c: ::core::option::Option<::core::option::Option<RecordC>> = None;
+        let mut __d: ::core::option::Option<::std::string::String> = None;
+        let mut extra = serde_json::Map::new();
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "a" => {
+                    __a = Some(
+                        map.next_value_seed(rt::NullableSeed(rt::StrSeed(&STR_0)))?,
+                    );
+                }
+                "b" => {
+                    __b = Some(
+                        map.next_value_seed(rt::NullableSeed(rt::IntegerSeed(&INT_0)))?,
+                    );
+                }
+                "c" => {
+                    __c = Some(
+                        map
+                            .next_value_seed(
+                                rt::NullableSeed(rt::TypeSeed::<RecordC>::new()),
+                            )?,
+                    );
+                }
+                "d" => {
+                    __d = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
+                }
+                _ => {
+                    let v = map.next_value::<serde_json::Value>()?;
+                    extra.insert(key.0.into_owned(), v);
+                }
+            }
+        }
+        let a = __a
+            .ok_or_else(|| rt::fail::<
+                __A::Error,
+            >("required", "", "missing required member `a`"))?;
+        let b = match __b {
+            None => rt::Tri::Absent,
+            Some(v) => rt::Tri::from_present(v),
+        };
+        let c = __c
+            .ok_or_else(|| rt::fail::<
+                __A::Error,
+            >("required", "", "missing required member `c`"))?;
+        let d = __d;
+        let value = Record { a, b, c, d, extra };
+        Ok(value)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Record {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
@@ -48,62 +109,9 @@ impl<'de> serde::Deserialize<'de> for Record {
             }
             fn visit_map<__A: serde::de::MapAccess<'de>>(
                 self,
-                mut map: __A,
+                map: __A,
             ) -> ::core::result::Result<Record, __A::Error> {
-                let mut __a: ::core::option::Option<
-                    ::core::option::Option<::std::string::String>,
-                > = None;
-                let mut __b: ::core::option::Option<
-                    ::core::option::Option<rt::Integer>,
-                > = None;
-                let mut __c: ::core::option::Option<::core::option::Option<RecordC>> = None;
-                let mut __d: ::core::option::Option<::std::string::String> = None;
-                let mut extra = serde_json::Map::new();
-                while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        "a" => {
-                            __a = Some(
-                                map.next_value_seed(rt::NullableSeed(rt::StrSeed(&STR_0)))?,
-                            );
-                        }
-                        "b" => {
-                            __b = Some(
-                                map
-                                    .next_value_seed(rt::NullableSeed(rt::IntegerSeed(&INT_0)))?,
-                            );
-                        }
-                        "c" => {
-                            __c = Some(
-                                map
-                                    .next_value_seed(
-                                        rt::NullableSeed(rt::TypeSeed::<RecordC>::new()),
-                                    )?,
-                            );
-                        }
-                        "d" => {
-                            __d = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
-                        }
-                        _ => {
-                            let v = map.next_value::<serde_json::Value>()?;
-                            extra.insert(key.0.into_owned(), v);
-                        }
-                    }
-                }
-                let a = __a
-                    .ok_or_else(|| rt::fail::<
-                        __A::Error,
-                    >("required", "", "missing required member `a`"))?;
-                let b = match __b {
-                    None => rt::Tri::Absent,
-                    Some(v) => rt::Tri::from_present(v),
-                };
-                let c = __c
-                    .ok_or_else(|| rt::fail::<
-                        __A::Error,
-                    >("required", "", "missing required member `c`"))?;
-                let d = __d;
-                let value = Record { a, b, c, d, extra };
-                Ok(value)
+                Record::__visit(map, None)
             }
         }
         d.deserialize_map(V)
@@ -133,6 +141,35 @@ pub struct RecordC {
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+impl RecordC {
+    /// Decodes the members of an object; `pre` is a member a tagged union already read.
+    #[doc(hidden)]
+    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<RecordC, __A::Error> {
+        let mut __x: ::core::option::Option<bool> = None;
+        let mut extra = serde_json::Map::new();
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "x" => {
+                    __x = Some(map.next_value_seed(rt::BoolSeed(None))?);
+                }
+                _ => {
+                    let v = map.next_value::<serde_json::Value>()?;
+                    extra.insert(key.0.into_owned(), v);
+                }
+            }
+        }
+        let x = __x
+            .ok_or_else(|| rt::fail::<
+                __A::Error,
+            >("required", "", "missing required member `x`"))?;
+        let value = RecordC { x, extra };
+        Ok(value)
+    }
+}
 impl<'de> serde::Deserialize<'de> for RecordC {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
@@ -145,27 +182,9 @@ impl<'de> serde::Deserialize<'de> for RecordC {
             }
             fn visit_map<__A: serde::de::MapAccess<'de>>(
                 self,
-                mut map: __A,
+                map: __A,
             ) -> ::core::result::Result<RecordC, __A::Error> {
-                let mut __x: ::core::option::Option<bool> = None;
-                let mut extra = serde_json::Map::new();
-                while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        "x" => {
-                            __x = Some(map.next_value_seed(rt::BoolSeed(None))?);
-                        }
-                        _ => {
-                            let v = map.next_value::<serde_json::Value>()?;
-                            extra.insert(key.0.into_owned(), v);
-                        }
-                    }
-                }
-                let x = __x
-                    .ok_or_else(|| rt::fail::<
-                        __A::Error,
-                    >("required", "", "missing required member `x`"))?;
-                let value = RecordC { x, extra };
-                Ok(value)
+                RecordC::__visit(map, None)
             }
         }
         d.deserialize_map(V)

@@ -30,6 +30,86 @@ pub struct Message {
     #[serde(rename = "body")]
     pub body: MessageBody,
 }
+impl Message {
+    /// Decodes the members of an object; `pre` is a member a tagged union already read.
+    #[doc(hidden)]
+    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<Message, __A::Error> {
+        let mut __type_: ::core::option::Option<MessageType> = None;
+        let mut __body: ::core::option::Option<rt::Pending<MessageBody>> = None;
+        if let Some((k, v)) = pre {
+            match k {
+                "type" => {
+                    __type_ = Some(
+                        v
+                            .parse::<MessageType>()
+                            .map_err(|m| rt::fail::<__A::Error>("enum", "/type", m))?,
+                    );
+                }
+                _ => {}
+            }
+        }
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "type" => {
+                    __type_ = Some(
+                        map.next_value_seed(rt::TypeSeed::<MessageType>::new())?,
+                    );
+                }
+                "body" => {
+                    __body = Some(
+                        match &__type_ {
+                            Some(s) => {
+                                rt::Pending::Done(
+                                    map.next_value_seed(__MessageBodySeed(s))?,
+                                )
+                            }
+                            None => {
+                                rt::Pending::Raw(
+                                    map.next_value::<Box<serde_json::value::RawValue>>()?,
+                                )
+                            }
+                        },
+                    );
+                }
+                other => {
+                    let msg = format!("unknown member `{other}` is not allowed");
+                    map.next_value_seed(
+                        rt::Reject(rt::Failure::new("additional_properties", "", msg)),
+                    )?;
+                }
+            }
+        }
+        let type_ = __type_
+            .ok_or_else(|| rt::fail::<
+                __A::Error,
+            >("required", "", "missing required member `type`"))?;
+        let body = match __body {
+            Some(p) => {
+                match p {
+                    rt::Pending::Done(v) => v,
+                    rt::Pending::Raw(r) => {
+                        rt::decode_raw::<
+                            _,
+                            __A::Error,
+                        >(&r, "/body", __MessageBodySeed(&type_))?
+                    }
+                }
+            }
+            None => {
+                return Err(
+                    rt::fail::<
+                        __A::Error,
+                    >("required", "", "missing required member `body`"),
+                );
+            }
+        };
+        let value = Message { type_, body };
+        Ok(value)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Message {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
@@ -42,72 +122,9 @@ impl<'de> serde::Deserialize<'de> for Message {
             }
             fn visit_map<__A: serde::de::MapAccess<'de>>(
                 self,
-                mut map: __A,
+                map: __A,
             ) -> ::core::result::Result<Message, __A::Error> {
-                let mut __type_: ::core::option::Option<MessageType> = None;
-                let mut __body: ::core::option::Option<rt::Pending<MessageBody>> = None;
-                while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        "type" => {
-                            __type_ = Some(
-                                map.next_value_seed(rt::TypeSeed::<MessageType>::new())?,
-                            );
-                        }
-                        "body" => {
-                            __body = Some(
-                                match &__type_ {
-                                    Some(s) => {
-                                        rt::Pending::Done(
-                                            map.next_value_seed(__MessageBodySeed(s))?,
-                                        )
-                                    }
-                                    None => {
-                                        rt::Pending::Raw(
-                                            map
-                                                .next_value::<
-                                                    ::std::boxed::Box<serde_json::value::RawValue>,
-                                                >()?,
-                                        )
-                                    }
-                                },
-                            );
-                        }
-                        other => {
-                            let msg = format!("unknown member `{other}` is not allowed");
-                            map.next_value_seed(
-                                rt::Reject(
-                                    rt::Failure::new("additional_properties", "", msg),
-                                ),
-                            )?;
-                        }
-                    }
-                }
-                let type_ = __type_
-                    .ok_or_else(|| rt::fail::<
-                        __A::Error,
-                    >("required", "", "missing required member `type`"))?;
-                let body = match __body {
-                    Some(p) => {
-                        match p {
-                            rt::Pending::Done(v) => v,
-                            rt::Pending::Raw(r) => {
-                                rt::decode_raw::<
-                                    _,
-                                    __A::Error,
-                                >(&r, "/body", __MessageBodySeed(&type_))?
-                            }
-                        }
-                    }
-                    None => {
-                        return Err(
-                            rt::fail::<
-                                __A::Error,
-                            >("required", "", "missing required member `body`"),
-                        );
-                    }
-                };
-                let value = Message { type_, body };
-                Ok(value)
+                Message::__visit(map, None)
             }
         }
         d.deserialize_map(V)
@@ -258,6 +275,36 @@ pub struct Text {
     #[serde(rename = "text")]
     pub text: ::std::string::String,
 }
+impl Text {
+    /// Decodes the members of an object; `pre` is a member a tagged union already read.
+    #[doc(hidden)]
+    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<Text, __A::Error> {
+        let mut __text: ::core::option::Option<::std::string::String> = None;
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "text" => {
+                    __text = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
+                }
+                other => {
+                    let msg = format!("unknown member `{other}` is not allowed");
+                    map.next_value_seed(
+                        rt::Reject(rt::Failure::new("additional_properties", "", msg)),
+                    )?;
+                }
+            }
+        }
+        let text = __text
+            .ok_or_else(|| rt::fail::<
+                __A::Error,
+            >("required", "", "missing required member `text`"))?;
+        let value = Text { text };
+        Ok(value)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Text {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
@@ -270,30 +317,9 @@ impl<'de> serde::Deserialize<'de> for Text {
             }
             fn visit_map<__A: serde::de::MapAccess<'de>>(
                 self,
-                mut map: __A,
+                map: __A,
             ) -> ::core::result::Result<Text, __A::Error> {
-                let mut __text: ::core::option::Option<::std::string::String> = None;
-                while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        "text" => {
-                            __text = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
-                        }
-                        other => {
-                            let msg = format!("unknown member `{other}` is not allowed");
-                            map.next_value_seed(
-                                rt::Reject(
-                                    rt::Failure::new("additional_properties", "", msg),
-                                ),
-                            )?;
-                        }
-                    }
-                }
-                let text = __text
-                    .ok_or_else(|| rt::fail::<
-                        __A::Error,
-                    >("required", "", "missing required member `text`"))?;
-                let value = Text { text };
-                Ok(value)
+                Text::__visit(map, None)
             }
         }
         d.deserialize_map(V)
@@ -320,6 +346,35 @@ pub struct MessageBodyImage {
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+impl MessageBodyImage {
+    /// Decodes the members of an object; `pre` is a member a tagged union already read.
+    #[doc(hidden)]
+    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<MessageBodyImage, __A::Error> {
+        let mut __url: ::core::option::Option<::std::string::String> = None;
+        let mut extra = serde_json::Map::new();
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "url" => {
+                    __url = Some(map.next_value_seed(rt::StrSeed(&STR_1))?);
+                }
+                _ => {
+                    let v = map.next_value::<serde_json::Value>()?;
+                    extra.insert(key.0.into_owned(), v);
+                }
+            }
+        }
+        let url = __url
+            .ok_or_else(|| rt::fail::<
+                __A::Error,
+            >("required", "", "missing required member `url`"))?;
+        let value = MessageBodyImage { url, extra };
+        Ok(value)
+    }
+}
 impl<'de> serde::Deserialize<'de> for MessageBodyImage {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
@@ -332,27 +387,9 @@ impl<'de> serde::Deserialize<'de> for MessageBodyImage {
             }
             fn visit_map<__A: serde::de::MapAccess<'de>>(
                 self,
-                mut map: __A,
+                map: __A,
             ) -> ::core::result::Result<MessageBodyImage, __A::Error> {
-                let mut __url: ::core::option::Option<::std::string::String> = None;
-                let mut extra = serde_json::Map::new();
-                while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        "url" => {
-                            __url = Some(map.next_value_seed(rt::StrSeed(&STR_1))?);
-                        }
-                        _ => {
-                            let v = map.next_value::<serde_json::Value>()?;
-                            extra.insert(key.0.into_owned(), v);
-                        }
-                    }
-                }
-                let url = __url
-                    .ok_or_else(|| rt::fail::<
-                        __A::Error,
-                    >("required", "", "missing required member `url`"))?;
-                let value = MessageBodyImage { url, extra };
-                Ok(value)
+                MessageBodyImage::__visit(map, None)
             }
         }
         d.deserialize_map(V)
@@ -379,6 +416,48 @@ pub struct MessageBodyOther {
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+impl MessageBodyOther {
+    /// Decodes the members of an object; `pre` is a member a tagged union already read.
+    #[doc(hidden)]
+    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<MessageBodyOther, __A::Error> {
+        let mut __channel: ::core::option::Option<MessageBodyOtherChannel> = None;
+        let mut extra = serde_json::Map::new();
+        if let Some((k, v)) = pre {
+            match k {
+                "channel" => {
+                    __channel = Some(
+                        v
+                            .parse::<MessageBodyOtherChannel>()
+                            .map_err(|m| rt::fail::<__A::Error>("enum", "/channel", m))?,
+                    );
+                }
+                _ => {}
+            }
+        }
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "channel" => {
+                    __channel = Some(
+                        map
+                            .next_value_seed(
+                                rt::TypeSeed::<MessageBodyOtherChannel>::new(),
+                            )?,
+                    );
+                }
+                _ => {
+                    let v = map.next_value::<serde_json::Value>()?;
+                    extra.insert(key.0.into_owned(), v);
+                }
+            }
+        }
+        let channel = __channel;
+        let value = MessageBodyOther { channel, extra };
+        Ok(value)
+    }
+}
 impl<'de> serde::Deserialize<'de> for MessageBodyOther {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
@@ -391,29 +470,9 @@ impl<'de> serde::Deserialize<'de> for MessageBodyOther {
             }
             fn visit_map<__A: serde::de::MapAccess<'de>>(
                 self,
-                mut map: __A,
+                map: __A,
             ) -> ::core::result::Result<MessageBodyOther, __A::Error> {
-                let mut __channel: ::core::option::Option<MessageBodyOtherChannel> = None;
-                let mut extra = serde_json::Map::new();
-                while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        "channel" => {
-                            __channel = Some(
-                                map
-                                    .next_value_seed(
-                                        rt::TypeSeed::<MessageBodyOtherChannel>::new(),
-                                    )?,
-                            );
-                        }
-                        _ => {
-                            let v = map.next_value::<serde_json::Value>()?;
-                            extra.insert(key.0.into_owned(), v);
-                        }
-                    }
-                }
-                let channel = __channel;
-                let value = MessageBodyOther { channel, extra };
-                Ok(value)
+                MessageBodyOther::__visit(map, None)
             }
         }
         d.deserialize_map(V)

@@ -45,41 +45,87 @@ impl<'de> serde::Deserialize<'de> for Shape {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        let raw = <::std::boxed::Box<
-            serde_json::value::RawValue,
-        > as serde::Deserialize>::deserialize(d)?;
-        let tag = rt::decode_raw::<_, __D::Error>(&raw, "", rt::TagSeed("kind"))?;
-        match tag.as_deref() {
-            Some("circle") => {
-                rt::decode_raw::<_, __D::Error>(&raw, "", rt::TypeSeed::<Circle>::new())
-                    .map(Shape::Circle)
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Shape;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
             }
-            Some("square") => {
-                rt::decode_raw::<_, __D::Error>(&raw, "", rt::TypeSeed::<Square>::new())
-                    .map(Shape::Square)
-            }
-            Some(other) => {
-                Err(
-                    rt::fail(
-                        "one_of",
-                        "/kind",
-                        format_args!(
-                            "unknown {:?}: {}", other,
-                            "`kind` must be one of `circle`, `square`"
-                        ),
-                    ),
-                )
-            }
-            None => {
-                Err(
-                    rt::fail(
-                        "one_of",
-                        "",
-                        "a string member `kind` is required to tell the variants apart",
-                    ),
-                )
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: __A,
+            ) -> ::core::result::Result<Shape, __A::Error> {
+                let first = map.next_key::<rt::Key<'de>>()?;
+                if let Some(k) = &first && k.as_str() == "kind" {
+                    let tag = map.next_value::<rt::Key<'de>>()?;
+                    return match tag.as_str() {
+                        "circle" => {
+                            Circle::__visit(map, Some(("kind", "circle")))
+                                .map(Shape::Circle)
+                        }
+                        "square" => {
+                            Square::__visit(map, Some(("kind", "square")))
+                                .map(Shape::Square)
+                        }
+                        other => {
+                            Err(
+                                rt::fail(
+                                    "one_of",
+                                    "/kind",
+                                    format_args!(
+                                        "unknown {:?}: {}", other,
+                                        "`kind` must be one of `circle`, `square`"
+                                    ),
+                                ),
+                            )
+                        }
+                    };
+                }
+                let raw = rt::buffer_rest(first, &mut map)?;
+                let tag = rt::decode_raw::<
+                    _,
+                    __A::Error,
+                >(&raw, "", rt::TagSeed("kind"))?;
+                match tag.as_deref() {
+                    Some("circle") => {
+                        rt::decode_raw::<
+                            _,
+                            __A::Error,
+                        >(&raw, "", rt::TypeSeed::<Circle>::new())
+                            .map(Shape::Circle)
+                    }
+                    Some("square") => {
+                        rt::decode_raw::<
+                            _,
+                            __A::Error,
+                        >(&raw, "", rt::TypeSeed::<Square>::new())
+                            .map(Shape::Square)
+                    }
+                    Some(other) => {
+                        Err(
+                            rt::fail(
+                                "one_of",
+                                "/kind",
+                                format_args!(
+                                    "unknown {:?}: {}", other,
+                                    "`kind` must be one of `circle`, `square`"
+                                ),
+                            ),
+                        )
+                    }
+                    None => {
+                        Err(
+                            rt::fail(
+                                "one_of",
+                                "",
+                                "a string member `kind` is required to tell the variants apart",
+                            ),
+                        )
+                    }
+                }
             }
         }
+        d.deserialize_map(V)
     }
 }
 impl rt::Probed for Shape {
@@ -97,6 +143,56 @@ pub struct Circle {
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
 }
+impl Circle {
+    /// Decodes the members of an object; `pre` is a member a tagged union already read.
+    #[doc(hidden)]
+    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<Circle, __A::Error> {
+        let mut __kind: ::core::option::Option<CircleKind> = None;
+        let mut __radius: ::core::option::Option<f64> = None;
+        let mut extra = serde_json::Map::new();
+        if let Some((k, v)) = pre {
+            match k {
+                "kind" => {
+                    __kind = Some(
+                        v
+                            .parse::<CircleKind>()
+                            .map_err(|m| rt::fail::<__A::Error>("const", "/kind", m))?,
+                    );
+                }
+                _ => {}
+            }
+        }
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "kind" => {
+                    __kind = Some(
+                        map.next_value_seed(rt::TypeSeed::<CircleKind>::new())?,
+                    );
+                }
+                "radius" => {
+                    __radius = Some(map.next_value_seed(rt::NumSeed(&NUM_0))?);
+                }
+                _ => {
+                    let v = map.next_value::<serde_json::Value>()?;
+                    extra.insert(key.0.into_owned(), v);
+                }
+            }
+        }
+        let kind = __kind
+            .ok_or_else(|| rt::fail::<
+                __A::Error,
+            >("required", "", "missing required member `kind`"))?;
+        let radius = __radius
+            .ok_or_else(|| rt::fail::<
+                __A::Error,
+            >("required", "", "missing required member `radius`"))?;
+        let value = Circle { kind, radius, extra };
+        Ok(value)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Circle {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
@@ -109,37 +205,9 @@ impl<'de> serde::Deserialize<'de> for Circle {
             }
             fn visit_map<__A: serde::de::MapAccess<'de>>(
                 self,
-                mut map: __A,
+                map: __A,
             ) -> ::core::result::Result<Circle, __A::Error> {
-                let mut __kind: ::core::option::Option<CircleKind> = None;
-                let mut __radius: ::core::option::Option<f64> = None;
-                let mut extra = serde_json::Map::new();
-                while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        "kind" => {
-                            __kind = Some(
-                                map.next_value_seed(rt::TypeSeed::<CircleKind>::new())?,
-                            );
-                        }
-                        "radius" => {
-                            __radius = Some(map.next_value_seed(rt::NumSeed(&NUM_0))?);
-                        }
-                        _ => {
-                            let v = map.next_value::<serde_json::Value>()?;
-                            extra.insert(key.0.into_owned(), v);
-                        }
-                    }
-                }
-                let kind = __kind
-                    .ok_or_else(|| rt::fail::<
-                        __A::Error,
-                    >("required", "", "missing required member `kind`"))?;
-                let radius = __radius
-                    .ok_or_else(|| rt::fail::<
-                        __A::Error,
-                    >("required", "", "missing required member `radius`"))?;
-                let value = Circle { kind, radius, extra };
-                Ok(value)
+                Circle::__visit(map, None)
             }
         }
         d.deserialize_map(V)
@@ -220,6 +288,57 @@ pub struct Square {
     #[serde(rename = "side")]
     pub side: rt::Integer,
 }
+impl Square {
+    /// Decodes the members of an object; `pre` is a member a tagged union already read.
+    #[doc(hidden)]
+    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<Square, __A::Error> {
+        let mut __kind: ::core::option::Option<SquareKind> = None;
+        let mut __side: ::core::option::Option<rt::Integer> = None;
+        if let Some((k, v)) = pre {
+            match k {
+                "kind" => {
+                    __kind = Some(
+                        v
+                            .parse::<SquareKind>()
+                            .map_err(|m| rt::fail::<__A::Error>("const", "/kind", m))?,
+                    );
+                }
+                _ => {}
+            }
+        }
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "kind" => {
+                    __kind = Some(
+                        map.next_value_seed(rt::TypeSeed::<SquareKind>::new())?,
+                    );
+                }
+                "side" => {
+                    __side = Some(map.next_value_seed(rt::IntegerSeed(&INT_0))?);
+                }
+                other => {
+                    let msg = format!("unknown member `{other}` is not allowed");
+                    map.next_value_seed(
+                        rt::Reject(rt::Failure::new("additional_properties", "", msg)),
+                    )?;
+                }
+            }
+        }
+        let kind = __kind
+            .ok_or_else(|| rt::fail::<
+                __A::Error,
+            >("required", "", "missing required member `kind`"))?;
+        let side = __side
+            .ok_or_else(|| rt::fail::<
+                __A::Error,
+            >("required", "", "missing required member `side`"))?;
+        let value = Square { kind, side };
+        Ok(value)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Square {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
@@ -232,40 +351,9 @@ impl<'de> serde::Deserialize<'de> for Square {
             }
             fn visit_map<__A: serde::de::MapAccess<'de>>(
                 self,
-                mut map: __A,
+                map: __A,
             ) -> ::core::result::Result<Square, __A::Error> {
-                let mut __kind: ::core::option::Option<SquareKind> = None;
-                let mut __side: ::core::option::Option<rt::Integer> = None;
-                while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-                    match key.as_str() {
-                        "kind" => {
-                            __kind = Some(
-                                map.next_value_seed(rt::TypeSeed::<SquareKind>::new())?,
-                            );
-                        }
-                        "side" => {
-                            __side = Some(map.next_value_seed(rt::IntegerSeed(&INT_0))?);
-                        }
-                        other => {
-                            let msg = format!("unknown member `{other}` is not allowed");
-                            map.next_value_seed(
-                                rt::Reject(
-                                    rt::Failure::new("additional_properties", "", msg),
-                                ),
-                            )?;
-                        }
-                    }
-                }
-                let kind = __kind
-                    .ok_or_else(|| rt::fail::<
-                        __A::Error,
-                    >("required", "", "missing required member `kind`"))?;
-                let side = __side
-                    .ok_or_else(|| rt::fail::<
-                        __A::Error,
-                    >("required", "", "missing required member `side`"))?;
-                let value = Square { kind, side };
-                Ok(value)
+                Square::__visit(map, None)
             }
         }
         d.deserialize_map(V)
