@@ -7,7 +7,6 @@
 #[path = "support/stream.rs"]
 mod stream;
 #[path = "../tests/support/mod.rs"]
-#[allow(dead_code)]
 mod support;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};

@@ -23,10 +23,10 @@ fn events_in(dir: &Path, out: &mut Vec<Value>) {
             continue;
         };
         match doc.get("schema").and_then(Value::as_str) {
-            Some("paperclip.prp.fixture.v1") => {
-                if doc["protocolVersion"] == 1 || doc["protocolVersion"] == 2 {
-                    out.extend(doc["events"].as_array().cloned().unwrap_or_default());
-                }
+            Some("paperclip.prp.fixture.v1")
+                if doc["protocolVersion"] == 1 || doc["protocolVersion"] == 2 =>
+            {
+                out.extend(doc["events"].as_array().cloned().unwrap_or_default());
             }
             Some("paperclip.prp.event.v1" | "paperclip.prp.event.v2") => out.push(doc),
             _ => {}
