@@ -77,11 +77,14 @@ pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
     }
     // Decode without tracking the path first: valid input is the common case, and only an error
     // needs a pointer, which a second, tracked pass over the same bytes then provides.
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    if let Ok(value) = T::deserialize(&mut de)
-        && de.end().is_ok()
-    {
-        return Ok(value);
+    // UTF-8 is checked once for the whole text (fast, vectorised) rather than string by string.
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        let mut de = serde_json::Deserializer::from_str(text);
+        if let Ok(value) = T::deserialize(&mut de)
+            && de.end().is_ok()
+        {
+            return Ok(value);
+        }
     }
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let mut track = serde_path_to_error::Track::new();
