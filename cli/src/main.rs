@@ -4,12 +4,20 @@
 //! 2 usage or I/O error.
 
 mod manifest;
+mod replay;
 mod validate;
 
 use std::process::ExitCode;
 
 fn usage() -> String {
-    format!("usage:\n  {}\n  {}", validate::USAGE, manifest::USAGE)
+    [
+        validate::USAGE,
+        replay::USAGE_REPLAY,
+        replay::USAGE_GOLDENS,
+        manifest::USAGE,
+    ]
+    .iter()
+    .fold("usage:".to_owned(), |acc, u| format!("{acc}\n  {u}"))
 }
 
 fn main() -> ExitCode {
@@ -17,6 +25,8 @@ fn main() -> ExitCode {
     match args.first().map(String::as_str) {
         Some("validate") => validate::run(&args[1..]),
         Some("manifest") => manifest::run(&args[1..]),
+        Some("replay") => replay::run_replay(&args[1..]),
+        Some("goldens") => replay::run_goldens(&args[1..]),
         Some("-h" | "--help") => {
             println!("{}", usage());
             ExitCode::SUCCESS

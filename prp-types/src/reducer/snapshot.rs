@@ -1,0 +1,369 @@
+//! The session snapshot (PROTOCOL §2.1): the state a replay folds events into, and its golden
+//! serialisation.
+//!
+//! The ordered members of the golden format are kept beside hash indexes (`processed`, the item
+//! and request maps, `gap_keys`) so that applying an event never scans the session.
+
+use std::borrow::Cow;
+use std::collections::{BTreeSet, HashSet};
+use std::sync::Arc;
+
+use indexmap::{IndexMap, IndexSet};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::Value;
+
+use super::error::{ReduceError, ReduceErrorCode};
+use super::js::Utf16Ordered;
+use super::plans::PlanProjection;
+use super::projection::{Item, Request};
+use super::reduce::Gap;
+use super::summary::ParitySummary;
+use super::timeline::TimelineEntry;
+
+/// The `schema` of a session snapshot.
+pub const SNAPSHOT_SCHEMA: &str = "paperclip.prp.session-snapshot.v1";
+
+/// `sessionState`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SessionState {
+    NotStarted,
+    Running,
+    Closed,
+    Failed,
+}
+
+impl SessionState {
+    /// The golden spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SessionState::NotStarted => "not_started",
+            SessionState::Running => "running",
+            SessionState::Closed => "closed",
+            SessionState::Failed => "failed",
+        }
+    }
+}
+
+/// `turnState`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TurnState {
+    NotStarted,
+    Running,
+    Completed,
+    Failed,
+    Interrupted,
+    Cancelled,
+}
+
+impl TurnState {
+    /// The golden spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TurnState::NotStarted => "not_started",
+            TurnState::Running => "running",
+            TurnState::Completed => "completed",
+            TurnState::Failed => "failed",
+            TurnState::Interrupted => "interrupted",
+            TurnState::Cancelled => "cancelled",
+        }
+    }
+}
+
+/// `integrity`: whether every source stream was seen without holes or reordering.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Integrity {
+    Complete,
+    GapDetected,
+}
+
+impl Integrity {
+    /// The golden spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Integrity::Complete => "complete",
+            Integrity::GapDetected => "gap_detected",
+        }
+    }
+}
+
+/// The state of one session, built by [`create_snapshot`] and advanced by
+/// [`Snapshot::reduce`] / [`Snapshot::apply`].
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    pub(super) fixture_name: String,
+    pub(super) identity: Value,
+    pub(super) capabilities: Value,
+    pub(super) run_phase: Cow<'static, str>,
+    pub(super) session_state: SessionState,
+    pub(super) turn_state: TurnState,
+    pub(super) active_turn_id: Option<String>,
+    pub(super) items: IndexMap<String, Item>,
+    pub(super) requests: IndexMap<String, Request>,
+    pub(super) proposed_result: Option<Value>,
+    pub(super) terminal: Option<Value>,
+    /// One entry per applied event, so it is also `processedEventIds` in application order.
+    pub(super) timeline: Vec<TimelineEntry>,
+    pub(super) source_cursors: IndexMap<String, u64>,
+    /// `processedEventIds` in application order, hashed for membership. An `IndexSet` keeps each
+    /// hash beside its key, so growing it never re-reads the strings; shares them with the
+    /// timeline.
+    pub(super) processed: IndexSet<Arc<str>>,
+    pub(super) duplicates: BTreeSet<Utf16Ordered>,
+    pub(super) out_of_order: IndexSet<String>,
+    pub(super) gaps: Vec<Gap>,
+    /// Dedupe index of `gaps`: (`sourceKey`, `expected`, `received`).
+    pub(super) gap_keys: HashSet<(String, u64, u64)>,
+    pub(super) integrity: Integrity,
+    pub(super) plans: PlanProjection,
+    /// Reused buffer for `sourceKind:sourceInstanceId`, so a cursor lookup allocates nothing.
+    pub(super) key_buffer: String,
+}
+
+/// `create_snapshot(fixture)`: the initial snapshot of a fixture's session.
+///
+/// Reads `name`, `identity` and `capabilities`; the two objects are copied as they are, key order
+/// and unknown members included, because the golden format reprints them.
+pub fn create_snapshot(fixture: &Value) -> Result<Snapshot, ReduceError> {
+    let Some(map) = fixture.as_object() else {
+        return Err(ReduceError::new(
+            ReduceErrorCode::NotAnObject,
+            "",
+            "a fixture must be a JSON object",
+        ));
+    };
+    let member = |name: &str| {
+        map.get(name).ok_or_else(|| {
+            ReduceError::new(
+                ReduceErrorCode::MissingMember,
+                format!("/{name}"),
+                format!("the fixture has no `{name}`"),
+            )
+        })
+    };
+    let invalid = |name: &str, what: &str| {
+        ReduceError::new(
+            ReduceErrorCode::InvalidMember,
+            format!("/{name}"),
+            format!("`{name}` must be {what}"),
+        )
+    };
+    let name = member("name")?
+        .as_str()
+        .ok_or_else(|| invalid("name", "a string"))?;
+    let identity = member("identity")?;
+    if !identity.is_object() {
+        return Err(invalid("identity", "an object"));
+    }
+    let capabilities = member("capabilities")?;
+    if !capabilities.is_object() {
+        return Err(invalid("capabilities", "an object"));
+    }
+    Ok(Snapshot::new(name, identity.clone(), capabilities.clone()))
+}
+
+impl Snapshot {
+    /// A snapshot before any event, for a session known by its name, identity and capabilities.
+    pub fn new(fixture_name: impl Into<String>, identity: Value, capabilities: Value) -> Self {
+        Snapshot {
+            fixture_name: fixture_name.into(),
+            identity,
+            capabilities,
+            run_phase: Cow::Borrowed("queued"),
+            session_state: SessionState::NotStarted,
+            turn_state: TurnState::NotStarted,
+            active_turn_id: None,
+            items: IndexMap::new(),
+            requests: IndexMap::new(),
+            proposed_result: None,
+            terminal: None,
+            timeline: Vec::new(),
+            source_cursors: IndexMap::new(),
+            processed: IndexSet::new(),
+            duplicates: BTreeSet::new(),
+            out_of_order: IndexSet::new(),
+            gaps: Vec::new(),
+            gap_keys: HashSet::new(),
+            integrity: Integrity::Complete,
+            plans: PlanProjection::default(),
+            key_buffer: String::new(),
+        }
+    }
+
+    /// `fixtureName`.
+    pub fn fixture_name(&self) -> &str {
+        &self.fixture_name
+    }
+
+    /// `identity`, as given.
+    pub fn identity(&self) -> &Value {
+        &self.identity
+    }
+
+    /// `capabilities`, as given.
+    pub fn capabilities(&self) -> &Value {
+        &self.capabilities
+    }
+
+    /// `runPhase`: `queued`, a phase from `runtime.phase.changed`, or `terminal`.
+    pub fn run_phase(&self) -> &str {
+        &self.run_phase
+    }
+
+    /// `sessionState`.
+    pub fn session_state(&self) -> SessionState {
+        self.session_state
+    }
+
+    /// `turnState`.
+    pub fn turn_state(&self) -> TurnState {
+        self.turn_state
+    }
+
+    /// `activeTurnId`.
+    pub fn active_turn_id(&self) -> Option<&str> {
+        self.active_turn_id.as_deref()
+    }
+
+    /// `items`, by `itemId`, in first-seen order.
+    pub fn items(&self) -> &IndexMap<String, Item> {
+        &self.items
+    }
+
+    /// `requests`, by `requestId`, in first-seen order.
+    pub fn requests(&self) -> &IndexMap<String, Request> {
+        &self.requests
+    }
+
+    /// `proposedResult`: the last `run.result.proposed` payload, as delivered.
+    pub fn proposed_result(&self) -> Option<&Value> {
+        self.proposed_result.as_ref()
+    }
+
+    /// `terminal`: the last `run.terminal` payload, as delivered.
+    pub fn terminal(&self) -> Option<&Value> {
+        self.terminal.as_ref()
+    }
+
+    /// `timeline`: one entry per applied event; an entry's position is its index + 1.
+    pub fn timeline(&self) -> &[TimelineEntry] {
+        &self.timeline
+    }
+
+    /// `sourceCursors`: `sourceKind:sourceInstanceId` → last applied `sourceSeq`, in
+    /// first-insertion order.
+    pub fn source_cursors(&self) -> &IndexMap<String, u64> {
+        &self.source_cursors
+    }
+
+    /// `processedEventIds`, in application order.
+    pub fn processed_event_ids(&self) -> impl ExactSizeIterator<Item = &str> + Clone + '_ {
+        self.processed.iter().map(|id| &**id)
+    }
+
+    /// Whether an event with this `sourceEventId` has been applied.
+    pub fn is_processed(&self, source_event_id: &str) -> bool {
+        self.processed.contains(source_event_id)
+    }
+
+    /// `duplicateEventIds`, in UTF-16 code-unit order.
+    pub fn duplicate_event_ids(&self) -> impl ExactSizeIterator<Item = &str> + Clone + '_ {
+        self.duplicates.iter().map(|id| id.0.as_str())
+    }
+
+    /// `outOfOrderEventIds`, in first-seen order.
+    pub fn out_of_order_event_ids(&self) -> impl ExactSizeIterator<Item = &str> + Clone + '_ {
+        self.out_of_order.iter().map(String::as_str)
+    }
+
+    /// `gaps`, in detection order.
+    pub fn gaps(&self) -> &[Gap] {
+        &self.gaps
+    }
+
+    /// `integrity`.
+    pub fn integrity(&self) -> Integrity {
+        self.integrity
+    }
+
+    /// The latest plan per `planId` (PROTOCOL §2.8). Not part of the snapshot's golden format.
+    pub fn plans(&self) -> &PlanProjection {
+        &self.plans
+    }
+
+    /// The parity summary (PROTOCOL §2.6).
+    pub fn summary(&self) -> ParitySummary<'_> {
+        ParitySummary::new(self)
+    }
+
+    /// The snapshot as a JSON value, keys in golden order.
+    pub fn to_value(&self) -> Value {
+        // Serializing into a Value fails only for non-string map keys, which this has none of.
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+
+    /// The golden bytes: pretty JSON (PROTOCOL §0.4) with a trailing newline.
+    pub fn to_pretty(&self) -> String {
+        crate::json::pretty(&self.to_value())
+    }
+}
+
+/// Writes `value` or `null`.
+pub(super) struct OrNull<T>(pub(super) Option<T>);
+
+impl<T: Serialize> Serialize for OrNull<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match &self.0 {
+            Some(v) => v.serialize(s),
+            None => s.serialize_unit(),
+        }
+    }
+}
+
+/// Writes an iterator as a JSON array.
+pub(super) struct Seq<I>(pub(super) I);
+
+impl<I> Serialize for Seq<I>
+where
+    I: Iterator + Clone,
+    I::Item: Serialize,
+{
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.clone())
+    }
+}
+
+impl Serialize for Snapshot {
+    /// The golden format: the 19 members in the order of PROTOCOL §2.1.
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(19))?;
+        m.serialize_entry("schema", SNAPSHOT_SCHEMA)?;
+        m.serialize_entry("fixtureName", &self.fixture_name)?;
+        m.serialize_entry("identity", &self.identity)?;
+        m.serialize_entry("capabilities", &self.capabilities)?;
+        m.serialize_entry("runPhase", self.run_phase.as_ref())?;
+        m.serialize_entry("sessionState", self.session_state.as_str())?;
+        m.serialize_entry("turnState", self.turn_state.as_str())?;
+        m.serialize_entry("activeTurnId", &self.active_turn_id)?;
+        m.serialize_entry(
+            "items",
+            &Seq(self.items.iter().map(|(id, item)| item.golden(id))),
+        )?;
+        m.serialize_entry(
+            "requests",
+            &Seq(self.requests.iter().map(|(id, r)| r.golden(id))),
+        )?;
+        m.serialize_entry("proposedResult", &OrNull(self.proposed_result.as_ref()))?;
+        m.serialize_entry("terminal", &OrNull(self.terminal.as_ref()))?;
+        m.serialize_entry(
+            "timeline",
+            &Seq(self.timeline.iter().enumerate().map(|(i, e)| e.golden(i))),
+        )?;
+        m.serialize_entry("sourceCursors", &self.source_cursors)?;
+        m.serialize_entry("processedEventIds", &Seq(self.processed_event_ids()))?;
+        m.serialize_entry("duplicateEventIds", &Seq(self.duplicate_event_ids()))?;
+        m.serialize_entry("outOfOrderEventIds", &Seq(self.out_of_order_event_ids()))?;
+        m.serialize_entry("gaps", &self.gaps)?;
+        m.serialize_entry("integrity", self.integrity.as_str())?;
+        m.end()
+    }
+}
