@@ -367,3 +367,17 @@ fn problem_codes_print_snake_case() {
         "unresolved_schema_fragment"
     );
 }
+
+/// The project's own protocol directory (this repository: `schemas/`, `fixtures/`, `manifest.json`)
+/// passes every check and its checked-in manifest is fresh (`prp manifest .` regenerates it).
+#[test]
+fn the_projects_manifest_is_fresh() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    match manifest::check(root) {
+        Ok(Check::Fresh) => {}
+        Ok(Check::Stale(parts)) => {
+            panic!("manifest.json is stale, run `prp manifest .`: {parts:?}")
+        }
+        Err(e) => panic!("the project's fixtures fail the manifest checks: {e}"),
+    }
+}
