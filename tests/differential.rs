@@ -115,8 +115,27 @@ fn numbers_for(n: &serde_json::Number) -> Vec<(String, Value)> {
     out
 }
 
+/// String values seen under each member name across the corpus, so that a mutation can swap in a
+/// value that is valid somewhere else (another `eventType`, `phase`, `schema`, ...).
+type Seen = BTreeMap<String, BTreeSet<String>>;
+
+fn seen_strings(value: &Value, out: &mut Seen) {
+    match value {
+        Value::Object(m) => {
+            for (k, v) in m {
+                if let Value::String(s) = v {
+                    out.entry(k.clone()).or_default().insert(s.clone());
+                }
+                seen_strings(v, out);
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|v| seen_strings(v, out)),
+        _ => {}
+    }
+}
+
 /// Every mutation of `root`: (label, mutated document).
-fn mutations(root: &Value) -> Vec<(String, Value)> {
+fn mutations(root: &Value, seen: &Seen) -> Vec<(String, Value)> {
     let mut locations = Vec::new();
     collect(root, String::new(), 0, &mut locations);
     let mut out = Vec::new();
@@ -134,7 +153,17 @@ fn mutations(root: &Value) -> Vec<(String, Value)> {
         .map(|(l, v)| (l.to_owned(), v))
         .collect();
         match &value {
-            Value::String(s) => replacements.extend(strings_for(s)),
+            Value::String(s) => {
+                replacements.extend(strings_for(s));
+                let member = pointer.rsplit('/').next().unwrap_or("");
+                if let Some(values) = seen.get(member) {
+                    // Spread over the values seen (event types run to a hundred).
+                    let step = (values.len() / 12).max(1);
+                    for other in values.iter().filter(|v| *v != s).step_by(step).take(12) {
+                        replacements.push((format!("swap {other:?}"), json!(other)));
+                    }
+                }
+            }
             Value::Number(n) => replacements.extend(numbers_for(n)),
             Value::Bool(b) => replacements.push(("flip".into(), json!(!b))),
             Value::Array(items) => {
@@ -269,6 +298,8 @@ fn typed_decoding_agrees_with_the_oracle_on_mutations() {
         });
     }
     bases.remove("");
+    let mut seen = Seen::new();
+    docs.iter().for_each(|d| seen_strings(d, &mut seen));
     let mut compared = 0usize;
     let mut rejected = 0usize;
     let mut disagreements = Vec::new();
@@ -277,7 +308,7 @@ fn typed_decoding_agrees_with_the_oracle_on_mutations() {
         let check = prp_types::decode::checker(key).expect("keys come from the checker table");
         let validator = oracle.validator(key);
         for node in nodes.values() {
-            for (label, doc) in mutations(node) {
+            for (label, doc) in mutations(node, &seen) {
                 let bytes = serde_json::to_vec(&doc).expect("a Value serializes");
                 let typed = check(&bytes);
                 let expected = validator.is_valid(&doc);

@@ -1,0 +1,83 @@
+//! Reduction of synthetic sessions of 10k, 100k and 1M events, beside merely decoding the same
+//! events with the typed decoder: events per second, and the cost per event as the session grows.
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use prp_types::reducer::Snapshot;
+use serde_json::{Value, json};
+use std::hint::black_box;
+
+/// A session of `n` events from one runner: turns of item deltas, tool executions and completions.
+fn session(n: usize) -> Vec<Value> {
+    (0..n)
+        .map(|i| {
+            let seq = i + 1;
+            let turn = format!("turn-{}", i / 50);
+            let (event_type, item, payload) = match i % 50 {
+                0 => ("turn.started", None, json!({})),
+                49 => ("turn.completed", None, json!({"channel": "summary"})),
+                k if k % 10 == 5 => (
+                    "tool.execution.completed",
+                    None,
+                    json!({
+                        "schema": "paperclip.tool.execution.v1", "executionId": format!("exec-{i}"),
+                        "transport": "process", "operation": "execute", "status": "completed",
+                        "output": "ok", "outputBytes": 2, "outputTruncated": false, "outputDigest": null
+                    }),
+                ),
+                k => ("item.delta", Some(format!("item-{}-{}", i / 50, k % 3)), json!({"kind": "assistant_message", "text": "more text "})),
+            };
+            let mut e = json!({
+                "schema": "paperclip.prp.event.v1",
+                "sourceEventId": format!("evt-{seq}"),
+                "sourceSeq": seq,
+                "sourceInstanceId": "runner-bench",
+                "sourceKind": "runner",
+                "runId": "run-bench",
+                "turnId": turn,
+                "eventType": event_type,
+                "schemaVersion": 1,
+                "priority": 1,
+                "emittedAt": "2026-11-29T10:00:00.000Z",
+                "payload": payload
+            });
+            if let Some(item) = item {
+                e["itemId"] = json!(item);
+            }
+            e
+        })
+        .collect()
+}
+
+fn bench(c: &mut Criterion) {
+    let mut group = c.benchmark_group("reduce");
+    group.sample_size(10);
+    for n in [10_000usize, 100_000, 1_000_000] {
+        let events = session(n);
+        let bytes: Vec<Vec<u8>> = events
+            .iter()
+            .map(|e| serde_json::to_vec(e).unwrap())
+            .collect();
+        group.throughput(Throughput::Elements(n as u64));
+        group.bench_with_input(BenchmarkId::new("reduce", n), &events, |b, events| {
+            b.iter(|| {
+                let mut snapshot = Snapshot::new("bench", json!({}), json!({}));
+                snapshot.reduce(events).expect("valid events");
+                black_box(snapshot.timeline().len())
+            })
+        });
+        group.bench_with_input(BenchmarkId::new("typed_decode", n), &bytes, |b, bytes| {
+            b.iter(|| {
+                for e in bytes {
+                    black_box(
+                        prp_types::decode::decode::<prp_types::types::Event>(e)
+                            .expect("valid event"),
+                    );
+                }
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
