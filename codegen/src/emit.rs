@@ -701,10 +701,9 @@ impl<'a> Emitter<'a> {
                 );
             }
             tags.push(quote! { #name::#v(_) => #value, });
-            let _ = &arms;
         }
         if tag.is_empty() {
-            return self.exclusive(t, defs, tags);
+            return self.exclusive(t, defs);
         }
         let allowed = t
             .variants
@@ -769,12 +768,7 @@ impl<'a> Emitter<'a> {
     }
 
     /// A `oneOf` with no discriminator: every variant is tried, and exactly one must accept.
-    fn exclusive(
-        &mut self,
-        t: &Tagged,
-        defs: Vec<TokenStream>,
-        _tags: Vec<TokenStream>,
-    ) -> TokenStream {
+    fn exclusive(&mut self, t: &Tagged, defs: Vec<TokenStream>) -> TokenStream {
         let name = ident(&t.name);
         let doc = doc_attrs(&t.doc);
         let mut tries = Vec::new();
@@ -945,13 +939,12 @@ impl<'a> Emitter<'a> {
             defs.push(quote! { #vn(#rty), });
             arms.push(quote! { #(#selector::#whens)|* => Ok(#name::#vn(serde::de::DeserializeSeed::deserialize(#seed, d)?)), });
         }
+        let selector_name = self.model.items[s.selector_enum].name();
         let doc = format!(
-            " The `payload`-like member whose schema depends on [`{}`].",
-            s.name
+            " A member whose schema is chosen by the value of [`{selector_name}`]; one variant per group of values."
         );
-        let _ = doc;
         quote! {
-            #[doc = " A member whose schema is chosen by a sibling enum member; one variant per group of values."]
+            #[doc = #doc]
             #[derive(Debug, Clone, PartialEq, serde::Serialize)]
             #[serde(untagged)]
             pub enum #name {

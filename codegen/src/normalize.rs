@@ -969,7 +969,7 @@ impl<'a> Normalizer<'a> {
         // `then` members that bring structure select the member's type by the tested constant.
         let mut selects: BTreeMap<String, Vec<(ObjPred, Loc)>> = BTreeMap::new();
         let mut plain_conds = Vec::new();
-        for (at, when, then_loc) in conds {
+        for (_, when, then_loc) in conds {
             let then_node = self.node(&then_loc);
             let mut then = ObjPred::default();
             let tobj = then_node
@@ -1012,7 +1012,6 @@ impl<'a> Normalizer<'a> {
                     }
                 }
             }
-            let _ = at;
             if !then.is_empty() {
                 plain_conds.push(Cond { when, then });
             }

@@ -212,7 +212,7 @@ impl rt::Probed for MessageType {
         rt::Probe::Str(self.as_str())
     }
 }
-/// A member whose schema is chosen by a sibling enum member; one variant per group of values.
+/// A member whose schema is chosen by the value of [`MessageType`]; one variant per group of values.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 pub enum MessageBody {
