@@ -835,34 +835,22 @@ impl<'a> Emitter<'a> {
                     });
                 }
                 Ty::Int(r) => {
-                    let (wrap, from_u64, from_f64) = if fits_i64(r) {
-                        (
-                            quote! { rt::check_int },
-                            quote! { rt::int_from_u64(n)? },
-                            quote! { rt::int_from_f64(n)? },
-                        )
+                    // Checked as an unbounded integer; a variant stored as `i64` then narrows it.
+                    let narrow = if fits_i64(r) {
+                        quote! { .and_then(rt::integer_to_i64::<__E>) }
                     } else {
-                        (
-                            quote! { rt::check_integer },
-                            quote! { rt::Integer::from(n) },
-                            quote! { rt::integer_from_f64(n)? },
-                        )
-                    };
-                    let from_i64 = if fits_i64(r) {
-                        quote! { n }
-                    } else {
-                        quote! { rt::Integer::from(n) }
+                        quote! {}
                     };
                     let r = self.int_rule(r);
                     visits.push(quote! {
                         fn visit_i64<__E: serde::de::Error>(self, n: i64) -> ::core::result::Result<#name, __E> {
-                            #wrap::<__E>(&#r, #from_i64).map(#name::#v)
+                            rt::check_integer::<__E>(&#r, rt::Integer::from(n))#narrow.map(#name::#v)
                         }
                         fn visit_u64<__E: serde::de::Error>(self, n: u64) -> ::core::result::Result<#name, __E> {
-                            #wrap::<__E>(&#r, #from_u64).map(#name::#v)
+                            rt::check_integer::<__E>(&#r, rt::Integer::from(n))#narrow.map(#name::#v)
                         }
                         fn visit_f64<__E: serde::de::Error>(self, n: f64) -> ::core::result::Result<#name, __E> {
-                            #wrap::<__E>(&#r, #from_f64).map(#name::#v)
+                            rt::check_integer::<__E>(&#r, rt::integer_from_f64(n)?)#narrow.map(#name::#v)
                         }
                     });
                 }

@@ -849,7 +849,7 @@ impl<'a> Normalizer<'a> {
         let mut required: Vec<String> = Vec::new();
         let mut closed: Vec<BTreeSet<String>> = Vec::new();
         let mut typed_extra: Option<(Loc, Option<Loc>)> = None;
-        let mut conds: Vec<(Loc, ObjPred, Loc)> = Vec::new();
+        let mut conds: Vec<(ObjPred, Loc)> = Vec::new();
         let mut one_ofs = Vec::new();
         let mut checks = Vec::new();
         let mut pending: Vec<Loc> = locs.to_vec();
@@ -912,7 +912,7 @@ impl<'a> Normalizer<'a> {
                         "an `if` may only test member constants",
                     )
                 })?;
-                conds.push((l.clone(), when, l.child("then")));
+                conds.push((when, l.child("then")));
             }
             if let Some(alts) = obj.get("oneOf").and_then(Value::as_array) {
                 let mut branches = Vec::new();
@@ -969,7 +969,7 @@ impl<'a> Normalizer<'a> {
         // `then` members that bring structure select the member's type by the tested constant.
         let mut selects: BTreeMap<String, Vec<(ObjPred, Loc)>> = BTreeMap::new();
         let mut plain_conds = Vec::new();
-        for (_, when, then_loc) in conds {
+        for (when, then_loc) in conds {
             let then_node = self.node(&then_loc);
             let mut then = ObjPred::default();
             let tobj = then_node

@@ -242,23 +242,9 @@ pub fn check_int<E: de::Error>(rule: &IntRule, v: i64) -> Result<i64, E> {
     Ok(v)
 }
 
-/// Converts a JSON number to the `i64` that the typed API stores, or explains why it cannot.
-pub fn int_from_f64<E: de::Error>(v: f64) -> Result<i64, E> {
-    if v.fract() != 0.0 || !v.is_finite() {
-        return Err(fail("type", "", format_args!("{v} is not an integer")));
-    }
-    if v < -9.223372036854776e18 || v >= 9.223372036854776e18 {
-        return Err(fail(
-            "integer_range",
-            "",
-            format_args!("{v} is outside the 64-bit range this implementation stores"),
-        ));
-    }
-    Ok(v as i64)
-}
-
-pub fn int_from_u64<E: de::Error>(v: u64) -> Result<i64, E> {
-    i64::try_from(v).map_err(|_| {
+/// The `i64` of an [`Integer`] whose rule keeps it within 64 bits, or why it is not.
+pub fn integer_to_i64<E: de::Error>(v: Integer) -> Result<i64, E> {
+    v.as_i64().ok_or_else(|| {
         fail(
             "integer_range",
             "",
@@ -369,36 +355,15 @@ impl<'de> DeserializeSeed<'de> for StrSeed {
     }
 }
 
-/// Decodes an integer (any number with a zero fraction) and checks its [`IntRule`].
+/// Decodes an integer whose rule bounds it within 64 bits (any number with a zero fraction) and
+/// checks its [`IntRule`]; the value is stored as `i64`.
 #[derive(Clone, Copy)]
 pub struct IntSeed(pub &'static IntRule);
 
 impl<'de> DeserializeSeed<'de> for IntSeed {
     type Value = i64;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<i64, D::Error> {
-        struct V(&'static IntRule);
-        const EXPECT: &str = "an integer";
-        impl<'de> Visitor<'de> for V {
-            type Value = i64;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str(EXPECT)
-            }
-            reject!(bool);
-            reject!(str);
-            reject!(null);
-            reject!(seq);
-            reject!(map);
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<i64, E> {
-                check_int(self.0, v)
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<i64, E> {
-                check_int(self.0, int_from_u64(v)?)
-            }
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<i64, E> {
-                check_int(self.0, int_from_f64(v)?)
-            }
-        }
-        d.deserialize_i64(V(self.0))
+        integer_to_i64(IntegerSeed(self.0).deserialize(d)?)
     }
 }
 
