@@ -3,6 +3,7 @@
 //! Exit codes everywhere: 0 success / all valid, 1 a check failed / something invalid or stale,
 //! 2 usage or I/O error.
 
+mod args;
 mod manifest;
 mod replay;
 mod validate;

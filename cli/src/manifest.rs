@@ -3,31 +3,15 @@
 //! Exit codes: 0 written or fresh, 1 stale or a check failed, 2 usage or I/O error.
 
 use prp_types::manifest::{self, Check, Error};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 pub const USAGE: &str =
     "prp manifest [--check] PROTOCOL_DIR   (PROTOCOL_DIR holds schemas/ and fixtures/)";
 
-#[derive(Debug, PartialEq, Eq)]
-struct Options {
-    check: bool,
-    dir: PathBuf,
-}
+type Options = crate::args::CheckDir;
 
 fn parse(args: &[String]) -> Result<Options, String> {
-    let mut check = false;
-    let mut dir = None;
-    for a in args {
-        match a.as_str() {
-            "--check" => check = true,
-            s if s.starts_with("--") => return Err(format!("unknown option `{s}`")),
-            _ if dir.is_some() => return Err("more than one PROTOCOL_DIR given".into()),
-            _ => dir = Some(PathBuf::from(a)),
-        }
-    }
-    let dir = dir.ok_or("no PROTOCOL_DIR given")?;
-    Ok(Options { check, dir })
+    crate::args::check_dir(args, "PROTOCOL_DIR")
 }
 
 pub fn run(args: &[String]) -> ExitCode {

@@ -6,7 +6,6 @@
 use prp_types::decode::MAX_DOCUMENT_BYTES;
 use prp_types::reducer::{self, goldens};
 use std::io::{Read, Write};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 pub const USAGE_REPLAY: &str = "prp replay FIXTURE [--summary]   (the golden snapshot, or parity summary; FIXTURE `-` reads stdin)";
@@ -87,25 +86,10 @@ pub fn run_replay(args: &[String]) -> ExitCode {
     }
 }
 
-#[derive(Debug, PartialEq, Eq)]
-struct GoldensOptions {
-    check: bool,
-    dir: PathBuf,
-}
+type GoldensOptions = crate::args::CheckDir;
 
 fn parse_goldens(args: &[String]) -> Result<GoldensOptions, String> {
-    let mut check = false;
-    let mut dir = None;
-    for a in args {
-        match a.as_str() {
-            "--check" => check = true,
-            s if s.starts_with("--") => return Err(format!("unknown option `{s}`")),
-            _ if dir.is_some() => return Err("more than one DIR given".into()),
-            _ => dir = Some(PathBuf::from(a)),
-        }
-    }
-    let dir = dir.ok_or("no DIR given")?;
-    Ok(GoldensOptions { check, dir })
+    crate::args::check_dir(args, "DIR")
 }
 
 pub fn run_goldens(args: &[String]) -> ExitCode {
