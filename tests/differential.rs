@@ -535,3 +535,127 @@ mod round_trip {
         );
     }
 }
+
+/// The single-scan pattern matcher against `regress` (the engine it stands in for): every pattern of
+/// the project's schemas and a set of synthetic ones probing the subset's edges, on every string of
+/// the sample documents, its one-character edits and all short strings over the pattern's alphabet.
+mod patterns {
+    use super::*;
+    use prp_types::types::rt::Pattern;
+
+    const SYNTHETIC: &[&str] = &[
+        "^",
+        "^$",
+        "^a?b$",
+        "^a{0}b$",
+        "^a{2,}b",
+        "^x{3}",
+        "^a{1,3}$",
+        "^\\d{2,4}-\\w+$",
+        "^[\\-.]+$",
+        "^[a-]$",
+        "^[-a]$",
+        "^\\.\\*/$",
+        "^[A-Z][a-z]*[0-9]?$",
+        "^[a-c]*c$",
+        "^a*a",
+        "^a?a?b*$",
+        "^(ab)+$",
+        "^a*?$",
+        "^[^a]$",
+        "^a|b$",
+        "a$",
+        "^.$",
+        "^[\\d-z]$",
+        "^https?://",
+        "^sha256:[a-f0-9]{4}$",
+    ];
+
+    fn schema_patterns(value: &Value, out: &mut BTreeSet<String>) {
+        walk_all(value, &mut |v| {
+            if let Some(p) = v.get("pattern").and_then(Value::as_str) {
+                out.insert(p.to_owned());
+            }
+        });
+    }
+
+    fn probes(pattern: &str, samples: &BTreeSet<String>) -> BTreeSet<String> {
+        let mut alphabet: BTreeSet<char> = pattern.chars().filter(|c| c.is_ascii()).collect();
+        alphabet.extend(['a', 'Z', '0', '_', '-', '.', '/', ':', ' ', '\n', '\r', 'é', '😀']);
+        alphabet.insert('\u{2028}');
+        let alphabet: Vec<char> = alphabet.into_iter().collect();
+        let mut out: BTreeSet<String> = samples.clone();
+        out.insert(String::new());
+        let mut short: Vec<String> = vec![String::new()];
+        for _ in 0..3 {
+            short = short
+                .iter()
+                .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
+                .collect();
+            out.extend(short.iter().cloned());
+        }
+        for s in samples {
+            let chars: Vec<char> = s.chars().collect();
+            for at in 0..=chars.len() {
+                let (head, tail) = chars.split_at(at);
+                let head: String = head.iter().collect();
+                if let Some((_, rest)) = tail.split_first() {
+                    out.insert(format!("{head}{}", rest.iter().collect::<String>()));
+                }
+                for c in ['a', '-', '/', '\n', 'é', '{'] {
+                    out.insert(format!("{head}{c}{}", tail.iter().collect::<String>()));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_scan_matcher_agrees_with_regress() {
+        let mut patterns = BTreeSet::new();
+        for path in json_files(&project_schema_dir()) {
+            schema_patterns(&read_json(&path), &mut patterns);
+        }
+        assert!(!patterns.is_empty(), "no pattern found in schemas/");
+        let mut samples = BTreeSet::new();
+        for doc in project_documents() {
+            walk_all(&doc, &mut |v| {
+                if let Some(s) = v.as_str() {
+                    samples.insert(s.to_owned());
+                }
+            });
+        }
+        samples.insert(format!("sha256:{}", "0123456789abcdef".repeat(4)));
+        samples.insert("sha256:abcd".to_owned());
+
+        let (mut scans, mut checked) = (0, 0usize);
+        for source in patterns.iter().map(String::as_str).chain(SYNTHETIC.iter().copied()) {
+            let pattern = Pattern::new(Box::leak(source.to_owned().into_boxed_str()));
+            let regex = regress::Regex::new(source).expect("pattern compiles");
+            scans += usize::from(pattern.is_scan());
+            for s in probes(source, &samples) {
+                assert_eq!(
+                    pattern.is_match(&s),
+                    regex.find(&s).is_some(),
+                    "pattern {source:?} on {s:?} (scan: {})",
+                    pattern.is_scan()
+                );
+                checked += 1;
+            }
+        }
+        println!(
+            "{} patterns ({} schema), {scans} as scans, {checked} comparisons",
+            patterns.len() + SYNTHETIC.len(),
+            patterns.len()
+        );
+        // The identifier, digest and URL patterns of the schemas must not need regress.
+        for source in ["^[A-Za-z0-9][A-Za-z0-9._:-]*$", "^sha256:[a-f0-9]{64}$", "^https?://"] {
+            assert!(
+                Pattern::new(source).is_scan(),
+                "{source} should run as a scan"
+            );
+        }
+        assert!(!Pattern::new("^(ab)+$").is_scan());
+        assert!(!Pattern::new("^[a-c]*c$").is_scan());
+    }
+}

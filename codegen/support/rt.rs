@@ -114,7 +114,12 @@ impl<T: serde::Serialize> serde::Serialize for Tri<T> {
 /// pattern once, so compiling here cannot fail.
 pub struct Pattern {
     pub source: &'static str,
-    compiled: OnceLock<regress::Regex>,
+    compiled: OnceLock<Matcher>,
+}
+
+enum Matcher {
+    Scan(Scan),
+    Regex(regress::Regex),
 }
 
 impl Pattern {
@@ -124,13 +129,224 @@ impl Pattern {
             compiled: OnceLock::new(),
         }
     }
+
+    fn matcher(&self) -> &Matcher {
+        self.compiled.get_or_init(|| match Scan::compile(self.source) {
+            Some(scan) => Matcher::Scan(scan),
+            None => Matcher::Regex(
+                regress::Regex::new(self.source).expect("pattern compiled at generation time"),
+            ),
+        })
+    }
+
     pub fn is_match(&self, s: &str) -> bool {
-        self.compiled
-            .get_or_init(|| {
-                regress::Regex::new(self.source).expect("pattern compiled at generation time")
-            })
-            .find(s)
-            .is_some()
+        match self.matcher() {
+            Matcher::Scan(scan) => scan.is_match(s),
+            Matcher::Regex(re) => re.find(s).is_some(),
+        }
+    }
+
+    /// Whether this pattern runs as a single left-to-right scan instead of through `regress`.
+    pub fn is_scan(&self) -> bool {
+        matches!(self.matcher(), Matcher::Scan(_))
+    }
+}
+
+/// A pattern that a single greedy scan decides exactly: `^`, then ASCII literals and ASCII classes
+/// with quantifiers, then optionally `$`. It is used only when greed cannot go wrong: a repeated
+/// step's characters never start what follows it, so giving characters back could never help. Such
+/// patterns (identifiers, digests, URL prefixes) are the common case and need no backtracking engine.
+struct Scan {
+    steps: Vec<Step>,
+    to_end: bool,
+}
+
+/// One element of a [`Scan`]: a set of ASCII bytes taken between `min` and `max` times.
+#[derive(Clone, Copy)]
+struct Step {
+    set: u128,
+    min: u32,
+    max: u32,
+}
+
+impl Scan {
+    /// `None` when the pattern is outside the subset (the caller then uses `regress`).
+    fn compile(source: &str) -> Option<Scan> {
+        let b = source.as_bytes();
+        if !source.is_ascii() || b.first() != Some(&b'^') {
+            return None;
+        }
+        let mut i = 1;
+        let mut steps: Vec<Step> = Vec::new();
+        let mut to_end = false;
+        while i < b.len() {
+            let set = match b[i] {
+                b'$' if i + 1 == b.len() => {
+                    to_end = true;
+                    break;
+                }
+                b'[' => {
+                    let (set, next) = Self::class(b, i + 1)?;
+                    i = next;
+                    set
+                }
+                b'\\' => {
+                    let set = Self::escape(*b.get(i + 1)?)?;
+                    i += 2;
+                    set
+                }
+                b'.' | b'^' | b'$' | b'|' | b'(' | b')' | b']' | b'{' | b'}' | b'*' | b'+'
+                | b'?' => return None,
+                c => {
+                    i += 1;
+                    1u128 << c
+                }
+            };
+            let (min, max, next) = Self::quantifier(b, i)?;
+            i = next;
+            steps.push(Step { set, min, max });
+        }
+        // Greed is exact when a repeated step's set is disjoint from every set that may follow it,
+        // up to and including the next step that must match at least once.
+        for (n, step) in steps.iter().enumerate() {
+            if step.min == step.max {
+                continue;
+            }
+            for next in &steps[n + 1..] {
+                if next.set & step.set != 0 {
+                    return None;
+                }
+                if next.min > 0 {
+                    break;
+                }
+            }
+        }
+        Some(Scan { steps, to_end })
+    }
+
+    /// Parses a class body starting after `[`; returns its set and the index after `]`.
+    fn class(b: &[u8], mut i: usize) -> Option<(u128, usize)> {
+        if b.get(i) == Some(&b'^') {
+            return None;
+        }
+        let mut set = 0u128;
+        let mut first = true;
+        loop {
+            let c = *b.get(i)?;
+            if c == b']' && !first {
+                return Some((set, i + 1));
+            }
+            if c == b']' {
+                return None;
+            }
+            first = false;
+            let (low, next) = match c {
+                b'\\' => {
+                    let e = *b.get(i + 1)?;
+                    let one = Self::escape(e)?;
+                    if one.count_ones() != 1 {
+                        // `\d` or `\w`: a set, never a range endpoint.
+                        set |= one;
+                        i += 2;
+                        if b.get(i) == Some(&b'-') && b.get(i + 1) != Some(&b']') {
+                            return None;
+                        }
+                        continue;
+                    }
+                    (e, i + 2)
+                }
+                c => (c, i + 1),
+            };
+            i = next;
+            if b.get(i) == Some(&b'-') && b.get(i + 1).is_some_and(|&c| c != b']') {
+                let high = match b[i + 1] {
+                    b'\\' => {
+                        let e = *b.get(i + 2)?;
+                        if Self::escape(e)?.count_ones() != 1 {
+                            return None;
+                        }
+                        i += 3;
+                        e
+                    }
+                    c => {
+                        i += 2;
+                        c
+                    }
+                };
+                if high < low {
+                    return None;
+                }
+                for c in low..=high {
+                    set |= 1u128 << c;
+                }
+            } else {
+                set |= 1u128 << low;
+            }
+        }
+    }
+
+    /// The set of an escape: `\d`, `\w`, or an escaped syntax character standing for itself.
+    fn escape(e: u8) -> Option<u128> {
+        let range = |lo: u8, hi: u8| (lo..=hi).fold(0u128, |s, c| s | 1u128 << c);
+        match e {
+            b'd' => Some(range(b'0', b'9')),
+            b'w' => Some(range(b'0', b'9') | range(b'a', b'z') | range(b'A', b'Z') | 1u128 << b'_'),
+            b'^' | b'$' | b'\\' | b'.' | b'*' | b'+' | b'?' | b'(' | b')' | b'[' | b']' | b'{'
+            | b'}' | b'|' | b'/' | b'-' => Some(1u128 << e),
+            _ => None,
+        }
+    }
+
+    /// Parses an optional greedy quantifier at `i`: `(min, max, next index)`.
+    fn quantifier(b: &[u8], i: usize) -> Option<(u32, u32, usize)> {
+        let (min, max, next) = match b.get(i) {
+            Some(b'*') => (0, u32::MAX, i + 1),
+            Some(b'+') => (1, u32::MAX, i + 1),
+            Some(b'?') => (0, 1, i + 1),
+            Some(b'{') => {
+                let close = i + b[i..].iter().position(|&c| c == b'}')?;
+                let body = std::str::from_utf8(&b[i + 1..close]).ok()?;
+                let num = |t: &str| -> Option<u32> {
+                    (!t.is_empty() && t.bytes().all(|c| c.is_ascii_digit()))
+                        .then(|| t.parse().ok())
+                        .flatten()
+                };
+                let (min, max) = match body.split_once(',') {
+                    None => {
+                        let n = num(body)?;
+                        (n, n)
+                    }
+                    Some((lo, "")) => (num(lo)?, u32::MAX),
+                    Some((lo, hi)) => (num(lo)?, num(hi)?),
+                };
+                if max < min || max == u32::MAX && !body.ends_with(',') {
+                    return None;
+                }
+                (min, max, close + 1)
+            }
+            _ => return Some((1, 1, i)),
+        };
+        // A lazy quantifier (`*?`) or a second quantifier is left to regress.
+        match b.get(next) {
+            Some(b'?' | b'*' | b'+' | b'{') => None,
+            _ => Some((min, max, next)),
+        }
+    }
+
+    fn is_match(&self, s: &str) -> bool {
+        let b = s.as_bytes();
+        let mut at = 0;
+        for step in &self.steps {
+            let mut n = 0;
+            while n < step.max && at < b.len() && b[at] < 128 && step.set >> b[at] & 1 == 1 {
+                at += 1;
+                n += 1;
+            }
+            if n < step.min {
+                return false;
+            }
+        }
+        !self.to_end || at == b.len()
     }
 }
 
@@ -565,17 +781,58 @@ where
 
 /// Finds two equal items under JSON equality (key order ignored, `1 == 1.0`).
 pub fn first_duplicate<T: serde::Serialize>(items: &[T]) -> Option<(usize, usize)> {
-    let mut seen = std::collections::HashMap::with_capacity(items.len());
-    for (i, item) in items.iter().enumerate() {
-        let value = serde_json::to_value(item).unwrap_or(serde_json::Value::Null);
+    if items.len() < 2 {
+        return None;
+    }
+    let values: Vec<serde_json::Value> = items
+        .iter()
+        .map(|item| serde_json::to_value(item).unwrap_or(serde_json::Value::Null))
+        .collect();
+    // Short arrays (the usual case) are compared pair by pair; long ones through canonical texts.
+    if values.len() <= 16 {
+        for j in 1..values.len() {
+            for i in 0..j {
+                if json_eq(&values[i], &values[j]) {
+                    return Some((i, j));
+                }
+            }
+        }
+        return None;
+    }
+    let mut seen = std::collections::HashMap::with_capacity(values.len());
+    for (i, value) in values.iter().enumerate() {
         let mut key = String::new();
-        canonical(&value, &mut key);
+        canonical(value, &mut key);
         if let Some(&j) = seen.get(&key) {
             return Some((j, i));
         }
         seen.insert(key, i);
     }
     None
+}
+
+/// JSON equality: the relation [`canonical`] texts encode, without writing them.
+pub fn json_eq(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(v, w)| json_eq(v, w))
+        }
+        (Value::Number(x), Value::Number(y)) => {
+            x == y || {
+                let (mut p, mut q) = (String::new(), String::new());
+                canonical(a, &mut p);
+                canonical(b, &mut q);
+                p == q
+            }
+        }
+        _ => a == b,
+    }
 }
 
 /// Writes a canonical JSON text: object keys sorted, integral numbers without a fraction.
