@@ -95,7 +95,7 @@ impl<'a> Emitter<'a> {
             Ty::Int(r) if fits_i64(r) => quote! { i64 },
             Ty::Int(_) => quote! { rt::Integer },
             Ty::Num(_) => quote! { f64 },
-            Ty::Str(_) => quote! { ::std::string::String },
+            Ty::Str(_) => quote! { rt::Str },
             Ty::Object => quote! { serde_json::Map<::std::string::String, serde_json::Value> },
             Ty::Named(i) => {
                 let n = self.name(*i);
@@ -830,7 +830,7 @@ impl<'a> Emitter<'a> {
                     visits.push(quote! {
                         fn visit_str<__E: serde::de::Error>(self, s: &str) -> ::core::result::Result<#name, __E> {
                             rt::check_str::<__E>(&#r, s)?;
-                            Ok(#name::#v(s.to_owned()))
+                            Ok(#name::#v(rt::Str::from(s)))
                         }
                     });
                 }

@@ -6,7 +6,8 @@
 //! a keyword the generator does not understand is a located error, never silently dropped.
 //!
 //! The generated module needs `serde`, `serde_json` (with `raw_value`), `serde_path_to_error`,
-//! `regress` and `indexmap` (with `serde`) in the consuming crate.
+//! `regress`, `indexmap` (with `serde`) and `compact_str` (with `serde`; string members are
+//! `rt::Str`) in the consuming crate.
 
 pub mod emit;
 pub mod error;

@@ -1,5 +1,6 @@
 //! Runtime support for the generated decoders. This module is emitted verbatim into every generated
-//! file so that the output depends only on `serde`, `serde_json`, `regress` and `indexmap`.
+//! file so that the output depends only on `serde`, `serde_json`, `regress`, `indexmap` and
+//! `compact_str`.
 //!
 //! Constraint checks run inside `DeserializeSeed`s, so a failure is raised while the decoder stands on
 //! the offending value and a path-tracking deserializer can name it with a JSON pointer.
@@ -131,12 +132,13 @@ impl Pattern {
     }
 
     fn matcher(&self) -> &Matcher {
-        self.compiled.get_or_init(|| match Scan::compile(self.source) {
-            Some(scan) => Matcher::Scan(scan),
-            None => Matcher::Regex(
-                regress::Regex::new(self.source).expect("pattern compiled at generation time"),
-            ),
-        })
+        self.compiled
+            .get_or_init(|| match Scan::compile(self.source) {
+                Some(scan) => Matcher::Scan(scan),
+                None => Matcher::Regex(
+                    regress::Regex::new(self.source).expect("pattern compiled at generation time"),
+                ),
+            })
     }
 
     pub fn is_match(&self, s: &str) -> bool {
@@ -539,17 +541,21 @@ macro_rules! reject {
     };
 }
 
+/// The string type of generated fields: short strings (ids, timestamps, names: up to 24 bytes) are
+/// stored inline, so decoding them allocates nothing.
+pub type Str = compact_str::CompactString;
+
 /// Decodes a string and checks its [`StrRule`].
 #[derive(Clone, Copy)]
 pub struct StrSeed(pub &'static StrRule);
 
 impl<'de> DeserializeSeed<'de> for StrSeed {
-    type Value = String;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+    type Value = Str;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Str, D::Error> {
         struct V(&'static StrRule);
         const EXPECT: &str = "a string";
         impl<'de> Visitor<'de> for V {
-            type Value = String;
+            type Value = Str;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str(EXPECT)
             }
@@ -558,13 +564,13 @@ impl<'de> DeserializeSeed<'de> for StrSeed {
             reject!(null);
             reject!(seq);
             reject!(map);
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Str, E> {
                 check_str(self.0, v)?;
-                Ok(v.to_owned())
+                Ok(Str::from(v))
             }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<String, E> {
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Str, E> {
                 check_str(self.0, &v)?;
-                Ok(v)
+                Ok(Str::from(v))
             }
         }
         d.deserialize_string(V(self.0))
@@ -1137,7 +1143,7 @@ pub trait Probed {
     fn probe(&self) -> Probe<'_>;
 }
 
-impl Probed for String {
+impl Probed for Str {
     fn probe(&self) -> Probe<'_> {
         Probe::Str(self)
     }

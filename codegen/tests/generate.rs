@@ -52,7 +52,7 @@ fn regeneration_follows_the_project_schemas() {
     std::fs::write(&file, serde_json::to_string_pretty(&schema).unwrap()).unwrap();
     let after = generate_dir(&dir, &Options::default()).unwrap().code;
     assert!(
-        after.contains("pub favourite_colour: ::core::option::Option<::std::string::String>"),
+        after.contains("pub favourite_colour: ::core::option::Option<rt::Str>"),
         "new field missing"
     );
     assert_ne!(

@@ -20,5 +20,5 @@ pub mod types {
 }
 
 pub use decode::{DecodeError, decode, decode_document, decode_str};
-pub use types::rt::{Document as SchemaDocument, Integer, SchemaInfo, Tri};
+pub use types::rt::{Document as SchemaDocument, Integer, SchemaInfo, Str, Tri};
 pub use types::{Document, SCHEMAS};

@@ -102,21 +102,21 @@ fn generic(fixture: &QuestionAdapterFixture) -> Vec<String> {
     }
     let answers = &fixture.canonical_response.answers.extra;
     for (id, answer) in answers {
-        match questions.iter().find(|q| &q.id == id) {
+        match questions.iter().find(|q| q.id == id) {
             None => out.push(format!("answer {id} names no question")),
             Some(q) => answer_issues(q, answer, &mut out),
         }
     }
     for q in questions.iter().filter(|q| q.required) {
-        if answers.get(&q.id).is_none_or(|a| !answered(a)) {
+        if answers.get(q.id.as_str()).is_none_or(|a| !answered(a)) {
             out.push(format!("required question {} has no answer", q.id));
         }
     }
     out
 }
 
-fn blank(s: &Option<String>) -> bool {
-    s.as_deref().is_none_or(|t| t.trim().is_empty())
+fn blank(s: Option<&str>) -> bool {
+    s.is_none_or(|t| t.trim().is_empty())
 }
 
 /// Whether an answer says something: a selected option or non-blank text.
@@ -124,8 +124,8 @@ fn answered(a: &QuestionResponseAnswersValue) -> bool {
     a.selected_option_ids
         .as_ref()
         .is_some_and(|s| !s.is_empty())
-        || !blank(&a.text)
-        || !blank(&a.custom_text)
+        || !blank(a.text.as_deref())
+        || !blank(a.custom_text.as_deref())
 }
 
 fn answer_issues(q: &Question, a: &QuestionResponseAnswersValue, out: &mut Vec<String>) {
@@ -145,7 +145,7 @@ fn answer_issues(q: &Question, a: &QuestionResponseAnswersValue, out: &mut Vec<S
     let selected = a.selected_option_ids.as_deref().unwrap_or_default();
     let mut seen = HashSet::new();
     for option in selected {
-        if !q.options.iter().flatten().any(|o| &o.id == option) {
+        if !q.options.iter().flatten().any(|o| o.id == option) {
             out.push(format!(
                 "answer {id}: option {option} is not an option of the question"
             ));

@@ -78,10 +78,10 @@ impl PlanProjection {
             turn_id: event.turn_id.map(str::to_owned),
             plan,
         };
-        match self.plans.get_mut(&entry.plan.plan_id) {
+        match self.plans.get_mut(entry.plan.plan_id.as_str()) {
             Some(slot) => *slot = entry,
             None => {
-                self.plans.insert(entry.plan.plan_id.clone(), entry);
+                self.plans.insert(entry.plan.plan_id.to_string(), entry);
             }
         }
     }

@@ -96,7 +96,7 @@ impl rt::Probed for Revision {
 #[serde(untagged)]
 pub enum RevisionCurrent {
     Integer(rt::Integer),
-    String(::std::string::String),
+    String(rt::Str),
 }
 impl<'de> serde::Deserialize<'de> for RevisionCurrent {
     fn deserialize<__D: serde::Deserializer<'de>>(
@@ -134,7 +134,7 @@ impl<'de> serde::Deserialize<'de> for RevisionCurrent {
                 s: &str,
             ) -> ::core::result::Result<RevisionCurrent, __E> {
                 rt::check_str::<__E>(&STR_0, s)?;
-                Ok(RevisionCurrent::String(s.to_owned()))
+                Ok(RevisionCurrent::String(rt::Str::from(s)))
             }
         }
         d.deserialize_any(V).map_err(|e: __D::Error| e)

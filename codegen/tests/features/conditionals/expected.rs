@@ -27,15 +27,15 @@ pub struct Order {
     #[serde(rename = "state")]
     pub state: OrderState,
     #[serde(rename = "blocker", skip_serializing_if = "Option::is_none")]
-    pub blocker: ::core::option::Option<::std::string::String>,
+    pub blocker: ::core::option::Option<rt::Str>,
     #[serde(rename = "note", skip_serializing_if = "Option::is_none")]
-    pub note: ::core::option::Option<::std::string::String>,
+    pub note: ::core::option::Option<rt::Str>,
     #[serde(rename = "mode", skip_serializing_if = "Option::is_none")]
     pub mode: ::core::option::Option<OrderMode>,
     #[serde(rename = "host", skip_serializing_if = "Option::is_none")]
-    pub host: ::core::option::Option<::std::string::String>,
+    pub host: ::core::option::Option<rt::Str>,
     #[serde(rename = "items", skip_serializing_if = "Option::is_none")]
-    pub items: ::core::option::Option<Vec<::std::string::String>>,
+    pub items: ::core::option::Option<Vec<rt::Str>>,
 }
 impl Order {
     /// Decodes the members of an object; `pre` is a member a tagged union already read.
@@ -45,11 +45,11 @@ impl Order {
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Order, __A::Error> {
         let mut __state: ::core::option::Option<OrderState> = None;
-        let mut __blocker: ::core::option::Option<::std::string::String> = None;
-        let mut __note: ::core::option::Option<::std::string::String> = None;
+        let mut __blocker: ::core::option::Option<rt::Str> = None;
+        let mut __note: ::core::option::Option<rt::Str> = None;
         let mut __mode: ::core::option::Option<OrderMode> = None;
-        let mut __host: ::core::option::Option<::std::string::String> = None;
-        let mut __items: ::core::option::Option<Vec<::std::string::String>> = None;
+        let mut __host: ::core::option::Option<rt::Str> = None;
+        let mut __items: ::core::option::Option<Vec<rt::Str>> = None;
         if let Some((k, v)) = pre {
             match k {
                 "state" => {

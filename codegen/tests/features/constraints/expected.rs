@@ -25,9 +25,9 @@ pub(crate) use for_each_schema_type;
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Limits {
     #[serde(rename = "path")]
-    pub path: ::std::string::String,
+    pub path: rt::Str,
     #[serde(rename = "name")]
-    pub name: ::std::string::String,
+    pub name: rt::Str,
     #[serde(rename = "seq")]
     pub seq: i64,
     #[serde(rename = "ratio", skip_serializing_if = "Option::is_none")]
@@ -37,7 +37,7 @@ pub struct Limits {
     #[serde(rename = "done", skip_serializing_if = "Option::is_none")]
     pub done: ::core::option::Option<bool>,
     #[serde(rename = "when")]
-    pub when: ::std::string::String,
+    pub when: rt::Str,
     #[serde(rename = "refs", skip_serializing_if = "Option::is_none")]
     pub refs: ::core::option::Option<Vec<LimitsRefsItem>>,
 }
@@ -48,13 +48,13 @@ impl Limits {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Limits, __A::Error> {
-        let mut __path: ::core::option::Option<::std::string::String> = None;
-        let mut __name: ::core::option::Option<::std::string::String> = None;
+        let mut __path: ::core::option::Option<rt::Str> = None;
+        let mut __name: ::core::option::Option<rt::Str> = None;
         let mut __seq: ::core::option::Option<i64> = None;
         let mut __ratio: ::core::option::Option<f64> = None;
         let mut __priority: ::core::option::Option<i64> = None;
         let mut __done: ::core::option::Option<bool> = None;
-        let mut __when: ::core::option::Option<::std::string::String> = None;
+        let mut __when: ::core::option::Option<rt::Str> = None;
         let mut __refs: ::core::option::Option<Vec<LimitsRefsItem>> = None;
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
@@ -175,7 +175,7 @@ impl rt::Probed for Limits {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct LimitsRefsItem {
     #[serde(rename = "id")]
-    pub id: ::std::string::String,
+    pub id: rt::Str,
     /// Members the schema does not declare, kept in input order and written back.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -187,7 +187,7 @@ impl LimitsRefsItem {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<LimitsRefsItem, __A::Error> {
-        let mut __id: ::core::option::Option<::std::string::String> = None;
+        let mut __id: ::core::option::Option<rt::Str> = None;
         let mut extra = serde_json::Map::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {

@@ -34,11 +34,11 @@ pub(crate) use for_each_schema_type;
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct A {
     #[serde(rename = "id")]
-    pub id: ::std::string::String,
+    pub id: rt::Str,
     #[serde(rename = "beta")]
     pub beta: B,
     #[serde(rename = "betaId", skip_serializing_if = "Option::is_none")]
-    pub beta_id: ::core::option::Option<::std::string::String>,
+    pub beta_id: ::core::option::Option<rt::Str>,
 }
 impl A {
     /// Decodes the members of an object; `pre` is a member a tagged union already read.
@@ -47,9 +47,9 @@ impl A {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<A, __A::Error> {
-        let mut __id: ::core::option::Option<::std::string::String> = None;
+        let mut __id: ::core::option::Option<rt::Str> = None;
         let mut __beta: ::core::option::Option<B> = None;
-        let mut __beta_id: ::core::option::Option<::std::string::String> = None;
+        let mut __beta_id: ::core::option::Option<rt::Str> = None;
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
@@ -122,7 +122,7 @@ impl rt::Probed for A {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct B {
     #[serde(rename = "id")]
-    pub id: ::std::string::String,
+    pub id: rt::Str,
     /// Members the schema does not declare, kept in input order and written back.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -134,7 +134,7 @@ impl B {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<B, __A::Error> {
-        let mut __id: ::core::option::Option<::std::string::String> = None;
+        let mut __id: ::core::option::Option<rt::Str> = None;
         let mut extra = serde_json::Map::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
@@ -193,7 +193,7 @@ impl rt::Probed for B {
 #[doc(hidden)]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(transparent)]
-pub struct __Schema0(pub ::std::string::String);
+pub struct __Schema0(pub rt::Str);
 impl<'de> serde::Deserialize<'de> for __Schema0 {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
@@ -205,7 +205,7 @@ impl<'de> serde::Deserialize<'de> for __Schema0 {
 #[doc(hidden)]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(transparent)]
-pub struct __Schema1(pub ::std::string::String);
+pub struct __Schema1(pub rt::Str);
 impl<'de> serde::Deserialize<'de> for __Schema1 {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,

@@ -156,7 +156,7 @@ impl rt::Probed for AnswersAnswers {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct AnswersAnswersValue {
     #[serde(rename = "value")]
-    pub value: ::std::string::String,
+    pub value: rt::Str,
 }
 impl AnswersAnswersValue {
     /// Decodes the members of an object; `pre` is a member a tagged union already read.
@@ -165,7 +165,7 @@ impl AnswersAnswersValue {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<AnswersAnswersValue, __A::Error> {
-        let mut __value: ::core::option::Option<::std::string::String> = None;
+        let mut __value: ::core::option::Option<rt::Str> = None;
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {

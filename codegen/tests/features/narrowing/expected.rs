@@ -139,7 +139,7 @@ pub struct Reference {
     #[serde(rename = "kind")]
     pub kind: ReferenceKind,
     #[serde(rename = "id")]
-    pub id: ::std::string::String,
+    pub id: rt::Str,
     /// Members the schema does not declare, kept in input order and written back.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -152,7 +152,7 @@ impl Reference {
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Reference, __A::Error> {
         let mut __kind: ::core::option::Option<ReferenceKind> = None;
-        let mut __id: ::core::option::Option<::std::string::String> = None;
+        let mut __id: ::core::option::Option<rt::Str> = None;
         let mut extra = serde_json::Map::new();
         if let Some((k, v)) = pre {
             match k {
@@ -301,7 +301,7 @@ pub struct EnvelopeMerged {
     #[serde(rename = "kind")]
     pub kind: ReferenceKind,
     #[serde(rename = "id")]
-    pub id: ::std::string::String,
+    pub id: rt::Str,
     /// Members the schema does not declare, kept in input order and written back.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -315,7 +315,7 @@ impl EnvelopeMerged {
     ) -> ::core::result::Result<EnvelopeMerged, __A::Error> {
         let mut __count: ::core::option::Option<rt::Integer> = None;
         let mut __kind: ::core::option::Option<ReferenceKind> = None;
-        let mut __id: ::core::option::Option<::std::string::String> = None;
+        let mut __id: ::core::option::Option<rt::Str> = None;
         let mut extra = serde_json::Map::new();
         if let Some((k, v)) = pre {
             match k {

@@ -25,13 +25,13 @@ pub(crate) use for_each_schema_type;
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Record {
     #[serde(rename = "a")]
-    pub a: ::core::option::Option<::std::string::String>,
+    pub a: ::core::option::Option<rt::Str>,
     #[serde(rename = "b", skip_serializing_if = "rt::Tri::is_absent")]
     pub b: rt::Tri<rt::Integer>,
     #[serde(rename = "c")]
     pub c: ::core::option::Option<RecordC>,
     #[serde(rename = "d", skip_serializing_if = "Option::is_none")]
-    pub d: ::core::option::Option<::std::string::String>,
+    pub d: ::core::option::Option<rt::Str>,
     /// Members the schema does not declare, kept in input order and written back.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -43,12 +43,10 @@ impl Record {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Record, __A::Error> {
-        let mut __a: ::core::option::Option<
-            ::core::option::Option<::std::string::String>,
-        > = None;
+        let mut __a: ::core::option::Option<::core::option::Option<rt::Str>> = None;
         let mut __b: ::core::option::Option<::core::option::Option<rt::Integer>> = None;
         let mut __c: ::core::option::Option<::core::option::Option<RecordC>> = None;
-        let mut __d: ::core::option::Option<::std::string::String> = None;
+        let mut __d: ::core::option::Option<rt::Str> = None;
         let mut extra = serde_json::Map::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {

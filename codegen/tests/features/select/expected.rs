@@ -273,7 +273,7 @@ impl rt::Probed for MessageBody {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Text {
     #[serde(rename = "text")]
-    pub text: ::std::string::String,
+    pub text: rt::Str,
 }
 impl Text {
     /// Decodes the members of an object; `pre` is a member a tagged union already read.
@@ -282,7 +282,7 @@ impl Text {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Text, __A::Error> {
-        let mut __text: ::core::option::Option<::std::string::String> = None;
+        let mut __text: ::core::option::Option<rt::Str> = None;
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
@@ -341,7 +341,7 @@ impl rt::Probed for Text {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct MessageBodyImage {
     #[serde(rename = "url")]
-    pub url: ::std::string::String,
+    pub url: rt::Str,
     /// Members the schema does not declare, kept in input order and written back.
     #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -353,7 +353,7 @@ impl MessageBodyImage {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<MessageBodyImage, __A::Error> {
-        let mut __url: ::core::option::Option<::std::string::String> = None;
+        let mut __url: ::core::option::Option<rt::Str> = None;
         let mut extra = serde_json::Map::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
