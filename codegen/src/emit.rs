@@ -924,8 +924,8 @@ impl<'a> Emitter<'a> {
             let rty = self.rust_ty(&v.ty);
             let seed = self.seed(&v.ty);
             let whens: Vec<Ident> = v.when.iter().map(|w| ident(w)).collect();
-            defs.push(quote! { #vn(#rty), });
-            arms.push(quote! { #(#selector::#whens)|* => Ok(#name::#vn(serde::de::DeserializeSeed::deserialize(#seed, d)?)), });
+            defs.push(quote! { #vn(Box<#rty>), });
+            arms.push(quote! { #(#selector::#whens)|* => Ok(#name::#vn(Box::new(serde::de::DeserializeSeed::deserialize(#seed, d)?))), });
         }
         let selector_name = self.model.items[s.selector_enum].name();
         let doc = format!(

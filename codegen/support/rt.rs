@@ -167,6 +167,8 @@ struct Scan {
 #[derive(Clone, Copy)]
 struct Step {
     set: u128,
+    /// `set` as a lookup table over every byte value (bytes of non-ASCII characters are never in it).
+    table: [bool; 256],
     min: u32,
     max: u32,
 }
@@ -206,7 +208,13 @@ impl Scan {
             };
             let (min, max, next) = Self::quantifier(b, i)?;
             i = next;
-            steps.push(Step { set, min, max });
+            let table = std::array::from_fn(|c| c < 128 && set >> c & 1 == 1);
+            steps.push(Step {
+                set,
+                table,
+                min,
+                max,
+            });
         }
         // Greed is exact when a repeated step's set is disjoint from every set that may follow it,
         // up to and including the next step that must match at least once.
@@ -340,7 +348,7 @@ impl Scan {
         let mut at = 0;
         for step in &self.steps {
             let mut n = 0;
-            while n < step.max && at < b.len() && b[at] < 128 && step.set >> b[at] & 1 == 1 {
+            while n < step.max && at < b.len() && step.table[usize::from(b[at])] {
                 at += 1;
                 n += 1;
             }

@@ -216,9 +216,9 @@ impl rt::Probed for MessageType {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 pub enum MessageBody {
-    Text(Text),
-    Image(MessageBodyImage),
-    Other(MessageBodyOther),
+    Text(Box<Text>),
+    Image(Box<MessageBodyImage>),
+    Other(Box<MessageBodyOther>),
 }
 #[derive(Clone, Copy)]
 struct __MessageBodySeed<'a>(&'a MessageType);
@@ -232,33 +232,39 @@ impl<'de> serde::de::DeserializeSeed<'de> for __MessageBodySeed<'_> {
             MessageType::Text => {
                 Ok(
                     MessageBody::Text(
-                        serde::de::DeserializeSeed::deserialize(
-                            rt::TypeSeed::<Text>::new(),
-                            d,
-                        )?,
+                        Box::new(
+                            serde::de::DeserializeSeed::deserialize(
+                                rt::TypeSeed::<Text>::new(),
+                                d,
+                            )?,
+                        ),
                     ),
                 )
             }
             MessageType::Image => {
                 Ok(
                     MessageBody::Image(
-                        serde::de::DeserializeSeed::deserialize(
-                            rt::RefinedSeed::<_, MessageBodyImage> {
-                                inner: rt::TypeSeed::<MessageBodyImage>::new(),
-                                check: __refine_0,
-                            },
-                            d,
-                        )?,
+                        Box::new(
+                            serde::de::DeserializeSeed::deserialize(
+                                rt::RefinedSeed::<_, MessageBodyImage> {
+                                    inner: rt::TypeSeed::<MessageBodyImage>::new(),
+                                    check: __refine_0,
+                                },
+                                d,
+                            )?,
+                        ),
                     ),
                 )
             }
             MessageType::Ping => {
                 Ok(
                     MessageBody::Other(
-                        serde::de::DeserializeSeed::deserialize(
-                            rt::TypeSeed::<MessageBodyOther>::new(),
-                            d,
-                        )?,
+                        Box::new(
+                            serde::de::DeserializeSeed::deserialize(
+                                rt::TypeSeed::<MessageBodyOther>::new(),
+                                d,
+                            )?,
+                        ),
                     ),
                 )
             }
