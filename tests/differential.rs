@@ -581,7 +581,9 @@ mod patterns {
 
     fn probes(pattern: &str, samples: &BTreeSet<String>) -> BTreeSet<String> {
         let mut alphabet: BTreeSet<char> = pattern.chars().filter(|c| c.is_ascii()).collect();
-        alphabet.extend(['a', 'Z', '0', '_', '-', '.', '/', ':', ' ', '\n', '\r', 'é', '😀']);
+        alphabet.extend([
+            'a', 'Z', '0', '_', '-', '.', '/', ':', ' ', '\n', '\r', 'é', '😀',
+        ]);
         alphabet.insert('\u{2028}');
         let alphabet: Vec<char> = alphabet.into_iter().collect();
         let mut out: BTreeSet<String> = samples.clone();
@@ -629,7 +631,11 @@ mod patterns {
         samples.insert("sha256:abcd".to_owned());
 
         let (mut scans, mut checked) = (0, 0usize);
-        for source in patterns.iter().map(String::as_str).chain(SYNTHETIC.iter().copied()) {
+        for source in patterns
+            .iter()
+            .map(String::as_str)
+            .chain(SYNTHETIC.iter().copied())
+        {
             let pattern = Pattern::new(Box::leak(source.to_owned().into_boxed_str()));
             let regex = regress::Regex::new(source).expect("pattern compiles");
             scans += usize::from(pattern.is_scan());
@@ -649,7 +655,11 @@ mod patterns {
             patterns.len()
         );
         // The identifier, digest and URL patterns of the schemas must not need regress.
-        for source in ["^[A-Za-z0-9][A-Za-z0-9._:-]*$", "^sha256:[a-f0-9]{64}$", "^https?://"] {
+        for source in [
+            "^[A-Za-z0-9][A-Za-z0-9._:-]*$",
+            "^sha256:[a-f0-9]{64}$",
+            "^https?://",
+        ] {
             assert!(
                 Pattern::new(source).is_scan(),
                 "{source} should run as a scan"
