@@ -2,74 +2,147 @@
 //! (a) the generated typed decode, every constraint checked;
 //! (b) `serde_json::Value` followed by the `jsonschema` crate on the reference schemas;
 //! (c) `serde_json::Value` alone, the floor for anything that reads the JSON.
-//! Stream size: `PRP_BENCH_MB` (default 100).
+//!
+//! Criterion measures each approach on its own. Because this shared machine's speed drifts by up to
+//! 2x within minutes, the run then also times the three approaches in paired rounds (each round runs
+//! a, b and c back to back, in rotating order) and reports the median of the per-round ratios, which
+//! drift cannot bias. Stream size: `PRP_BENCH_MB` (default 100); rounds: `PRP_BENCH_ROUNDS`
+//! (default 7, 0 to skip).
 
 #[path = "support/stream.rs"]
 mod stream;
 #[path = "../tests/support/mod.rs"]
 mod support;
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput};
 use prp_types::types::FixtureEventsItem;
 use std::hint::black_box;
 use std::path::Path;
+use std::time::Instant;
 
-fn bench(c: &mut Criterion) {
-    let project = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mb: usize = std::env::var("PRP_BENCH_MB")
+fn env_usize(name: &str, default: usize) -> usize {
+    std::env::var(name)
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(100);
-    let data = stream::jsonl(project, mb * 1024 * 1024);
-    let lines = stream::lines(&data);
-    eprintln!("stream: {} events, {} bytes", lines.len(), data.len());
+        .unwrap_or(default)
+}
 
-    let mut group = c.benchmark_group("decode_stream");
-    group.throughput(Throughput::Bytes(data.len() as u64));
-    group.sample_size(10);
+/// (a): every line decoded to the typed "any event" (v1 or v2 chosen by `schema`).
+fn typed(lines: &[&[u8]]) {
+    for line in lines {
+        let e = prp_types::decode::decode::<FixtureEventsItem>(line).expect("valid event");
+        black_box(e);
+    }
+}
 
-    group.bench_function("a_typed_decode", |b| {
-        b.iter(|| {
-            for line in &lines {
-                let e = prp_types::decode::decode::<FixtureEventsItem>(line).expect("valid event");
-                black_box(e);
-            }
-        })
-    });
+/// (b): every line parsed to a `Value`, then validated against the v1-or-v2 event schema.
+fn value_then_jsonschema(lines: &[&[u8]], validator: &jsonschema::Validator) {
+    for line in lines {
+        let v: serde_json::Value = serde_json::from_slice(line).unwrap();
+        assert!(validator.is_valid(&v));
+        black_box(v);
+    }
+}
 
+/// (c): every line parsed to a `Value`, nothing else.
+fn value_only(lines: &[&[u8]]) {
+    for line in lines {
+        let v: serde_json::Value = serde_json::from_slice(line).unwrap();
+        black_box(v);
+    }
+}
+
+fn oracle(project: &Path) -> Option<jsonschema::Validator> {
     let corpus = project.join("../shared/prp-reference");
-    if corpus.is_dir() {
-        let oracle = support::Oracle::from_dirs(&support::reference_schema_dirs(&corpus));
-        let validator = oracle.compile(&serde_json::json!({"oneOf": [
-            {"$ref": "https://paperclip.dev/schemas/prp/v1/event.schema.json"},
-            {"$ref": "https://paperclip.dev/schemas/prp/v2/event.schema.json"}
-        ]}));
-        group.bench_function("b_value_then_jsonschema", |b| {
-            b.iter(|| {
-                for line in &lines {
-                    let v: serde_json::Value = serde_json::from_slice(line).unwrap();
-                    assert!(validator.is_valid(&v));
-                    black_box(v);
-                }
-            })
-        });
-    } else {
+    if !corpus.is_dir() {
         eprintln!(
             "skipped (b): reference corpus not found at {}",
             corpus.display()
         );
+        return None;
     }
-
-    group.bench_function("c_value_only", |b| {
-        b.iter(|| {
-            for line in &lines {
-                let v: serde_json::Value = serde_json::from_slice(line).unwrap();
-                black_box(v);
-            }
-        })
-    });
-    group.finish();
+    let oracle = support::Oracle::from_dirs(&support::reference_schema_dirs(&corpus));
+    Some(oracle.compile(&serde_json::json!({"oneOf": [
+        {"$ref": "https://paperclip.dev/schemas/prp/v1/event.schema.json"},
+        {"$ref": "https://paperclip.dev/schemas/prp/v2/event.schema.json"}
+    ]})))
 }
 
-criterion_group!(benches, bench);
-criterion_main!(benches);
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Times a, b and c back to back in each round and prints the per-round ratios and their medians.
+fn paired_rounds(lines: &[&[u8]], bytes: usize, validator: &jsonschema::Validator, rounds: usize) {
+    let mut ms = [Vec::new(), Vec::new(), Vec::new()];
+    eprintln!("\npaired rounds ({rounds}): ms for (a) typed, (b) Value+jsonschema, (c) Value only");
+    for round in 0..rounds {
+        for k in 0..3 {
+            let which = (round + k) % 3;
+            let start = Instant::now();
+            match which {
+                0 => typed(lines),
+                1 => value_then_jsonschema(lines, validator),
+                _ => value_only(lines),
+            }
+            ms[which].push(start.elapsed().as_secs_f64() * 1e3);
+        }
+        let (a, b, c) = (ms[0][round], ms[1][round], ms[2][round]);
+        eprintln!(
+            "  round {round}: a {a:7.1}  b {b:7.1}  c {c:7.1}   b/a {:.2}  c/a {:.2}",
+            b / a,
+            c / a
+        );
+    }
+    let ratio = |x: &[f64]| median(x.iter().zip(&ms[0]).map(|(x, a)| x / a).collect());
+    let mib_s = |t: f64| bytes as f64 / (1 << 20) as f64 / (t / 1e3);
+    eprintln!(
+        "median: a {:.1} ms ({:.0} MiB/s), b {:.1} ms ({:.0} MiB/s), c {:.1} ms ({:.0} MiB/s)",
+        median(ms[0].clone()),
+        mib_s(median(ms[0].clone())),
+        median(ms[1].clone()),
+        mib_s(median(ms[1].clone())),
+        median(ms[2].clone()),
+        mib_s(median(ms[2].clone())),
+    );
+    eprintln!(
+        "median per-round ratio: (a) is {:.2}x faster than (b), {:.2}x faster than (c)",
+        ratio(&ms[1]),
+        ratio(&ms[2])
+    );
+}
+
+fn main() {
+    let project = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let data = stream::jsonl(project, env_usize("PRP_BENCH_MB", 100) * 1024 * 1024);
+    let lines = stream::lines(&data);
+    eprintln!("stream: {} events, {} bytes", lines.len(), data.len());
+    let validator = oracle(project);
+
+    let mut c = Criterion::default().configure_from_args();
+    {
+        let mut group = c.benchmark_group("decode_stream");
+        group.throughput(Throughput::Bytes(data.len() as u64));
+        group.sample_size(10);
+        group.bench_function("a_typed_decode", |b| b.iter(|| typed(&lines)));
+        if let Some(validator) = &validator {
+            group.bench_function("b_value_then_jsonschema", |b| {
+                b.iter(|| value_then_jsonschema(&lines, validator))
+            });
+        }
+        group.bench_function("c_value_only", |b| b.iter(|| value_only(&lines)));
+        group.finish();
+    }
+    c.final_summary();
+
+    // Only under `cargo bench` (criterion's test mode runs each function once and stops there).
+    let benching = std::env::args().any(|a| a == "--bench");
+    let rounds = env_usize("PRP_BENCH_ROUNDS", 7);
+    if let Some(validator) = &validator
+        && rounds > 0
+        && benching
+    {
+        paired_rounds(&lines, data.len(), validator, rounds);
+    }
+}
