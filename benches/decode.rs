@@ -97,14 +97,12 @@ fn paired_rounds(lines: &[&[u8]], bytes: usize, validator: &jsonschema::Validato
     }
     let ratio = |x: &[f64]| median(x.iter().zip(&ms[0]).map(|(x, a)| x / a).collect());
     let mib_s = |t: f64| bytes as f64 / (1 << 20) as f64 / (t / 1e3);
+    let [a, b, c] = ms.each_ref().map(|times| median(times.clone()));
     eprintln!(
-        "median: a {:.1} ms ({:.0} MiB/s), b {:.1} ms ({:.0} MiB/s), c {:.1} ms ({:.0} MiB/s)",
-        median(ms[0].clone()),
-        mib_s(median(ms[0].clone())),
-        median(ms[1].clone()),
-        mib_s(median(ms[1].clone())),
-        median(ms[2].clone()),
-        mib_s(median(ms[2].clone())),
+        "median: a {a:.1} ms ({:.0} MiB/s), b {b:.1} ms ({:.0} MiB/s), c {c:.1} ms ({:.0} MiB/s)",
+        mib_s(a),
+        mib_s(b),
+        mib_s(c),
     );
     eprintln!(
         "median per-round ratio: (a) is {:.2}x faster than (b), {:.2}x faster than (c)",

@@ -163,11 +163,9 @@ struct Scan {
     to_end: bool,
 }
 
-/// One element of a [`Scan`]: a set of ASCII bytes taken between `min` and `max` times.
-#[derive(Clone, Copy)]
+/// One element of a [`Scan`]: a set of ASCII bytes, as a table over every byte value (bytes of
+/// non-ASCII characters are never in it), taken between `min` and `max` times.
 struct Step {
-    set: u128,
-    /// `set` as a lookup table over every byte value (bytes of non-ASCII characters are never in it).
     table: [bool; 256],
     min: u32,
     max: u32,
@@ -181,7 +179,8 @@ impl Scan {
             return None;
         }
         let mut i = 1;
-        let mut steps: Vec<Step> = Vec::new();
+        // (set of ASCII bytes as a bit mask, min, max) per step.
+        let mut steps: Vec<(u128, u32, u32)> = Vec::new();
         let mut to_end = false;
         while i < b.len() {
             let set = match b[i] {
@@ -208,29 +207,31 @@ impl Scan {
             };
             let (min, max, next) = Self::quantifier(b, i)?;
             i = next;
-            let table = std::array::from_fn(|c| c < 128 && set >> c & 1 == 1);
-            steps.push(Step {
-                set,
-                table,
-                min,
-                max,
-            });
+            steps.push((set, min, max));
         }
         // Greed is exact when a repeated step's set is disjoint from every set that may follow it,
         // up to and including the next step that must match at least once.
-        for (n, step) in steps.iter().enumerate() {
-            if step.min == step.max {
+        for (n, &(set, min, max)) in steps.iter().enumerate() {
+            if min == max {
                 continue;
             }
-            for next in &steps[n + 1..] {
-                if next.set & step.set != 0 {
+            for &(next_set, next_min, _) in &steps[n + 1..] {
+                if next_set & set != 0 {
                     return None;
                 }
-                if next.min > 0 {
+                if next_min > 0 {
                     break;
                 }
             }
         }
+        let steps = steps
+            .into_iter()
+            .map(|(set, min, max)| Step {
+                table: std::array::from_fn(|c| c < 128 && set >> c & 1 == 1),
+                min,
+                max,
+            })
+            .collect();
         Some(Scan { steps, to_end })
     }
 
