@@ -1154,3 +1154,141 @@ fn the_project_happy_path_keeps_its_latest_plan() {
     assert_eq!(entry.turn_id.as_deref(), Some("turn_rs_happy_1"));
     assert!(plans.rejected().is_empty());
 }
+
+#[test]
+fn deltas_interleaved_across_many_items_reach_their_own_item() {
+    // More items streaming at once than the reducer remembers as recent.
+    let mut s = session();
+    let mut batch = Vec::new();
+    let mut want: Vec<String> = vec![String::new(); 7];
+    for round in 0..5 {
+        for (item, text) in want.iter_mut().enumerate() {
+            let seq = (round * 7 + item + 1) as u64;
+            let delta = format!("{round}{item} ");
+            batch.push(with(
+                ev(
+                    &format!("d{seq}"),
+                    seq,
+                    "item.delta",
+                    json!({"text": delta}),
+                ),
+                "itemId",
+                json!(format!("item{}", (item * 3) % 7)),
+            ));
+            text.push_str(&delta);
+        }
+    }
+    s.reduce(&batch).unwrap();
+    let items: Vec<(&str, &str)> = s
+        .items()
+        .iter()
+        .map(|(id, item)| (id.as_str(), item.text.as_str()))
+        .collect();
+    let order: Vec<String> = (0..7).map(|i| format!("item{}", (i * 3) % 7)).collect();
+    let expected: Vec<(&str, &str)> = order
+        .iter()
+        .zip(&want)
+        .map(|(id, text)| (id.as_str(), text.as_str()))
+        .collect();
+    assert_eq!(items, expected);
+}
+
+/// Large batches against one event at a time and against a direct model of PROTOCOL §2.3's
+/// identity rules: the batch path probes and records ids a chunk at a time, so its batches cross
+/// chunk boundaries, with ids repeated within and across chunks, stale and gapped sequences.
+mod batches {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::{HashMap, HashSet};
+
+    /// (id from a small pool, step of the source's sequence, source, event kind, item).
+    type Spec = (u16, i8, bool, u8, u8);
+
+    fn stream() -> impl Strategy<Value = Vec<Spec>> {
+        prop::collection::vec(
+            (0u16..500, -2i8..=3, any::<bool>(), 0u8..4, 0u8..9),
+            0..1200,
+        )
+    }
+
+    fn events(specs: &[Spec]) -> Vec<Value> {
+        let mut seqs = [0i64; 2];
+        specs
+            .iter()
+            .map(|&(id, step, second, kind, item)| {
+                let seq = &mut seqs[usize::from(second)];
+                *seq = (*seq + i64::from(step)).max(0);
+                let (event_type, payload) = match kind {
+                    0 => ("item.delta", json!({ "text": format!("{id} ") })),
+                    1 => ("item.started", json!({ "kind": "reasoning" })),
+                    2 => ("turn.started", json!({})),
+                    _ => ("session.started", json!({})),
+                };
+                let mut e = ev(&format!("e{id}"), *seq as u64, event_type, payload);
+                e["sourceInstanceId"] = json!(if second { "runner_b" } else { "runner_a" });
+                e["itemId"] = json!(format!("item{item}"));
+                e
+            })
+            .collect()
+    }
+
+    /// `processedEventIds` and `outOfOrderEventIds` straight from the rules: a known id is
+    /// dropped, a sequence not past its source's cursor is listed, anything else applies.
+    fn model(events: &[Value]) -> (Vec<String>, Vec<String>) {
+        let mut processed = Vec::new();
+        let mut known = HashSet::new();
+        let mut out_of_order: Vec<String> = Vec::new();
+        let mut cursors: HashMap<String, u64> = HashMap::new();
+        for e in events {
+            let id = e["sourceEventId"].as_str().unwrap().to_owned();
+            let source = e["sourceInstanceId"].as_str().unwrap().to_owned();
+            let seq = e["sourceSeq"].as_u64().unwrap();
+            if known.contains(&id) {
+                continue;
+            }
+            let cursor = cursors.entry(source).or_insert(0);
+            if seq <= *cursor {
+                if !out_of_order.contains(&id) {
+                    out_of_order.push(id);
+                }
+                continue;
+            }
+            *cursor = seq;
+            known.insert(id.clone());
+            processed.push(id);
+        }
+        (processed, out_of_order)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        #[test]
+        fn one_batch_equals_one_event_at_a_time_and_the_rules(specs in stream()) {
+            let events = events(&specs);
+            let mut whole = session();
+            let outcome = whole.reduce(&events).unwrap();
+            let mut single = session();
+            let mut counts = BatchOutcome::default();
+            for e in &events {
+                match single.apply(e).unwrap() {
+                    Outcome::Applied => counts.applied += 1,
+                    Outcome::AlreadyProcessed => counts.already_processed += 1,
+                    Outcome::OutOfOrder => counts.out_of_order += 1,
+                }
+            }
+            prop_assert_eq!(outcome, counts);
+            let (processed, out_of_order) = model(&events);
+            prop_assert_eq!(whole.processed_event_ids().collect::<Vec<_>>(), processed);
+            prop_assert_eq!(whole.out_of_order_event_ids().collect::<Vec<_>>(), out_of_order);
+            for e in &events {
+                let id = e["sourceEventId"].as_str().unwrap();
+                prop_assert_eq!(whole.is_processed(id), single.is_processed(id));
+            }
+            let mut got = whole.to_value();
+            let listed = duplicates_within_chunks(&events, events.len().max(1));
+            prop_assert_eq!(&got["duplicateEventIds"], &json!(listed));
+            got["duplicateEventIds"] = json!([]);
+            prop_assert_eq!(got, single.to_value());
+        }
+    }
+}

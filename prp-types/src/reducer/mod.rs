@@ -18,6 +18,7 @@ mod event;
 pub mod goldens;
 mod js;
 mod plans;
+mod processed;
 mod projection;
 mod reduce;
 mod snapshot;

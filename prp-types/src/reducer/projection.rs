@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 
+use indexmap::IndexMap;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
@@ -143,8 +144,9 @@ fn item(snapshot: &mut Snapshot, event: &EventView<'_>, status: ItemStatus, appe
     };
     let kind = event.payload_str("kind");
     let text = event.payload_str("text");
-    match snapshot.items.get_mut(item_id) {
-        Some(item) => {
+    match snapshot.streaming.find(&snapshot.items, item_id) {
+        Some(index) => {
+            let item = &mut snapshot.items[index];
             if let Some(kind) = kind {
                 kind.clone_into(&mut item.kind);
             }
@@ -161,8 +163,47 @@ fn item(snapshot: &mut Snapshot, event: &EventView<'_>, status: ItemStatus, appe
                 status,
                 text: text.unwrap_or("").to_owned(),
             };
-            snapshot.items.insert(item_id.to_owned(), item);
+            let (index, _) = snapshot.items.insert_full(item_id.to_owned(), item);
+            snapshot.streaming.touch(index);
         }
+    }
+}
+
+/// The items touched last, most recent first: deltas stream into a few items at a time, and
+/// finding those here spares a probe of the item table, which in a long session no longer fits
+/// the CPU caches. Item indexes are stable because items are never removed.
+#[derive(Debug, Clone, Default)]
+pub(super) struct RecentItems {
+    indexes: [Option<usize>; RECENT_ITEMS],
+}
+
+/// How many recently touched items [`RecentItems`] remembers.
+const RECENT_ITEMS: usize = 4;
+
+impl RecentItems {
+    /// The index of `id` in `items`, which is then the most recent.
+    fn find(&mut self, items: &IndexMap<String, Item>, id: &str) -> Option<usize> {
+        let hit = self.indexes.iter().position(|slot| {
+            slot.and_then(|i| items.get_index(i))
+                .is_some_and(|(key, _)| key == id)
+        });
+        let index = match hit {
+            Some(position) => self.indexes[position]?,
+            None => items.get_index_of(id)?,
+        };
+        self.touch(index);
+        Some(index)
+    }
+
+    /// Makes the item at `index` the most recent.
+    fn touch(&mut self, index: usize) {
+        let position = self
+            .indexes
+            .iter()
+            .position(|slot| *slot == Some(index))
+            .unwrap_or(RECENT_ITEMS - 1);
+        self.indexes.copy_within(0..position, 1);
+        self.indexes[0] = Some(index);
     }
 }
 

@@ -6,7 +6,6 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashSet};
-use std::sync::Arc;
 
 use indexmap::{IndexMap, IndexSet};
 use serde::ser::{Serialize, SerializeMap, Serializer};
@@ -15,7 +14,8 @@ use serde_json::Value;
 use super::error::{ReduceError, ReduceErrorCode};
 use super::js::Utf16Ordered;
 use super::plans::PlanProjection;
-use super::projection::{Item, Request};
+use super::processed::ProcessedIds;
+use super::projection::{Item, RecentItems, Request};
 use super::reduce::Gap;
 use super::summary::ParitySummary;
 use super::timeline::TimelineEntry;
@@ -98,16 +98,16 @@ pub struct Snapshot {
     pub(super) turn_state: TurnState,
     pub(super) active_turn_id: Option<String>,
     pub(super) items: IndexMap<String, Item>,
+    /// The items touched last, so that streaming deltas rarely probe `items`.
+    pub(super) streaming: RecentItems,
     pub(super) requests: IndexMap<String, Request>,
     pub(super) proposed_result: Option<Value>,
     pub(super) terminal: Option<Value>,
     /// One entry per applied event, so it is also `processedEventIds` in application order.
     pub(super) timeline: Vec<TimelineEntry>,
     pub(super) source_cursors: IndexMap<String, u64>,
-    /// `processedEventIds` in application order, hashed for membership. An `IndexSet` keeps each
-    /// hash beside its key, so growing it never re-reads the strings; shares them with the
-    /// timeline.
-    pub(super) processed: IndexSet<Arc<str>>,
+    /// Membership of `processedEventIds`, whose order is the timeline's.
+    pub(super) processed: ProcessedIds,
     pub(super) duplicates: BTreeSet<Utf16Ordered>,
     pub(super) out_of_order: IndexSet<String>,
     pub(super) gaps: Vec<Gap>,
@@ -173,12 +173,13 @@ impl Snapshot {
             turn_state: TurnState::NotStarted,
             active_turn_id: None,
             items: IndexMap::new(),
+            streaming: RecentItems::default(),
             requests: IndexMap::new(),
             proposed_result: None,
             terminal: None,
             timeline: Vec::new(),
             source_cursors: IndexMap::new(),
-            processed: IndexSet::new(),
+            processed: ProcessedIds::default(),
             duplicates: BTreeSet::new(),
             out_of_order: IndexSet::new(),
             gaps: Vec::new(),
@@ -257,12 +258,14 @@ impl Snapshot {
 
     /// `processedEventIds`, in application order.
     pub fn processed_event_ids(&self) -> impl ExactSizeIterator<Item = &str> + Clone + '_ {
-        self.processed.iter().map(|id| &**id)
+        self.timeline.iter().map(|e| &*e.source_event_id)
     }
 
     /// Whether an event with this `sourceEventId` has been applied.
     pub fn is_processed(&self, source_event_id: &str) -> bool {
-        self.processed.contains(source_event_id)
+        let hash = self.processed.hash(source_event_id);
+        self.processed
+            .contains(&self.timeline, hash, source_event_id)
     }
 
     /// `duplicateEventIds`, in UTF-16 code-unit order.

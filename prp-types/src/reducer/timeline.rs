@@ -1,8 +1,8 @@
 //! Timeline entries and their summary strings (PROTOCOL §2.4).
 
 use std::borrow::Cow;
-use std::sync::Arc;
 
+use compact_str::format_compact;
 use indexmap::IndexMap;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
@@ -10,35 +10,36 @@ use serde_json::{Map, Value};
 use super::event::EventView;
 use super::js;
 use super::projection::Request;
+use crate::Str;
 use crate::types::{EventEventType, EventV2EventType};
 
 /// One applied event on the timeline.
+///
+/// Its strings are [`Str`]s: ids, timestamps and short summaries up to 24 bytes live inside the
+/// entry, so a typical event costs the timeline one 128-byte slot and no allocation of its own.
+/// A session of a million events then stays one contiguous array instead of millions of small
+/// heap blocks, and applying the next event costs the same as applying the first.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TimelineEntry {
-    pub(super) source_event_id: Arc<str>,
+    pub(super) source_event_id: Str,
     pub(super) source_seq: u64,
-    pub(super) event_type: Cow<'static, str>,
-    pub(super) emitted_at: Box<str>,
-    pub(super) item_id: Option<Box<str>>,
-    /// `None` when the summary is the default rule, derived from the event type on demand: most
-    /// events then cost no summary allocation.
-    pub(super) summary: Option<Box<str>>,
+    pub(super) event_type: Str,
+    pub(super) emitted_at: Str,
+    pub(super) item_id: Option<Str>,
+    /// `None` when the summary is the default rule, derived from the event type on demand.
+    pub(super) summary: Option<Str>,
 }
 
 impl TimelineEntry {
     /// The entry of an event about to be projected onto a snapshot whose requests are `requests`.
-    pub(super) fn new(
-        event: &EventView<'_>,
-        source_event_id: Arc<str>,
-        requests: &IndexMap<String, Request>,
-    ) -> Self {
+    pub(super) fn new(event: &EventView<'_>, requests: &IndexMap<String, Request>) -> Self {
         TimelineEntry {
-            source_event_id,
+            source_event_id: Str::from(event.source_event_id),
             source_seq: event.source_seq,
             event_type: intern_event_type(event.event_type),
-            emitted_at: event.emitted_at.into(),
-            item_id: event.item_id.map(Into::into),
-            summary: summary(event, requests).map(String::into_boxed_str),
+            emitted_at: Str::from(event.emitted_at),
+            item_id: event.item_id.map(Str::from),
+            summary: summary(event, requests),
         }
     }
 
@@ -94,7 +95,7 @@ impl Serialize for GoldenEntry<'_> {
         m.serialize_entry("position", &(self.index + 1))?;
         m.serialize_entry("sourceEventId", &*e.source_event_id)?;
         m.serialize_entry("sourceSeq", &e.source_seq)?;
-        m.serialize_entry("eventType", e.event_type.as_ref())?;
+        m.serialize_entry("eventType", &*e.event_type)?;
         m.serialize_entry("emittedAt", &*e.emitted_at)?;
         if let Some(item_id) = &e.item_id {
             m.serialize_entry("itemId", &**item_id)?;
@@ -104,14 +105,14 @@ impl Serialize for GoldenEntry<'_> {
     }
 }
 
-/// A known event type as a `&'static str`, so that storing it allocates nothing.
-fn intern_event_type(event_type: &str) -> Cow<'static, str> {
+/// A known event type refers to its `&'static str`, so that storing it never allocates.
+fn intern_event_type(event_type: &str) -> Str {
     if let Ok(t) = event_type.parse::<EventEventType>() {
-        Cow::Borrowed(t.as_str())
+        Str::const_new(t.as_str())
     } else if let Ok(t) = event_type.parse::<EventV2EventType>() {
-        Cow::Borrowed(t.as_str())
+        Str::const_new(t.as_str())
     } else {
-        Cow::Owned(event_type.to_owned())
+        Str::from(event_type)
     }
 }
 
@@ -143,34 +144,31 @@ pub(super) fn runtime_request<'a>(event: &EventView<'a>) -> Option<&'a Map<Strin
 
 /// The summary of `event`, computed before its projection; `None` for the default rule
 /// (the event type with every `.` replaced by a space).
-pub(super) fn summary(
-    event: &EventView<'_>,
-    requests: &IndexMap<String, Request>,
-) -> Option<String> {
+pub(super) fn summary(event: &EventView<'_>, requests: &IndexMap<String, Request>) -> Option<Str> {
     let p = event.object;
     let text = match event.event_type {
-        "runtime.phase.changed" => {
-            format!("Phase changed to {}", str_or(p, "phase", "unknown")).replace('_', " ")
-        }
-        "item.started" => format!("Started {}", str_or(p, "kind", "item")),
-        "item.delta" => str_or(p, "text", "Item updated").to_owned(),
-        "item.completed" => format!("Completed {}", str_or(p, "kind", "item")),
-        "item.failed" => str_or(p, "message", "Item failed").to_owned(),
-        "run.result.proposed" => str_or(p, "summary", "Structured result proposed").to_owned(),
-        "run.terminal" => format!("Run {}", str_or(p, "runTerminalState", "terminal")),
+        "runtime.phase.changed" => Str::from(
+            format!("Phase changed to {}", str_or(p, "phase", "unknown")).replace('_', " "),
+        ),
+        "item.started" => format_compact!("Started {}", str_or(p, "kind", "item")),
+        "item.delta" => Str::from(str_or(p, "text", "Item updated")),
+        "item.completed" => format_compact!("Completed {}", str_or(p, "kind", "item")),
+        "item.failed" => Str::from(str_or(p, "message", "Item failed")),
+        "run.result.proposed" => Str::from(str_or(p, "summary", "Structured result proposed")),
+        "run.terminal" => format_compact!("Run {}", str_or(p, "runTerminalState", "terminal")),
         "runner.diagnostic" | "harness.diagnostic" => {
             if let Some(message) = non_empty(p, "message") {
-                message.to_owned()
+                Str::from(message)
             } else {
-                js::upper_first(&non_empty(p, "code")?.replace('_', " "))
+                Str::from(js::upper_first(&non_empty(p, "code")?.replace('_', " ")))
             }
         }
         "runtime_request.created" => {
             let r = runtime_request(event);
             let kind = str_or(r, "type", "runtime");
             match str_or(r, "prompt", "") {
-                "" => format!("{kind} request"),
-                prompt => format!("{kind}: {prompt}"),
+                "" => format_compact!("{kind} request"),
+                prompt => format_compact!("{kind}: {prompt}"),
             }
         }
         "runtime_request.resolved" => settled("Resolved", p, requests),
@@ -186,11 +184,16 @@ fn settled(
     action: &str,
     p: Option<&Map<String, Value>>,
     requests: &IndexMap<String, Request>,
-) -> String {
+) -> Str {
     let id = p.and_then(|p| p.get("requestId")).and_then(Value::as_str);
     match id.and_then(|id| requests.get(id)) {
-        Some(req) if req.prompt.is_empty() => format!("{action} {} request", req.request_type),
-        Some(req) => format!("{action} {}: {}", req.request_type, req.prompt),
-        None => js::trim(&format!("{action} runtime request {}", id.unwrap_or(""))).to_owned(),
+        Some(req) if req.prompt.is_empty() => {
+            format_compact!("{action} {} request", req.request_type)
+        }
+        Some(req) => format_compact!("{action} {}: {}", req.request_type, req.prompt),
+        None => Str::from(js::trim(&format!(
+            "{action} runtime request {}",
+            id.unwrap_or("")
+        ))),
     }
 }
