@@ -9,6 +9,8 @@
 //! drift cannot bias. Stream size: `PRP_BENCH_MB` (default 100); rounds: `PRP_BENCH_ROUNDS`
 //! (default 7, 0 to skip).
 
+#[path = "support/rounds.rs"]
+mod rounds;
 #[path = "support/stream.rs"]
 mod stream;
 #[path = "../tests/support/mod.rs"]
@@ -16,16 +18,10 @@ mod support;
 
 use criterion::{Criterion, Throughput};
 use prp_types::types::FixtureEventsItem;
+use rounds::{env_usize, median};
 use std::hint::black_box;
 use std::path::Path;
 use std::time::Instant;
-
-fn env_usize(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
 
 /// (a): every line decoded to the typed "any event" (v1 or v2 chosen by `schema`).
 fn typed(lines: &[&[u8]]) {
@@ -66,11 +62,6 @@ fn oracle(project: &Path) -> Option<jsonschema::Validator> {
         {"$ref": "https://paperclip.dev/schemas/prp/v1/event.schema.json"},
         {"$ref": "https://paperclip.dev/schemas/prp/v2/event.schema.json"}
     ]})))
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
 }
 
 /// Times a, b and c back to back in each round and prints the per-round ratios and their medians.
@@ -134,12 +125,10 @@ fn main() {
     }
     c.final_summary();
 
-    // Only under `cargo bench` (criterion's test mode runs each function once and stops there).
-    let benching = std::env::args().any(|a| a == "--bench");
     let rounds = env_usize("PRP_BENCH_ROUNDS", 7);
     if let Some(validator) = &validator
         && rounds > 0
-        && benching
+        && rounds::benching()
     {
         paired_rounds(&lines, data.len(), validator, rounds);
     }

@@ -5,10 +5,24 @@
 //! of input `Value`s from memory and pays for them. `reduce_streamed` is the live case: events
 //! arrive in batches of 1,000 built just before they are applied (their construction is not timed,
 //! nor is dropping the snapshot), so it measures what the growing session state costs per event.
+//! `remember_streamed` is its baseline in the same run: the least any exactly-once reducer does per
+//! event (a `HashSet` of the ids seen and a `Vec` entry per event), so that what the machine charges
+//! for a growing working set (first-touch page faults, cache and TLB misses) can be told apart from
+//! what the reducer adds.
+//!
+//! After criterion, paired rounds time `reduce_streamed` and `remember_streamed` back to back at
+//! every size (the machine's speed drifts by up to 2x within minutes) and report median costs per
+//! event and how each grows from 10k to 1M events. Rounds: `PRP_BENCH_ROUNDS` (default 5, 0 to
+//! skip).
 
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+#[path = "support/rounds.rs"]
+mod rounds;
+
+use criterion::{BenchmarkId, Criterion, Throughput};
 use prp_types::reducer::Snapshot;
+use rounds::{env_usize, median};
 use serde_json::{Value, json};
+use std::collections::HashSet;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -62,10 +76,76 @@ fn session_range(range: std::ops::Range<usize>) -> Vec<Value> {
 /// Events per batch in `reduce_streamed`.
 const BATCH: usize = 1_000;
 
+/// One event as `remember` keeps it: id, sequence, type, emission time.
+type Remembered = (String, u64, String, String);
+
+/// The baseline: remembers each new id and keeps an entry for it, as a hand-written reducer that
+/// only deduplicates and logs would.
+fn remember(ids: &mut HashSet<String>, log: &mut Vec<Remembered>, batch: &[Value]) {
+    for e in batch {
+        let id = e["sourceEventId"].as_str().expect("an id");
+        if ids.insert(id.to_owned()) {
+            log.push((
+                id.to_owned(),
+                e["sourceSeq"].as_u64().expect("a sequence"),
+                e["eventType"].as_str().expect("a type").to_owned(),
+                e["emittedAt"].as_str().expect("a time").to_owned(),
+            ));
+        }
+    }
+}
+
+/// Times `step` over a session of `n` events fed in batches of [`BATCH`], each built just before
+/// it is applied; neither building nor dropping is timed.
+fn streamed<S>(
+    sessions: u64,
+    n: usize,
+    mut start: impl FnMut() -> S,
+    mut step: impl FnMut(&mut S, &[Value]),
+) -> Duration {
+    let mut total = Duration::ZERO;
+    for _ in 0..sessions {
+        let mut state = start();
+        for first in (0..n).step_by(BATCH) {
+            let batch = session_range(first..(first + BATCH).min(n));
+            let t = Instant::now();
+            step(&mut state, &batch);
+            total += t.elapsed();
+        }
+        black_box(&state);
+    }
+    total
+}
+
+/// Session sizes.
+const SIZES: [usize; 3] = [10_000, 100_000, 1_000_000];
+
+/// `reduce_streamed` for one session of `n` events.
+fn reduce_streamed(n: usize) -> Duration {
+    streamed(
+        1,
+        n,
+        || Snapshot::new("bench", json!({}), json!({})),
+        |snapshot, batch| {
+            snapshot.reduce(batch).expect("valid events");
+        },
+    )
+}
+
+/// `remember_streamed` for one session of `n` events.
+fn remember_streamed(n: usize) -> Duration {
+    streamed(
+        1,
+        n,
+        || (HashSet::new(), Vec::new()),
+        |(ids, log), batch| remember(ids, log, batch),
+    )
+}
+
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("reduce");
     group.sample_size(10);
-    for n in [10_000usize, 100_000, 1_000_000] {
+    for n in SIZES {
         let events = session(n);
         let bytes: Vec<Vec<u8>> = events
             .iter()
@@ -80,20 +160,10 @@ fn bench(c: &mut Criterion) {
             })
         });
         group.bench_with_input(BenchmarkId::new("reduce_streamed", n), &n, |b, &n| {
-            b.iter_custom(|iters| {
-                let mut total = Duration::ZERO;
-                for _ in 0..iters {
-                    let mut snapshot = Snapshot::new("bench", json!({}), json!({}));
-                    for start in (0..n).step_by(BATCH) {
-                        let batch = session_range(start..(start + BATCH).min(n));
-                        let t = Instant::now();
-                        snapshot.reduce(&batch).expect("valid events");
-                        total += t.elapsed();
-                    }
-                    black_box(snapshot.timeline().len());
-                }
-                total
-            })
+            b.iter_custom(|iters| (0..iters).map(|_| reduce_streamed(n)).sum())
+        });
+        group.bench_with_input(BenchmarkId::new("remember_streamed", n), &n, |b, &n| {
+            b.iter_custom(|iters| (0..iters).map(|_| remember_streamed(n)).sum())
         });
         group.bench_with_input(BenchmarkId::new("typed_decode", n), &bytes, |b, bytes| {
             b.iter(|| {
@@ -109,5 +179,57 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
-criterion_main!(benches);
+/// Reduction and its baseline back to back at every size, in rotating order; prints the median
+/// cost per event of each and how it grows from the smallest session to the largest.
+fn paired_rounds(rounds: usize) {
+    // us per event, by [reduce, remember][size].
+    let mut us: [[Vec<f64>; SIZES.len()]; 2] = Default::default();
+    eprintln!("\npaired rounds ({rounds}): us per event, reduce_streamed / remember_streamed");
+    for round in 0..rounds {
+        let mut line = format!("  round {round}:");
+        for (k, &n) in SIZES.iter().enumerate() {
+            for which in [round % 2, 1 - round % 2] {
+                let time = if which == 0 {
+                    reduce_streamed(n)
+                } else {
+                    remember_streamed(n)
+                };
+                us[which][k].push(time.as_secs_f64() * 1e6 / n as f64);
+            }
+            line += &format!("  {n}: {:.3} / {:.3}", us[0][k][round], us[1][k][round]);
+        }
+        eprintln!("{line}");
+    }
+    let last = SIZES.len() - 1;
+    for (which, name) in [(0, "reduce_streamed"), (1, "remember_streamed")] {
+        let medians: Vec<String> = us[which]
+            .iter()
+            .zip(SIZES)
+            .map(|(v, n)| format!("{n}: {:.3} us", median(v.clone())))
+            .collect();
+        // Growth within each round, so that drift between rounds cancels out.
+        let growth = median(
+            us[which][last]
+                .iter()
+                .zip(&us[which][0])
+                .map(|(big, small)| big / small)
+                .collect(),
+        );
+        eprintln!(
+            "median {name}: {}; {} -> {} growth {growth:.2}x",
+            medians.join(", "),
+            SIZES[0],
+            SIZES[last]
+        );
+    }
+}
+
+fn main() {
+    let mut c = Criterion::default().configure_from_args();
+    bench(&mut c);
+    c.final_summary();
+    let rounds = env_usize("PRP_BENCH_ROUNDS", 5);
+    if rounds > 0 && rounds::benching() {
+        paired_rounds(rounds);
+    }
+}
