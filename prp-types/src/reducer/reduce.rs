@@ -72,8 +72,9 @@ impl Snapshot {
     /// changes nothing. A duplicate split across two calls is dropped but not listed, as the spec
     /// says (rule 1 counts within one call).
     pub fn reduce(&mut self, events: &[Value]) -> Result<BatchOutcome, ReduceError> {
-        // Pass 1: check every event, hash its id, and find each id's first delivery in the batch.
-        let mut ids: Vec<&str> = Vec::with_capacity(events.len());
+        // Pass 1: read every event, hash its id, and find each id's first delivery in the batch.
+        // The views are kept for pass 2: walking each event's members again costs more.
+        let mut views: Vec<EventView<'_>> = Vec::with_capacity(events.len());
         let mut hashes: Vec<u64> = Vec::with_capacity(events.len());
         let mut first: Vec<usize> = Vec::with_capacity(events.len());
         let mut seen: HashTable<usize> = HashTable::with_capacity(events.len());
@@ -82,7 +83,7 @@ impl Snapshot {
             let view = EventView::from_value(event).map_err(|e| e.under(&format!("/{index}")))?;
             let id = view.source_event_id;
             let hash = self.processed.hash(id);
-            let earlier = seen.entry(hash, |&j| ids[j] == id, |&j| hashes[j]);
+            let earlier = seen.entry(hash, |&j| views[j].source_event_id == id, |&j| hashes[j]);
             match earlier {
                 Entry::Occupied(o) => {
                     repeated.push(id);
@@ -93,7 +94,7 @@ impl Snapshot {
                     first.push(index);
                 }
             }
-            ids.push(id);
+            views.push(view);
             hashes.push(hash);
         }
         drop(seen);
@@ -111,21 +112,17 @@ impl Snapshot {
             let chunk = start..events.len().min(start + CHUNK);
             // Which ids were applied before this chunk, probed together (see `processed`).
             known.clear();
-            known.extend(
-                chunk
-                    .clone()
-                    .map(|i| self.processed.contains(&self.timeline, hashes[i], ids[i])),
-            );
+            known.extend(chunk.clone().map(|i| {
+                let id = views[i].source_event_id;
+                self.processed.contains(&self.timeline, hashes[i], id)
+            }));
             recorded.clear();
             for (i, &was_known) in chunk.clone().zip(&known) {
                 if was_known || applied[first[i]] {
                     outcome.already_processed += 1;
                     continue;
                 }
-                // Re-reading the members is cheaper than keeping a view per event.
-                let view =
-                    EventView::from_value(&events[i]).map_err(|e| e.under(&format!("/{i}")))?;
-                match self.apply_unprocessed(&view) {
+                match self.apply_unprocessed(&views[i]) {
                     Outcome::Applied => {
                         applied[first[i]] = true;
                         recorded.push((hashes[i], self.timeline.len() - 1));
