@@ -111,11 +111,9 @@ impl Snapshot {
         for start in (0..events.len()).step_by(CHUNK) {
             let chunk = start..events.len().min(start + CHUNK);
             // Which ids were applied before this chunk, probed together (see `processed`).
-            known.clear();
-            known.extend(chunk.clone().map(|i| {
-                let id = views[i].source_event_id;
-                self.processed.contains(&self.timeline, hashes[i], id)
-            }));
+            let chunk_ids = chunk.clone().map(|i| (hashes[i], views[i].source_event_id));
+            self.processed
+                .contains_each(&self.timeline, chunk_ids, &mut known);
             recorded.clear();
             for (i, &was_known) in chunk.clone().zip(&known) {
                 if was_known || applied[first[i]] {
@@ -132,7 +130,6 @@ impl Snapshot {
                     Outcome::AlreadyProcessed => outcome.already_processed += 1,
                 }
             }
-            self.processed.reserve(recorded.len());
             for &(hash, index) in &recorded {
                 self.processed.insert(hash, index);
             }
