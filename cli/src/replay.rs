@@ -20,17 +20,7 @@ struct ReplayOptions {
 }
 
 fn parse_replay(args: &[String]) -> Result<ReplayOptions, String> {
-    let mut summary = false;
-    let mut fixture = None;
-    for a in args {
-        match a.as_str() {
-            "--summary" => summary = true,
-            s if s.starts_with("--") => return Err(format!("unknown option `{s}`")),
-            _ if fixture.is_some() => return Err("more than one FIXTURE given".into()),
-            _ => fixture = Some(a.clone()),
-        }
-    }
-    let fixture = fixture.ok_or("no FIXTURE given")?;
+    let (summary, fixture) = crate::args::flag_and_operand(args, "--summary", "FIXTURE")?;
     Ok(ReplayOptions { summary, fixture })
 }
 
