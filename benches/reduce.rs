@@ -95,25 +95,22 @@ fn remember(ids: &mut HashSet<String>, log: &mut Vec<Remembered>, batch: &[Value
     }
 }
 
-/// Times `step` over a session of `n` events fed in batches of [`BATCH`], each built just before
-/// it is applied; neither building nor dropping is timed.
+/// Times `step` over one session of `n` events fed in batches of [`BATCH`], each built just
+/// before it is applied, from the state `start` makes; neither building nor dropping is timed.
 fn streamed<S>(
-    sessions: u64,
     n: usize,
-    mut start: impl FnMut() -> S,
+    start: impl FnOnce() -> S,
     mut step: impl FnMut(&mut S, &[Value]),
 ) -> Duration {
     let mut total = Duration::ZERO;
-    for _ in 0..sessions {
-        let mut state = start();
-        for first in (0..n).step_by(BATCH) {
-            let batch = session_range(first..(first + BATCH).min(n));
-            let t = Instant::now();
-            step(&mut state, &batch);
-            total += t.elapsed();
-        }
-        black_box(&state);
+    let mut state = start();
+    for first in (0..n).step_by(BATCH) {
+        let batch = session_range(first..(first + BATCH).min(n));
+        let t = Instant::now();
+        step(&mut state, &batch);
+        total += t.elapsed();
     }
+    black_box(&state);
     total
 }
 
@@ -123,7 +120,6 @@ const SIZES: [usize; 3] = [10_000, 100_000, 1_000_000];
 /// `reduce_streamed` for one session of `n` events.
 fn reduce_streamed(n: usize) -> Duration {
     streamed(
-        1,
         n,
         || Snapshot::new("bench", json!({}), json!({})),
         |snapshot, batch| {
@@ -135,7 +131,6 @@ fn reduce_streamed(n: usize) -> Duration {
 /// `remember_streamed` for one session of `n` events.
 fn remember_streamed(n: usize) -> Duration {
     streamed(
-        1,
         n,
         || (HashSet::new(), Vec::new()),
         |(ids, log), batch| remember(ids, log, batch),
