@@ -34,7 +34,7 @@ pub use snapshot::{
     Integrity, SNAPSHOT_SCHEMA, SessionState, Snapshot, TurnState, create_snapshot,
 };
 pub use summary::ParitySummary;
-pub use timeline::TimelineEntry;
+pub use timeline::{Entries, Timeline, TimelineEntry};
 
 use serde_json::Value;
 

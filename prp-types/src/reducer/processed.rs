@@ -16,7 +16,7 @@ use hashbrown::DefaultHashBuilder;
 use hashbrown::HashTable;
 use std::hash::BuildHasher;
 
-use super::timeline::TimelineEntry;
+use super::timeline::Timeline;
 
 /// Ids per generation: what a table of 65,536 buckets holds before it would grow (7/8 full).
 const GENERATION: usize = 57_344;
@@ -47,7 +47,7 @@ impl ProcessedIds {
     }
 
     /// Whether `id`, whose hash is `hash`, is the `sourceEventId` of an entry of `timeline`.
-    pub(super) fn contains(&self, timeline: &[TimelineEntry], hash: u64, id: &str) -> bool {
+    pub(super) fn contains(&self, timeline: &Timeline, hash: u64, id: &str) -> bool {
         self.in_tables(timeline, hash, id, self.filter.may_contain(hash))
     }
 
@@ -55,7 +55,7 @@ impl ProcessedIds {
     /// them first, in a loop whose cache misses overlap, then the tables.
     pub(super) fn contains_each<'a>(
         &self,
-        timeline: &[TimelineEntry],
+        timeline: &Timeline,
         ids: impl Iterator<Item = (u64, &'a str)> + Clone,
         known: &mut Vec<bool>,
     ) {
@@ -67,19 +67,8 @@ impl ProcessedIds {
     }
 
     /// Whether the current table has `id`, or, if the filter allows (`maybe_frozen`), a frozen one.
-    fn in_tables(
-        &self,
-        timeline: &[TimelineEntry],
-        hash: u64,
-        id: &str,
-        maybe_frozen: bool,
-    ) -> bool {
-        let same = |s: &Slot| {
-            s.hash == hash
-                && timeline
-                    .get(s.index)
-                    .is_some_and(|e| *e.source_event_id == *id)
-        };
+    fn in_tables(&self, timeline: &Timeline, hash: u64, id: &str, maybe_frozen: bool) -> bool {
+        let same = |s: &Slot| s.hash == hash && timeline.source_event_id(s.index) == Some(id);
         // Repeats are usually recent: newest generation first.
         self.current.find(hash, same).is_some()
             || (maybe_frozen

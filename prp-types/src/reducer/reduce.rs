@@ -14,7 +14,6 @@ use super::event::EventView;
 use super::js::Utf16Ordered;
 use super::projection::project;
 use super::snapshot::{Integrity, Snapshot};
-use super::timeline::TimelineEntry;
 
 /// Events [`Snapshot::reduce`] probes and records together: enough for the probes' cache misses
 /// to overlap, few enough for the chunk's bookkeeping to stay in the L1 cache.
@@ -192,8 +191,7 @@ impl Snapshot {
             }
         }
         // 6. The timeline entry, summarised before the projection.
-        let entry = TimelineEntry::new(event, &self.requests);
-        self.timeline.push(entry);
+        self.timeline.push(event, &self.requests);
         // 7. The projection.
         project(self, event);
         // 8. Integrity.

@@ -18,7 +18,7 @@ use super::processed::ProcessedIds;
 use super::projection::{Item, RecentItems, Request};
 use super::reduce::Gap;
 use super::summary::ParitySummary;
-use super::timeline::TimelineEntry;
+use super::timeline::Timeline;
 
 /// The `schema` of a session snapshot.
 pub const SNAPSHOT_SCHEMA: &str = "paperclip.prp.session-snapshot.v1";
@@ -104,7 +104,7 @@ pub struct Snapshot {
     pub(super) proposed_result: Option<Value>,
     pub(super) terminal: Option<Value>,
     /// One entry per applied event, so it is also `processedEventIds` in application order.
-    pub(super) timeline: Vec<TimelineEntry>,
+    pub(super) timeline: Timeline,
     pub(super) source_cursors: IndexMap<String, u64>,
     /// Membership of `processedEventIds`, whose order is the timeline's.
     pub(super) processed: ProcessedIds,
@@ -177,7 +177,7 @@ impl Snapshot {
             requests: IndexMap::new(),
             proposed_result: None,
             terminal: None,
-            timeline: Vec::new(),
+            timeline: Timeline::default(),
             source_cursors: IndexMap::new(),
             processed: ProcessedIds::default(),
             duplicates: BTreeSet::new(),
@@ -246,7 +246,7 @@ impl Snapshot {
     }
 
     /// `timeline`: one entry per applied event; an entry's position is its index + 1.
-    pub fn timeline(&self) -> &[TimelineEntry] {
+    pub fn timeline(&self) -> &Timeline {
         &self.timeline
     }
 
@@ -258,7 +258,7 @@ impl Snapshot {
 
     /// `processedEventIds`, in application order.
     pub fn processed_event_ids(&self) -> impl ExactSizeIterator<Item = &str> + Clone + '_ {
-        self.timeline.iter().map(|e| &*e.source_event_id)
+        self.timeline.iter().map(|e| e.source_event_id())
     }
 
     /// Whether an event with this `sourceEventId` has been applied.

@@ -1,9 +1,10 @@
 //! Timeline entries and their summary strings (PROTOCOL §2.4).
 
 use std::borrow::Cow;
+use std::ops::Range;
 
-use compact_str::format_compact;
-use indexmap::IndexMap;
+use hashbrown::DefaultHashBuilder;
+use indexmap::{IndexMap, IndexSet};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
@@ -13,39 +14,179 @@ use super::projection::Request;
 use crate::Str;
 use crate::types::{EventEventType, EventV2EventType};
 
-/// One applied event on the timeline.
+/// The timeline (PROTOCOL §2.4): one entry per applied event, in application order; an entry's
+/// `position` is its index + 1.
 ///
-/// Its strings are [`Str`]s: ids, timestamps and short summaries up to 24 bytes live inside the
-/// entry, so a typical event costs the timeline one 128-byte slot and no allocation of its own.
-/// A session of a million events then stays one contiguous array instead of millions of small
-/// heap blocks, and applying the next event costs the same as applying the first.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TimelineEntry {
-    pub(super) source_event_id: Str,
-    pub(super) source_seq: u64,
-    pub(super) event_type: Str,
-    pub(super) emitted_at: Str,
-    pub(super) item_id: Option<Str>,
-    /// `None` when the summary is the default rule, derived from the event type on demand.
-    pub(super) summary: Option<Str>,
+/// Entries are fixed-size records over one append-only text buffer, and event types are interned,
+/// so appending an entry allocates nothing of its own, however long its strings. A long session
+/// then grows two arrays instead of leaving millions of small blocks across the heap, which would
+/// slow down every later allocation of the process (the caller's too) and cost page after page of
+/// fresh memory.
+#[derive(Debug, Clone, Default)]
+pub struct Timeline {
+    records: Vec<Record>,
+    /// Every entry's strings, back to back: `sourceEventId`, `emittedAt`, `itemId`, summary.
+    text: String,
+    /// Event types, in first-seen order; a record holds an index.
+    types: IndexSet<Str, DefaultHashBuilder>,
 }
 
-impl TimelineEntry {
-    /// The entry of an event about to be projected onto a snapshot whose requests are `requests`.
-    pub(super) fn new(event: &EventView<'_>, requests: &IndexMap<String, Request>) -> Self {
-        TimelineEntry {
-            source_event_id: Str::from(event.source_event_id),
-            source_seq: event.source_seq,
-            event_type: intern_event_type(event.event_type),
-            emitted_at: Str::from(event.emitted_at),
-            item_id: event.item_id.map(Str::from),
-            summary: summary(event, requests),
+/// One entry of [`Timeline`]; 48 bytes.
+#[derive(Debug, Clone, Copy)]
+struct Record {
+    /// `sourceSeq` (at most 2^53 − 1) in the low bits, and [`HAS_ITEM`] and [`HAS_SUMMARY`].
+    seq_and_flags: u64,
+    /// Where the entry's id, emission time, item id and summary end in `text`. The id starts where
+    /// the previous entry's summary ends.
+    ends: [usize; 4],
+    /// Index of the event type in `types`.
+    event_type: u32,
+}
+
+/// The event had an `itemId`.
+const HAS_ITEM: u64 = 1 << 62;
+/// The summary is stored; without it, it is the default rule (the event type, `.` as spaces).
+const HAS_SUMMARY: u64 = 1 << 63;
+
+impl Timeline {
+    /// Appends the entry of `event`, about to be projected onto a snapshot whose requests are
+    /// `requests`.
+    pub(super) fn push(&mut self, event: &EventView<'_>, requests: &IndexMap<String, Request>) {
+        let text = &mut self.text;
+        text.push_str(event.source_event_id);
+        let id_end = text.len();
+        text.push_str(event.emitted_at);
+        let emitted_end = text.len();
+        let mut flags = 0;
+        if let Some(item_id) = event.item_id {
+            text.push_str(item_id);
+            flags |= HAS_ITEM;
         }
+        let item_end = text.len();
+        if write_summary(text, event, requests) {
+            flags |= HAS_SUMMARY;
+        }
+        let summary_end = text.len();
+        let event_type = match self.types.get_index_of(event.event_type) {
+            Some(index) => index,
+            None => {
+                self.types
+                    .insert_full(intern_event_type(event.event_type))
+                    .0
+            }
+        };
+        self.records.push(Record {
+            // `EventView` keeps `sourceSeq` within 2^53 − 1, clear of the flag bits.
+            seq_and_flags: event.source_seq | flags,
+            ends: [id_end, emitted_end, item_end, summary_end],
+            // Each event adds at most one type, and 2^32 events do not fit in memory.
+            event_type: u32::try_from(event_type).unwrap_or(u32::MAX),
+        });
     }
 
+    /// The number of entries.
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    /// Whether no event was applied yet.
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    /// The entry at `index` (its `position` is `index + 1`).
+    pub fn get(&self, index: usize) -> Option<TimelineEntry<'_>> {
+        let record = self.records.get(index)?;
+        let start = index
+            .checked_sub(1)
+            .and_then(|i| self.records.get(i))
+            .map_or(0, |r| r.ends[3]);
+        let [id_end, emitted_end, item_end, summary_end] = record.ends;
+        let flags = record.seq_and_flags;
+        let text = |from: usize, to: usize| self.text.get(from..to).unwrap_or_default();
+        Some(TimelineEntry {
+            source_event_id: text(start, id_end),
+            source_seq: flags & !(HAS_ITEM | HAS_SUMMARY),
+            event_type: self
+                .types
+                .get_index(record.event_type as usize)
+                .map_or("", |t| t),
+            emitted_at: text(id_end, emitted_end),
+            item_id: (flags & HAS_ITEM != 0).then(|| text(emitted_end, item_end)),
+            summary: (flags & HAS_SUMMARY != 0).then(|| text(item_end, summary_end)),
+        })
+    }
+
+    /// The `sourceEventId` of the entry at `index`.
+    pub(super) fn source_event_id(&self, index: usize) -> Option<&str> {
+        let start = index
+            .checked_sub(1)
+            .and_then(|i| self.records.get(i))
+            .map_or(0, |r| r.ends[3]);
+        self.text.get(start..self.records.get(index)?.ends[0])
+    }
+
+    /// The entries, oldest first.
+    pub fn iter(&self) -> Entries<'_> {
+        Entries {
+            timeline: self,
+            indexes: 0..self.len(),
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a Timeline {
+    type Item = TimelineEntry<'a>;
+    type IntoIter = Entries<'a>;
+
+    fn into_iter(self) -> Entries<'a> {
+        self.iter()
+    }
+}
+
+/// The entries of a [`Timeline`], from [`Timeline::iter`].
+#[derive(Debug, Clone)]
+pub struct Entries<'a> {
+    timeline: &'a Timeline,
+    indexes: Range<usize>,
+}
+
+impl<'a> Iterator for Entries<'a> {
+    type Item = TimelineEntry<'a>;
+
+    fn next(&mut self) -> Option<TimelineEntry<'a>> {
+        self.timeline.get(self.indexes.next()?)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.indexes.size_hint()
+    }
+}
+
+impl DoubleEndedIterator for Entries<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        self.timeline.get(self.indexes.next_back()?)
+    }
+}
+
+impl ExactSizeIterator for Entries<'_> {}
+
+/// One applied event on the timeline, read from a [`Timeline`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimelineEntry<'a> {
+    source_event_id: &'a str,
+    source_seq: u64,
+    event_type: &'a str,
+    emitted_at: &'a str,
+    item_id: Option<&'a str>,
+    /// `None` when the summary is the default rule, derived from the event type on demand.
+    summary: Option<&'a str>,
+}
+
+impl<'a> TimelineEntry<'a> {
     /// `sourceEventId`.
-    pub fn source_event_id(&self) -> &str {
-        &self.source_event_id
+    pub fn source_event_id(&self) -> &'a str {
+        self.source_event_id
     }
 
     /// `sourceSeq`.
@@ -54,58 +195,58 @@ impl TimelineEntry {
     }
 
     /// `eventType`.
-    pub fn event_type(&self) -> &str {
-        &self.event_type
+    pub fn event_type(&self) -> &'a str {
+        self.event_type
     }
 
     /// `emittedAt`.
-    pub fn emitted_at(&self) -> &str {
-        &self.emitted_at
+    pub fn emitted_at(&self) -> &'a str {
+        self.emitted_at
     }
 
     /// `itemId`, when the event had one.
-    pub fn item_id(&self) -> Option<&str> {
-        self.item_id.as_deref()
+    pub fn item_id(&self) -> Option<&'a str> {
+        self.item_id
     }
 
     /// `summary`.
-    pub fn summary(&self) -> Cow<'_, str> {
-        match &self.summary {
+    pub fn summary(&self) -> Cow<'a, str> {
+        match self.summary {
             Some(text) => Cow::Borrowed(text),
             None => Cow::Owned(self.event_type.replace('.', " ")),
         }
     }
 
     /// The golden form of the entry at `index` (its `position` is `index + 1`).
-    pub(super) fn golden(&self, index: usize) -> GoldenEntry<'_> {
+    pub(super) fn golden(self, index: usize) -> GoldenEntry<'a> {
         GoldenEntry { entry: self, index }
     }
 }
 
 /// A timeline entry in golden key order.
 pub(super) struct GoldenEntry<'a> {
-    entry: &'a TimelineEntry,
+    entry: TimelineEntry<'a>,
     index: usize,
 }
 
 impl Serialize for GoldenEntry<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let e = self.entry;
+        let e = &self.entry;
         let mut m = s.serialize_map(None)?;
         m.serialize_entry("position", &(self.index + 1))?;
-        m.serialize_entry("sourceEventId", &*e.source_event_id)?;
+        m.serialize_entry("sourceEventId", e.source_event_id)?;
         m.serialize_entry("sourceSeq", &e.source_seq)?;
-        m.serialize_entry("eventType", &*e.event_type)?;
-        m.serialize_entry("emittedAt", &*e.emitted_at)?;
-        if let Some(item_id) = &e.item_id {
-            m.serialize_entry("itemId", &**item_id)?;
+        m.serialize_entry("eventType", e.event_type)?;
+        m.serialize_entry("emittedAt", e.emitted_at)?;
+        if let Some(item_id) = e.item_id {
+            m.serialize_entry("itemId", item_id)?;
         }
         m.serialize_entry("summary", e.summary().as_ref())?;
         m.end()
     }
 }
 
-/// A known event type refers to its `&'static str`, so that storing it never allocates.
+/// A known event type refers to its `&'static str`, so that interning it never allocates.
 fn intern_event_type(event_type: &str) -> Str {
     if let Ok(t) = event_type.parse::<EventEventType>() {
         Str::const_new(t.as_str())
@@ -142,58 +283,79 @@ pub(super) fn runtime_request<'a>(event: &EventView<'a>) -> Option<&'a Map<Strin
     }
 }
 
-/// The summary of `event`, computed before its projection; `None` for the default rule
-/// (the event type with every `.` replaced by a space).
-pub(super) fn summary(event: &EventView<'_>, requests: &IndexMap<String, Request>) -> Option<Str> {
+/// Appends to `out` the summary of `event`, computed before its projection; `false`, with nothing
+/// written, for the default rule (the event type with every `.` replaced by a space).
+fn write_summary(
+    out: &mut String,
+    event: &EventView<'_>,
+    requests: &IndexMap<String, Request>,
+) -> bool {
     let p = event.object;
-    let text = match event.event_type {
-        "runtime.phase.changed" => Str::from(
-            format!("Phase changed to {}", str_or(p, "phase", "unknown")).replace('_', " "),
-        ),
-        "item.started" => format_compact!("Started {}", str_or(p, "kind", "item")),
-        "item.delta" => Str::from(str_or(p, "text", "Item updated")),
-        "item.completed" => format_compact!("Completed {}", str_or(p, "kind", "item")),
-        "item.failed" => Str::from(str_or(p, "message", "Item failed")),
-        "run.result.proposed" => Str::from(str_or(p, "summary", "Structured result proposed")),
-        "run.terminal" => format_compact!("Run {}", str_or(p, "runTerminalState", "terminal")),
+    match event.event_type {
+        "runtime.phase.changed" => {
+            // The whole sentence has `_` replaced; the fixed part has none.
+            out.push_str("Phase changed to ");
+            out.extend(str_or(p, "phase", "unknown").chars().map(|c| match c {
+                '_' => ' ',
+                c => c,
+            }));
+        }
+        "item.started" => push_all(out, &["Started ", str_or(p, "kind", "item")]),
+        "item.delta" => out.push_str(str_or(p, "text", "Item updated")),
+        "item.completed" => push_all(out, &["Completed ", str_or(p, "kind", "item")]),
+        "item.failed" => out.push_str(str_or(p, "message", "Item failed")),
+        "run.result.proposed" => out.push_str(str_or(p, "summary", "Structured result proposed")),
+        "run.terminal" => push_all(out, &["Run ", str_or(p, "runTerminalState", "terminal")]),
         "runner.diagnostic" | "harness.diagnostic" => {
             if let Some(message) = non_empty(p, "message") {
-                Str::from(message)
+                out.push_str(message);
+            } else if let Some(code) = non_empty(p, "code") {
+                out.push_str(&js::upper_first(&code.replace('_', " ")));
             } else {
-                Str::from(js::upper_first(&non_empty(p, "code")?.replace('_', " ")))
+                return false;
             }
         }
         "runtime_request.created" => {
             let r = runtime_request(event);
             let kind = str_or(r, "type", "runtime");
             match str_or(r, "prompt", "") {
-                "" => format_compact!("{kind} request"),
-                prompt => format_compact!("{kind}: {prompt}"),
+                "" => push_all(out, &[kind, " request"]),
+                prompt => push_all(out, &[kind, ": ", prompt]),
             }
         }
-        "runtime_request.resolved" => settled("Resolved", p, requests),
-        "runtime_request.expired" => settled("Expired", p, requests),
-        "runtime_request.cancelled" => settled("Cancelled", p, requests),
-        _ => return None,
-    };
-    Some(text)
+        "runtime_request.resolved" => settled(out, "Resolved", p, requests),
+        "runtime_request.expired" => settled(out, "Expired", p, requests),
+        "runtime_request.cancelled" => settled(out, "Cancelled", p, requests),
+        _ => return false,
+    }
+    true
 }
 
-/// The summary of a request's resolution, expiry or cancellation.
+fn push_all(out: &mut String, parts: &[&str]) {
+    for part in parts {
+        out.push_str(part);
+    }
+}
+
+/// Appends the summary of a request's resolution, expiry or cancellation.
 fn settled(
+    out: &mut String,
     action: &str,
     p: Option<&Map<String, Value>>,
     requests: &IndexMap<String, Request>,
-) -> Str {
+) {
     let id = p.and_then(|p| p.get("requestId")).and_then(Value::as_str);
     match id.and_then(|id| requests.get(id)) {
         Some(req) if req.prompt.is_empty() => {
-            format_compact!("{action} {} request", req.request_type)
+            push_all(out, &[action, " ", &req.request_type, " request"]);
         }
-        Some(req) => format_compact!("{action} {}: {}", req.request_type, req.prompt),
-        None => Str::from(js::trim(&format!(
-            "{action} runtime request {}",
-            id.unwrap_or("")
-        ))),
+        Some(req) => push_all(out, &[action, " ", &req.request_type, ": ", &req.prompt]),
+        None => {
+            // JavaScript's trim of the whole sentence: only its end can hold white space.
+            let start = out.len();
+            push_all(out, &[action, " runtime request ", id.unwrap_or("")]);
+            let kept = js::trim(&out[start..]).len();
+            out.truncate(start + kept);
+        }
     }
 }
