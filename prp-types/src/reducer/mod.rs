@@ -28,7 +28,7 @@ mod timeline;
 pub use error::{ReduceError, ReduceErrorCode, ReplayError};
 pub use event::{EventView, MAX_SOURCE_SEQ};
 pub use plans::{PlanEntry, PlanProjection};
-pub use projection::{Item, ItemStatus, Request};
+pub use projection::{Item, ItemStatus, Items, Request};
 pub use reduce::{BatchOutcome, Gap, MAX_GAP_MISSING, Outcome};
 pub use snapshot::{
     Integrity, SNAPSHOT_SCHEMA, SessionState, Snapshot, TurnState, create_snapshot,

@@ -3,13 +3,17 @@
 
 use std::borrow::Cow;
 
-use indexmap::IndexMap;
+use std::hash::BuildHasher;
+use std::ops::Range;
+
+use hashbrown::{DefaultHashBuilder, HashTable};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
 use super::event::EventView;
 use super::snapshot::{SessionState, Snapshot, TurnState};
 use super::timeline::runtime_request;
+use crate::Str;
 
 /// `items[].status`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -30,15 +34,17 @@ impl ItemStatus {
     }
 }
 
-/// One item of the snapshot; its `itemId` is its key in [`Snapshot::items`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Item {
+/// One item of the snapshot, read from [`Items`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Item<'a> {
+    /// `itemId`.
+    pub id: &'a str,
     /// `kind`: the last string `payload.kind`, `diagnostic` if none was ever given.
-    pub kind: String,
+    pub kind: &'a str,
     /// `status`.
     pub status: ItemStatus,
     /// `text`: deltas appended, replaced by a non-empty text of a start, completion or failure.
-    pub text: String,
+    pub text: &'a str,
 }
 
 /// One runtime request of the snapshot; its `requestId` is its key in [`Snapshot::requests`].
@@ -54,31 +60,26 @@ pub struct Request {
     pub prompt: String,
 }
 
-impl Item {
-    pub(super) fn golden<'a>(&'a self, id: &'a str) -> Golden<'a, Item> {
-        Golden { id, value: self }
-    }
-}
-
 impl Request {
     pub(super) fn golden<'a>(&'a self, id: &'a str) -> Golden<'a, Request> {
         Golden { id, value: self }
     }
 }
 
-/// An item or request with its id, in golden key order.
+/// A request with its id, in golden key order.
 pub(super) struct Golden<'a, T> {
     id: &'a str,
     value: &'a T,
 }
 
-impl Serialize for Golden<'_, Item> {
+impl Serialize for Item<'_> {
+    /// The golden form.
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(4))?;
         m.serialize_entry("itemId", self.id)?;
-        m.serialize_entry("kind", &self.value.kind)?;
-        m.serialize_entry("status", self.value.status.as_str())?;
-        m.serialize_entry("text", &self.value.text)?;
+        m.serialize_entry("kind", self.kind)?;
+        m.serialize_entry("status", self.status.as_str())?;
+        m.serialize_entry("text", self.text)?;
         m.end()
     }
 }
@@ -144,67 +145,214 @@ fn item(snapshot: &mut Snapshot, event: &EventView<'_>, status: ItemStatus, appe
     };
     let kind = event.payload_str("kind");
     let text = event.payload_str("text");
-    match snapshot.streaming.find(&snapshot.items, item_id) {
-        Some(index) => {
-            let item = &mut snapshot.items[index];
+    let items = &mut snapshot.items;
+    let position = match items.position(item_id) {
+        Some(position) => {
             if let Some(kind) = kind {
-                kind.clone_into(&mut item.kind);
+                items.set_kind(position, kind);
             }
-            item.status = status;
-            if append {
-                item.text.push_str(text.unwrap_or(""));
-            } else if let Some(text) = text.filter(|t| !t.is_empty()) {
-                text.clone_into(&mut item.text);
-            }
+            position
         }
-        None => {
-            let item = Item {
-                kind: kind.unwrap_or("diagnostic").to_owned(),
-                status,
-                text: text.unwrap_or("").to_owned(),
-            };
-            let (index, _) = snapshot.items.insert_full(item_id.to_owned(), item);
-            snapshot.streaming.touch(index);
-        }
+        None => items.insert(item_id, kind.unwrap_or("diagnostic")),
+    };
+    if append {
+        items.append_text(position, text.unwrap_or(""));
+    } else if let Some(text) = text.filter(|t| !t.is_empty()) {
+        items.replace_text(position, text);
     }
+    items.set_status(position, status);
 }
 
-/// The items touched last, most recent first: deltas stream into a few items at a time, and
-/// finding those here spares a probe of the item table, which in a long session no longer fits
-/// the CPU caches. Item indexes are stable because items are never removed.
+/// `items` (PROTOCOL §2.5), in first-seen order.
+///
+/// Ids and texts live in one text buffer, as the timeline's strings do, so that a long session
+/// does not leave a few small heap blocks per item, reallocated by every delta, across the heap.
+/// A text has room reserved after it (NUL padding, never read); a delta that does not fit moves
+/// the text to the end of the buffer with twice the room, so appending stays amortised O(1)
+/// while deltas interleave across items. Moved and replaced texts stay behind as unused bytes,
+/// about as many as the live text.
 #[derive(Debug, Clone, Default)]
-pub(super) struct RecentItems {
-    indexes: [Option<usize>; RECENT_ITEMS],
+pub struct Items {
+    records: Vec<ItemRecord>,
+    /// Positions in `records`, by id.
+    index: HashTable<usize>,
+    hasher: DefaultHashBuilder,
+    text: String,
+    /// The items touched last, most recent first: deltas stream into a few items at a time, and
+    /// finding those here spares a probe of `index`, which in a long session no longer fits the
+    /// CPU caches. Positions are stable because items are never removed.
+    recent: [Option<usize>; RECENT_ITEMS],
 }
 
-/// How many recently touched items [`RecentItems`] remembers.
+/// How many recently touched items [`Items`] remembers.
 const RECENT_ITEMS: usize = 4;
 
-impl RecentItems {
-    /// The index of `id` in `items`, which is then the most recent.
-    fn find(&mut self, items: &IndexMap<String, Item>, id: &str) -> Option<usize> {
-        let hit = self.indexes.iter().position(|slot| {
-            slot.and_then(|i| items.get_index(i))
-                .is_some_and(|(key, _)| key == id)
-        });
-        let index = match hit {
-            Some(position) => self.indexes[position]?,
-            None => items.get_index_of(id)?,
-        };
-        self.touch(index);
-        Some(index)
+#[derive(Debug, Clone)]
+struct ItemRecord {
+    hash: u64,
+    /// The id's bytes in `text`.
+    id: Range<usize>,
+    kind: Str,
+    status: ItemStatus,
+    /// Where the text starts in `text`, its length, and the room reserved for it.
+    start: usize,
+    len: usize,
+    room: usize,
+}
+
+impl Items {
+    /// The number of items.
+    pub fn len(&self) -> usize {
+        self.records.len()
     }
 
-    /// Makes the item at `index` the most recent.
-    fn touch(&mut self, index: usize) {
-        let position = self
-            .indexes
-            .iter()
-            .position(|slot| *slot == Some(index))
-            .unwrap_or(RECENT_ITEMS - 1);
-        self.indexes.copy_within(0..position, 1);
-        self.indexes[0] = Some(index);
+    /// Whether there is no item.
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
     }
+
+    /// The item whose `itemId` is `id`.
+    pub fn get(&self, id: &str) -> Option<Item<'_>> {
+        let hash = self.hasher.hash_one(id);
+        let position = *self.index.find(hash, |&i| self.id_of(i) == id)?;
+        Some(self.view(self.records.get(position)?))
+    }
+
+    /// The items, in first-seen order.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = Item<'_>> + ExactSizeIterator + Clone {
+        self.records.iter().map(|r| self.view(r))
+    }
+
+    fn view<'a>(&'a self, r: &'a ItemRecord) -> Item<'a> {
+        Item {
+            id: self.text.get(r.id.clone()).unwrap_or_default(),
+            kind: &r.kind,
+            status: r.status,
+            text: self.text.get(r.start..r.start + r.len).unwrap_or_default(),
+        }
+    }
+
+    fn id_of(&self, position: usize) -> &str {
+        self.records
+            .get(position)
+            .and_then(|r| self.text.get(r.id.clone()))
+            .unwrap_or_default()
+    }
+
+    /// The position of the item `id`, which is then the most recently touched.
+    fn position(&mut self, id: &str) -> Option<usize> {
+        let hit = self
+            .recent
+            .iter()
+            .flatten()
+            .find(|&&i| self.id_of(i) == id)
+            .copied();
+        let position = match hit {
+            Some(position) => position,
+            None => {
+                let hash = self.hasher.hash_one(id);
+                *self.index.find(hash, |&i| self.id_of(i) == id)?
+            }
+        };
+        self.touch(position);
+        Some(position)
+    }
+
+    /// Makes the item at `position` the most recent.
+    fn touch(&mut self, position: usize) {
+        let slot = self
+            .recent
+            .iter()
+            .position(|slot| *slot == Some(position))
+            .unwrap_or(RECENT_ITEMS - 1);
+        self.recent.copy_within(0..slot, 1);
+        self.recent[0] = Some(position);
+    }
+
+    /// Adds a running item with an empty text; the caller has checked that `id` is new.
+    fn insert(&mut self, id: &str, kind: &str) -> usize {
+        let hash = self.hasher.hash_one(id);
+        let start = self.text.len();
+        self.text.push_str(id);
+        let end = self.text.len();
+        let position = self.records.len();
+        self.records.push(ItemRecord {
+            hash,
+            id: start..end,
+            kind: Str::from(kind),
+            status: ItemStatus::Running,
+            start: end,
+            len: 0,
+            room: 0,
+        });
+        let records = &self.records;
+        self.index
+            .insert_unique(hash, position, |&i| records.get(i).map_or(0, |r| r.hash));
+        self.touch(position);
+        position
+    }
+
+    fn set_kind(&mut self, position: usize, kind: &str) {
+        if let Some(r) = self.records.get_mut(position)
+            && r.kind != kind
+        {
+            r.kind = Str::from(kind);
+        }
+    }
+
+    fn set_status(&mut self, position: usize, status: ItemStatus) {
+        if let Some(r) = self.records.get_mut(position) {
+            r.status = status;
+        }
+    }
+
+    /// Appends `more` to the text of the item at `position`.
+    fn append_text(&mut self, position: usize, more: &str) {
+        let Some(r) = self.records.get_mut(position) else {
+            return;
+        };
+        let end = r.start + r.len;
+        if r.start + r.room == self.text.len() {
+            // The text is the buffer's last: drop its padding and grow in place.
+            self.text.truncate(end);
+            self.text.push_str(more);
+            r.len += more.len();
+            r.room = r.len;
+        } else if r.len + more.len() <= r.room {
+            // Over the padding, byte for byte: nothing after it moves.
+            self.text.replace_range(end..end + more.len(), more);
+            r.len += more.len();
+        } else {
+            let room = (r.len + more.len()).max(2 * r.room).max(16);
+            let start = self.text.len();
+            self.text.extend_from_within(r.start..end);
+            self.text.push_str(more);
+            pad(&mut self.text, start + room);
+            r.start = start;
+            r.len += more.len();
+            r.room = room;
+        }
+    }
+
+    /// Replaces the text of the item at `position` with `text`, written at the end of the buffer.
+    fn replace_text(&mut self, position: usize, text: &str) {
+        let Some(r) = self.records.get_mut(position) else {
+            return;
+        };
+        if r.start + r.room == self.text.len() {
+            self.text.truncate(r.start);
+        }
+        r.start = self.text.len();
+        self.text.push_str(text);
+        r.len = text.len();
+        r.room = text.len();
+    }
+}
+
+/// NUL padding up to `len` bytes.
+fn pad(text: &mut String, len: usize) {
+    let missing = len.saturating_sub(text.len());
+    text.extend(std::iter::repeat_n('\0', missing));
 }
 
 fn create_request(snapshot: &mut Snapshot, event: &EventView<'_>) {

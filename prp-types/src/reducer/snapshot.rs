@@ -15,7 +15,7 @@ use super::error::{ReduceError, ReduceErrorCode};
 use super::js::Utf16Ordered;
 use super::plans::PlanProjection;
 use super::processed::ProcessedIds;
-use super::projection::{Item, RecentItems, Request};
+use super::projection::{Items, Request};
 use super::reduce::Gap;
 use super::summary::ParitySummary;
 use super::timeline::Timeline;
@@ -97,9 +97,7 @@ pub struct Snapshot {
     pub(super) session_state: SessionState,
     pub(super) turn_state: TurnState,
     pub(super) active_turn_id: Option<String>,
-    pub(super) items: IndexMap<String, Item>,
-    /// The items touched last, so that streaming deltas rarely probe `items`.
-    pub(super) streaming: RecentItems,
+    pub(super) items: Items,
     pub(super) requests: IndexMap<String, Request>,
     pub(super) proposed_result: Option<Value>,
     pub(super) terminal: Option<Value>,
@@ -172,8 +170,7 @@ impl Snapshot {
             session_state: SessionState::NotStarted,
             turn_state: TurnState::NotStarted,
             active_turn_id: None,
-            items: IndexMap::new(),
-            streaming: RecentItems::default(),
+            items: Items::default(),
             requests: IndexMap::new(),
             proposed_result: None,
             terminal: None,
@@ -226,7 +223,7 @@ impl Snapshot {
     }
 
     /// `items`, by `itemId`, in first-seen order.
-    pub fn items(&self) -> &IndexMap<String, Item> {
+    pub fn items(&self) -> &Items {
         &self.items
     }
 
@@ -347,10 +344,7 @@ impl Serialize for Snapshot {
         m.serialize_entry("sessionState", self.session_state.as_str())?;
         m.serialize_entry("turnState", self.turn_state.as_str())?;
         m.serialize_entry("activeTurnId", &self.active_turn_id)?;
-        m.serialize_entry(
-            "items",
-            &Seq(self.items.iter().map(|(id, item)| item.golden(id))),
-        )?;
+        m.serialize_entry("items", &Seq(self.items.iter()))?;
         m.serialize_entry(
             "requests",
             &Seq(self.requests.iter().map(|(id, r)| r.golden(id))),
