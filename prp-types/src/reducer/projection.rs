@@ -178,6 +178,9 @@ pub struct Items {
     index: HashTable<usize>,
     hasher: DefaultHashBuilder,
     text: String,
+    /// The item whose text (with its room) ends `text`, and may grow or shrink there; every other
+    /// item's bytes come before that text's start.
+    last: Option<usize>,
     /// The items touched last, most recent first: deltas stream into a few items at a time, and
     /// finding those here spares a probe of `index`, which in a long session no longer fits the
     /// CPU caches. Positions are stable because items are never removed.
@@ -288,6 +291,7 @@ impl Items {
         let records = &self.records;
         self.index
             .insert_unique(hash, position, |&i| records.get(i).map_or(0, |r| r.hash));
+        self.last = Some(position);
         self.touch(position);
         position
     }
@@ -312,7 +316,7 @@ impl Items {
             return;
         };
         let end = r.start + r.len;
-        if r.start + r.room == self.text.len() {
+        if self.last == Some(position) {
             // The text is the buffer's last: drop its padding and grow in place.
             self.text.truncate(end);
             self.text.push_str(more);
@@ -331,6 +335,7 @@ impl Items {
             r.start = start;
             r.len += more.len();
             r.room = room;
+            self.last = Some(position);
         }
     }
 
@@ -339,13 +344,14 @@ impl Items {
         let Some(r) = self.records.get_mut(position) else {
             return;
         };
-        if r.start + r.room == self.text.len() {
+        if self.last == Some(position) {
             self.text.truncate(r.start);
         }
         r.start = self.text.len();
         self.text.push_str(text);
         r.len = text.len();
         r.room = text.len();
+        self.last = Some(position);
     }
 }
 
@@ -388,5 +394,80 @@ fn settle_request(snapshot: &mut Snapshot, event: &EventView<'_>, status: &str) 
         .and_then(|id| snapshot.requests.get_mut(id))
     {
         status.clone_into(&mut request.status);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// What `Items` must hold: each item's text as a plain string, in first-seen order.
+    #[derive(Default)]
+    struct Model(Vec<(String, String)>);
+
+    impl Model {
+        fn text(&mut self, id: &str) -> &mut String {
+            let at = match self.0.iter().position(|(i, _)| i == id) {
+                Some(at) => at,
+                None => {
+                    self.0.push((id.to_owned(), String::new()));
+                    self.0.len() - 1
+                }
+            };
+            &mut self.0[at].1
+        }
+    }
+
+    /// Applies (item, append?, text) steps to both and compares every item after each step.
+    fn check(steps: &[(usize, bool, String)]) {
+        let ids = ["", "a", "item-2", "ü-3", "a-much-longer-item-identifier-4"];
+        let (mut items, mut model) = (Items::default(), Model::default());
+        for (n, (which, append, text)) in steps.iter().enumerate() {
+            let id = ids[which % ids.len()];
+            let position = match items.position(id) {
+                Some(p) => p,
+                None => items.insert(id, "k"),
+            };
+            let expected = model.text(id);
+            if *append {
+                items.append_text(position, text);
+                expected.push_str(text);
+            } else {
+                items.replace_text(position, text);
+                text.clone_into(expected);
+            }
+            let got: Vec<(&str, &str)> = items.iter().map(|i| (i.id, i.text)).collect();
+            let want: Vec<(&str, &str)> = model.0.iter().map(|(i, t)| (&**i, &**t)).collect();
+            assert_eq!(got, want, "after step {n}");
+            for (id, text) in want {
+                assert_eq!(items.get(id).map(|i| i.text), Some(text));
+            }
+        }
+    }
+
+    #[test]
+    fn interleaved_deltas_move_texts_and_keep_them_whole() {
+        let mut steps = Vec::new();
+        for round in 0..40 {
+            for item in 0..5 {
+                steps.push((item, true, format!("{round}é{item}")));
+            }
+        }
+        steps.push((1, false, "replaced".to_owned()));
+        steps.push((1, true, " and more".to_owned()));
+        steps.push((0, true, String::new()));
+        check(&steps);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn items_hold_what_a_map_of_strings_holds(
+            steps in prop::collection::vec((0..5usize, prop::bool::weighted(0.85), "[a-zé😀 ]{0,20}"), 0..200)
+        ) {
+            check(&steps);
+        }
     }
 }

@@ -359,3 +359,108 @@ fn settled(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn event(id: &str, seq: u64, event_type: &str, item: Option<&str>, payload: Value) -> Value {
+        let mut e = json!({
+            "sourceEventId": id, "sourceSeq": seq, "sourceKind": "runner",
+            "sourceInstanceId": "r", "eventType": event_type,
+            "emittedAt": format!("2026-01-01T00:00:0{}Z", seq % 10), "payload": payload
+        });
+        if let Some(item) = item {
+            e["itemId"] = json!(item);
+        }
+        e
+    }
+
+    #[test]
+    fn entries_read_back_what_was_pushed() {
+        let events = [
+            event("", 1, "item.delta", Some(""), json!({"text": ""})),
+            event("é-2", 2, "future.kind", None, json!({})),
+            event(
+                "e3",
+                9_007_199_254_740_991,
+                "item.delta",
+                Some("i😀"),
+                json!({"text": "ß"}),
+            ),
+            event("e4", 4, "future.kind", Some("i"), json!({})),
+            event(
+                "e5",
+                5,
+                "runtime_request.resolved",
+                None,
+                json!({"requestId": " \u{feff}"}),
+            ),
+        ];
+        let mut timeline = Timeline::default();
+        for e in &events {
+            timeline.push(&EventView::from_value(e).unwrap(), &IndexMap::new());
+        }
+        let got: Vec<_> = timeline
+            .iter()
+            .map(|e| {
+                let summary = e.summary().into_owned();
+                let (id, seq, ty, at, item) = (
+                    e.source_event_id(),
+                    e.source_seq(),
+                    e.event_type(),
+                    e.emitted_at(),
+                    e.item_id(),
+                );
+                (id, seq, ty, at, item, summary)
+            })
+            .collect();
+        let at = |n: u64| format!("2026-01-01T00:00:0{n}Z");
+        assert_eq!(
+            got,
+            [
+                ("", 1, "item.delta", &*at(1), Some(""), String::new()),
+                (
+                    "é-2",
+                    2,
+                    "future.kind",
+                    &*at(2),
+                    None,
+                    "future kind".to_owned()
+                ),
+                (
+                    "e3",
+                    9_007_199_254_740_991,
+                    "item.delta",
+                    &*at(1),
+                    Some("i😀"),
+                    "ß".to_owned()
+                ),
+                (
+                    "e4",
+                    4,
+                    "future.kind",
+                    &*at(4),
+                    Some("i"),
+                    "future kind".to_owned()
+                ),
+                (
+                    "e5",
+                    5,
+                    "runtime_request.resolved",
+                    &*at(5),
+                    None,
+                    "Resolved runtime request".to_owned()
+                ),
+            ]
+        );
+        assert_eq!(timeline.types.len(), 3, "event types are stored once");
+        assert_eq!(timeline.source_event_id(1), Some("é-2"));
+        assert_eq!(timeline.source_event_id(5), None);
+        assert_eq!(
+            timeline.iter().rev().next().map(|e| e.source_seq()),
+            Some(5)
+        );
+    }
+}
