@@ -12,8 +12,10 @@
 //!
 //! After criterion, paired rounds time `reduce_streamed` and `remember_streamed` back to back at
 //! every size (the machine's speed drifts by up to 2x within minutes) and report median costs per
-//! event and how each grows from 10k to 1M events. Rounds: `PRP_BENCH_ROUNDS` (default 5, 0 to
-//! skip).
+//! event and how each grows from 10k to 1M events. Each session of a round runs in a child process
+//! of its own (this binary again, after an untimed 10k-event session of the same kind), so that
+//! neither side inherits the heap the other left behind: a million freed small strings slow down
+//! every later allocation of the process. Rounds: `PRP_BENCH_ROUNDS` (default 5, 0 to skip).
 
 #[path = "support/rounds.rs"]
 mod rounds;
@@ -24,6 +26,7 @@ use rounds::{env_usize, median};
 use serde_json::{Value, json};
 use std::collections::HashSet;
 use std::hint::black_box;
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// A session of `n` events from one runner: turns of item deltas, tool executions and completions.
@@ -174,8 +177,9 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-/// Reduction and its baseline back to back at every size, in rotating order; prints the median
-/// cost per event of each and how it grows from the smallest session to the largest.
+/// Reduction and its baseline back to back at every size, in rotating order, each session in a
+/// child process; prints the median cost per event of each and how it grows from the smallest
+/// session to the largest.
 fn paired_rounds(rounds: usize) {
     // us per event, by [reduce, remember][size].
     let mut us: [[Vec<f64>; SIZES.len()]; 2] = Default::default();
@@ -184,10 +188,8 @@ fn paired_rounds(rounds: usize) {
         let mut line = format!("  round {round}:");
         for (k, &n) in SIZES.iter().enumerate() {
             for which in [round % 2, 1 - round % 2] {
-                let time = if which == 0 {
-                    reduce_streamed(n)
-                } else {
-                    remember_streamed(n)
+                let Some(time) = in_child(which, n) else {
+                    return;
                 };
                 us[which][k].push(time.as_secs_f64() * 1e6 / n as f64);
             }
@@ -219,7 +221,52 @@ fn paired_rounds(rounds: usize) {
     }
 }
 
+/// Set in a paired round's child process: `<0 for reduce, 1 for remember>:<events>`.
+const CHILD: &str = "PRP_BENCH_REDUCE_CHILD";
+
+/// Times one session in a child process; `None`, after saying why, if the child failed.
+fn in_child(which: usize, n: usize) -> Option<Duration> {
+    let run = |exe| {
+        Command::new(exe)
+            .env(CHILD, format!("{which}:{n}"))
+            .output()
+    };
+    let output = std::env::current_exe().and_then(run);
+    let seconds = output.as_ref().ok().and_then(|o| {
+        let text = String::from_utf8_lossy(&o.stdout);
+        text.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|_| o.status.success())
+    });
+    if seconds.is_none() {
+        eprintln!("paired rounds stopped: the child for {which}:{n} failed: {output:?}");
+    }
+    seconds.map(Duration::from_secs_f64)
+}
+
+/// The child's side: a warm-up session, then the timed one, whose seconds go to stdout.
+fn child(spec: &str) {
+    let parsed = spec
+        .split_once(':')
+        .and_then(|(w, n)| Some((w.parse::<usize>().ok()?, n.parse::<usize>().ok()?)));
+    let Some((which, n)) = parsed else {
+        eprintln!("{CHILD}={spec}: expected <0|1>:<events>");
+        std::process::exit(2);
+    };
+    let session = if which == 0 {
+        reduce_streamed
+    } else {
+        remember_streamed
+    };
+    session(SIZES[0]);
+    println!("{}", session(n).as_secs_f64());
+}
+
 fn main() {
+    if let Ok(spec) = std::env::var(CHILD) {
+        return child(&spec);
+    }
     let mut c = Criterion::default().configure_from_args();
     bench(&mut c);
     c.final_summary();

@@ -458,9 +458,6 @@ mod tests {
         assert_eq!(timeline.types.len(), 3, "event types are stored once");
         assert_eq!(timeline.source_event_id(1), Some("é-2"));
         assert_eq!(timeline.source_event_id(5), None);
-        assert_eq!(
-            timeline.iter().rev().next().map(|e| e.source_seq()),
-            Some(5)
-        );
+        assert_eq!(timeline.iter().next_back().map(|e| e.source_seq()), Some(5));
     }
 }
