@@ -85,7 +85,22 @@ impl<'a> EventView<'a> {
 
     /// A string member of the payload, if the payload is an object and the member a string.
     pub(crate) fn payload_str(&self, name: &str) -> Option<&'a str> {
-        self.object?.get(name)?.as_str()
+        member(self.object?, name)?.as_str()
+    }
+}
+
+/// Objects up to this many members are searched key by key.
+const SCANNED_MEMBERS: usize = 8;
+
+/// The member `name` of `object`. Payloads are small, and comparing a few keys costs less than
+/// hashing the name (serde_json's ordered maps hash with SipHash).
+pub(crate) fn member<'a>(object: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
+    if object.len() <= SCANNED_MEMBERS {
+        object
+            .iter()
+            .find_map(|(key, value)| (key == name).then_some(value))
+    } else {
+        object.get(name)
     }
 }
 

@@ -217,7 +217,7 @@ impl Items {
     /// The item whose `itemId` is `id`.
     pub fn get(&self, id: &str) -> Option<Item<'_>> {
         let hash = self.hasher.hash_one(id);
-        let position = *self.index.find(hash, |&i| self.id_of(i) == id)?;
+        let position = *self.index.find(hash, |&i| self.has_id(i, id))?;
         Some(self.view(self.records.get(position)?))
     }
 
@@ -235,11 +235,12 @@ impl Items {
         }
     }
 
-    fn id_of(&self, position: usize) -> &str {
+    /// Whether the item at `position` is `id` (compared as bytes: both are whole strings).
+    fn has_id(&self, position: usize, id: &str) -> bool {
         self.records
             .get(position)
-            .and_then(|r| self.text.get(r.id.clone()))
-            .unwrap_or_default()
+            .and_then(|r| self.text.as_bytes().get(r.id.clone()))
+            .is_some_and(|bytes| bytes == id.as_bytes())
     }
 
     /// The position of the item `id`, which is then the most recently touched.
@@ -248,13 +249,13 @@ impl Items {
             .recent
             .iter()
             .flatten()
-            .find(|&&i| self.id_of(i) == id)
+            .find(|&&i| self.has_id(i, id))
             .copied();
         let position = match hit {
             Some(position) => position,
             None => {
                 let hash = self.hasher.hash_one(id);
-                *self.index.find(hash, |&i| self.id_of(i) == id)?
+                *self.index.find(hash, |&i| self.has_id(i, id))?
             }
         };
         self.touch(position);
@@ -357,8 +358,11 @@ impl Items {
 
 /// NUL padding up to `len` bytes.
 fn pad(text: &mut String, len: usize) {
-    let missing = len.saturating_sub(text.len());
-    text.extend(std::iter::repeat_n('\0', missing));
+    const NULS: &str = "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0";
+    while text.len() < len {
+        let missing = len - text.len();
+        text.push_str(&NULS[..missing.min(NULS.len())]);
+    }
 }
 
 fn create_request(snapshot: &mut Snapshot, event: &EventView<'_>) {

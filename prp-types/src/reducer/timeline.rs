@@ -8,7 +8,7 @@ use indexmap::{IndexMap, IndexSet};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
-use super::event::EventView;
+use super::event::{EventView, member};
 use super::js;
 use super::projection::Request;
 use crate::Str;
@@ -260,7 +260,7 @@ fn intern_event_type(event_type: &str) -> Str {
 /// "`x` or D": `x` if it is a string, else the default.
 fn str_or<'a>(object: Option<&'a Map<String, Value>>, name: &str, default: &'a str) -> &'a str {
     object
-        .and_then(|o| o.get(name))
+        .and_then(|o| member(o, name))
         .and_then(Value::as_str)
         .unwrap_or(default)
 }
@@ -268,7 +268,7 @@ fn str_or<'a>(object: Option<&'a Map<String, Value>>, name: &str, default: &'a s
 /// A non-empty string member.
 fn non_empty<'a>(object: Option<&'a Map<String, Value>>, name: &str) -> Option<&'a str> {
     object
-        .and_then(|o| o.get(name))
+        .and_then(|o| member(o, name))
         .and_then(Value::as_str)
         .filter(|s| !s.is_empty())
 }
@@ -277,7 +277,7 @@ fn non_empty<'a>(object: Option<&'a Map<String, Value>>, name: &str) -> Option<&
 /// payload itself. `None` reads as an object with no members.
 pub(super) fn runtime_request<'a>(event: &EventView<'a>) -> Option<&'a Map<String, Value>> {
     let p = event.object?;
-    match p.get("request") {
+    match member(p, "request") {
         None | Some(Value::Null) => Some(p),
         Some(r) => r.as_object(),
     }
@@ -344,7 +344,9 @@ fn settled(
     p: Option<&Map<String, Value>>,
     requests: &IndexMap<String, Request>,
 ) {
-    let id = p.and_then(|p| p.get("requestId")).and_then(Value::as_str);
+    let id = p
+        .and_then(|p| member(p, "requestId"))
+        .and_then(Value::as_str);
     match id.and_then(|id| requests.get(id)) {
         Some(req) if req.prompt.is_empty() => {
             push_all(out, &[action, " ", &req.request_type, " request"]);
