@@ -12,7 +12,6 @@ use super::event::{EventView, member};
 use super::js;
 use super::projection::Request;
 use crate::Str;
-use crate::types::{EventEventType, EventV2EventType};
 
 /// The timeline (PROTOCOL §2.4): one entry per applied event, in application order; an entry's
 /// `position` is its index + 1.
@@ -69,11 +68,7 @@ impl Timeline {
         let summary_end = text.len();
         let event_type = match self.types.get_index_of(event.event_type) {
             Some(index) => index,
-            None => {
-                self.types
-                    .insert_full(intern_event_type(event.event_type))
-                    .0
-            }
+            None => self.types.insert_full(Str::from(event.event_type)).0,
         };
         self.records.push(Record {
             // `EventView` keeps `sourceSeq` within 2^53 − 1, clear of the flag bits.
@@ -243,17 +238,6 @@ impl Serialize for GoldenEntry<'_> {
         }
         m.serialize_entry("summary", e.summary().as_ref())?;
         m.end()
-    }
-}
-
-/// A known event type refers to its `&'static str`, so that interning it never allocates.
-fn intern_event_type(event_type: &str) -> Str {
-    if let Ok(t) = event_type.parse::<EventEventType>() {
-        Str::const_new(t.as_str())
-    } else if let Ok(t) = event_type.parse::<EventV2EventType>() {
-        Str::const_new(t.as_str())
-    } else {
-        Str::from(event_type)
     }
 }
 
