@@ -169,8 +169,9 @@ fn item(snapshot: &mut Snapshot, event: &EventView<'_>, status: ItemStatus, appe
 /// does not leave a few small heap blocks per item, reallocated by every delta, across the heap.
 /// A text has room reserved after it (NUL padding, never read); a delta that does not fit moves
 /// the text to the end of the buffer with twice the room, so appending stays amortised O(1)
-/// while deltas interleave across items. Moved and replaced texts stay behind as unused bytes,
-/// about as many as the live text.
+/// while deltas interleave across items. What a move leaves behind is unused bytes, about as many
+/// as the live text; a replaced text leaves its old bytes too, so the buffer stays within a small
+/// multiple of the item text the session received.
 #[derive(Debug, Clone, Default)]
 pub struct Items {
     records: Vec<ItemRecord>,
