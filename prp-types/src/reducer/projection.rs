@@ -2,17 +2,15 @@
 //! timeline-only; the reducer ignores `semantic_tool` envelopes.
 
 use std::borrow::Cow;
-
 use std::hash::BuildHasher;
 use std::ops::Range;
 
 use hashbrown::{DefaultHashBuilder, HashTable};
 use serde::ser::{Serialize, SerializeMap, Serializer};
-use serde_json::Value;
 
 use super::event::EventView;
 use super::snapshot::{SessionState, Snapshot, TurnState};
-use super::timeline::runtime_request;
+use super::timeline::{non_empty, runtime_request, str_or};
 use crate::Str;
 
 /// `items[].status`.
@@ -368,17 +366,8 @@ fn pad(text: &mut String, len: usize) {
 
 fn create_request(snapshot: &mut Snapshot, event: &EventView<'_>) {
     let r = runtime_request(event);
-    let field = |name: &str, default: &str| {
-        r.and_then(|r| r.get(name))
-            .and_then(Value::as_str)
-            .unwrap_or(default)
-            .to_owned()
-    };
-    let Some(id) = r
-        .and_then(|r| r.get("requestId"))
-        .and_then(Value::as_str)
-        .filter(|id| !id.is_empty())
-    else {
+    let field = |name: &str, default: &str| str_or(r, name, default).to_owned();
+    let Some(id) = non_empty(r, "requestId") else {
         return;
     };
     if snapshot.requests.contains_key(id) {

@@ -92,10 +92,7 @@ impl Timeline {
     /// The entry at `index` (its `position` is `index + 1`).
     pub fn get(&self, index: usize) -> Option<TimelineEntry<'_>> {
         let record = self.records.get(index)?;
-        let start = index
-            .checked_sub(1)
-            .and_then(|i| self.records.get(i))
-            .map_or(0, |r| r.ends[3]);
+        let start = self.start(index);
         let [id_end, emitted_end, item_end, summary_end] = record.ends;
         let flags = record.seq_and_flags;
         let text = |from: usize, to: usize| self.text.get(from..to).unwrap_or_default();
@@ -114,11 +111,16 @@ impl Timeline {
 
     /// The `sourceEventId` of the entry at `index`.
     pub(super) fn source_event_id(&self, index: usize) -> Option<&str> {
-        let start = index
+        self.text
+            .get(self.start(index)..self.records.get(index)?.ends[0])
+    }
+
+    /// Where the strings of the entry at `index` start: where the previous entry's summary ends.
+    fn start(&self, index: usize) -> usize {
+        index
             .checked_sub(1)
             .and_then(|i| self.records.get(i))
-            .map_or(0, |r| r.ends[3]);
-        self.text.get(start..self.records.get(index)?.ends[0])
+            .map_or(0, |r| r.ends[3])
     }
 
     /// The entries, oldest first.
@@ -242,7 +244,11 @@ impl Serialize for GoldenEntry<'_> {
 }
 
 /// "`x` or D": `x` if it is a string, else the default.
-fn str_or<'a>(object: Option<&'a Map<String, Value>>, name: &str, default: &'a str) -> &'a str {
+pub(super) fn str_or<'a>(
+    object: Option<&'a Map<String, Value>>,
+    name: &str,
+    default: &'a str,
+) -> &'a str {
     object
         .and_then(|o| member(o, name))
         .and_then(Value::as_str)
@@ -250,7 +256,7 @@ fn str_or<'a>(object: Option<&'a Map<String, Value>>, name: &str, default: &'a s
 }
 
 /// A non-empty string member.
-fn non_empty<'a>(object: Option<&'a Map<String, Value>>, name: &str) -> Option<&'a str> {
+pub(super) fn non_empty<'a>(object: Option<&'a Map<String, Value>>, name: &str) -> Option<&'a str> {
     object
         .and_then(|o| member(o, name))
         .and_then(Value::as_str)
