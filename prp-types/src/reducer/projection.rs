@@ -59,15 +59,15 @@ pub struct Request {
 }
 
 impl Request {
-    pub(super) fn golden<'a>(&'a self, id: &'a str) -> Golden<'a, Request> {
-        Golden { id, value: self }
+    pub(super) fn golden<'a>(&'a self, id: &'a str) -> GoldenRequest<'a> {
+        GoldenRequest { id, value: self }
     }
 }
 
 /// A request with its id, in golden key order.
-pub(super) struct Golden<'a, T> {
+pub(super) struct GoldenRequest<'a> {
     id: &'a str,
-    value: &'a T,
+    value: &'a Request,
 }
 
 impl Serialize for Item<'_> {
@@ -82,7 +82,7 @@ impl Serialize for Item<'_> {
     }
 }
 
-impl Serialize for Golden<'_, Request> {
+impl Serialize for GoldenRequest<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut m = s.serialize_map(Some(5))?;
         m.serialize_entry("requestId", self.id)?;
