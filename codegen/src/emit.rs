@@ -86,6 +86,88 @@ impl<'a> Emitter<'a> {
         format_ident!("NUM_{}", i)
     }
 
+    /// The function that checks a narrowing of a shared type, made once per (type, predicate).
+    fn refine_fn(&mut self, rty: &TokenStream, pred: &ObjPred) -> Ident {
+        let key = rty.to_string();
+        let i = match self
+            .refines
+            .iter()
+            .position(|(t, p)| t.to_string() == key && p == pred)
+        {
+            Some(i) => i,
+            None => {
+                self.refines.push((rty.clone(), pred.clone()));
+                self.refines.len() - 1
+            }
+        };
+        format_ident!("__refine_{}", i)
+    }
+
+    /// Statements that return the first violation of `ty` by the value `v` (an expression of type
+    /// `&T`), located relative to it; `None` when the Rust type alone guarantees the schema.
+    fn checks(&mut self, ty: &Ty, v: TokenStream) -> Option<TokenStream> {
+        match ty {
+            Ty::Any | Ty::Null | Ty::Bool(None) | Ty::Object => None,
+            Ty::Never => Some(quote! {
+                let _ = #v;
+                return Err(rt::Failure::new("false_schema", "", "no value is allowed here"));
+            }),
+            Ty::Bool(Some(b)) => Some(quote! {
+                if *#v != #b {
+                    return Err(rt::Failure::new("const", "", format!("must be {}", #b)));
+                }
+            }),
+            Ty::Int(r) => {
+                let rule = self.int_rule(r);
+                Some(if fits_i64(r) {
+                    quote! { rt::int_failure(&#rule, *#v)?; }
+                } else {
+                    quote! { rt::integer_failure(&#rule, #v)?; }
+                })
+            }
+            Ty::Num(r) => {
+                let rule = self.num_rule(r);
+                Some(quote! { rt::num_failure(&#rule, *#v)?; })
+            }
+            Ty::Str(r) => {
+                if *r == StrRule::default() {
+                    return None;
+                }
+                let rule = self.str_rule(r);
+                Some(quote! { rt::str_failure(&#rule, #v)?; })
+            }
+            Ty::Named(i) => match &self.model.items[*i] {
+                Item::Enum(_) => None,
+                _ => Some(quote! { rt::Check::check(#v)?; }),
+            },
+            Ty::Array(a) => {
+                let inner = self.checks(&a.item, quote! { x });
+                let counts = (a.min.is_some() || a.max.is_some() || a.unique).then(|| {
+                    let (min, max, unique) = (opt_u64(a.min), opt_u64(a.max), a.unique);
+                    quote! { rt::items_failure(#v, #min, #max, #unique)?; }
+                });
+                let each = inner.map(|inner| {
+                    quote! {
+                        for (i, x) in #v.iter().enumerate() {
+                            (|| -> ::core::result::Result<(), rt::Failure> { #inner Ok(()) })().map_err(|f| f.at_index(i))?;
+                        }
+                    }
+                });
+                (counts.is_some() || each.is_some()).then(|| quote! { #counts #each })
+            }
+            Ty::Nullable(t) => {
+                let inner = self.checks(t, quote! { x })?;
+                Some(quote! { if let Some(x) = #v { #inner } })
+            }
+            Ty::Refined(t, pred) => {
+                let inner = self.checks(t, v.clone());
+                let rty = self.rust_ty(t);
+                let f = self.refine_fn(&rty, pred);
+                Some(quote! { #inner #f(#v)?; })
+            }
+        }
+    }
+
     /// The Rust type of a value position.
     fn rust_ty(&self, ty: &Ty) -> TokenStream {
         match ty {
@@ -116,7 +198,7 @@ impl<'a> Emitter<'a> {
     /// A `DeserializeSeed` expression that decodes and checks a value of `ty`.
     fn seed(&mut self, ty: &Ty) -> TokenStream {
         match ty {
-            Ty::Any | Ty::Never => quote! { rt::TypeSeed::<serde_json::Value>::new() },
+            Ty::Any | Ty::Never => quote! { rt::AnyValue },
             Ty::Null => quote! { rt::NullSeed },
             Ty::Bool(c) => match c {
                 Some(b) => quote! { rt::BoolSeed(Some(#b)) },
@@ -158,8 +240,7 @@ impl<'a> Emitter<'a> {
             Ty::Refined(t, pred) => {
                 let inner = self.seed(t);
                 let rty = self.rust_ty(t);
-                let f = format_ident!("__refine_{}", self.refines.len());
-                self.refines.push((rty.clone(), pred.clone()));
+                let f = self.refine_fn(&rty, pred);
                 quote! { rt::RefinedSeed::<_, #rty> { inner: #inner, check: #f } }
             }
         }
@@ -206,6 +287,9 @@ impl<'a> Emitter<'a> {
             let n = format_ident!("__Schema{}", wrappers.len());
             let rty = self.rust_ty(&ty);
             let seed = self.seed(&ty);
+            let check = self
+                .checks(&ty, quote! { x })
+                .map(|c| quote! { let x = &self.0; #c });
             let doc = format!(" The schema `{key}`, checkable on its own.");
             wrappers.push(quote! {
                 #[doc = #doc]
@@ -216,6 +300,12 @@ impl<'a> Emitter<'a> {
                 impl<'de> serde::Deserialize<'de> for #n {
                     fn deserialize<__D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
                         serde::de::DeserializeSeed::deserialize(#seed, d).map(#n)
+                    }
+                }
+                impl rt::Check for #n {
+                    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+                        #check
+                        Ok(())
                     }
                 }
             });
@@ -337,6 +427,7 @@ impl<'a> Emitter<'a> {
         let mut inits = Vec::new();
         let mut probes = Vec::new();
         let mut pre_arms = Vec::new();
+        let mut field_checks = Vec::new();
         let taken: Vec<&str> = s.fields.iter().map(|f| f.rust.as_str()).collect();
         let extra_name = if taken.contains(&"extra") {
             ident("extra_")
@@ -374,6 +465,9 @@ impl<'a> Emitter<'a> {
                 );
                 arms.push(quote! {
                     #json => {
+                        if #slot.is_some() {
+                            return Err(rt::duplicate(&mut map, #json));
+                        }
                         #slot = Some(match &#sel_slot {
                             Some(s) => rt::Pending::Done(map.next_value_seed(#seed_ty(s))?),
                             None => rt::Pending::Raw(map.next_value::<Box<serde_json::value::RawValue>>()?),
@@ -386,6 +480,12 @@ impl<'a> Emitter<'a> {
                         rt::Pending::Raw(r) => rt::decode_raw::<_, __A::Error>(&r, #rel, #seed_ty(&#sel_local))?,
                     }
                 };
+                let sel_field = ident(&sd.selector_rust);
+                field_checks.push(if f.required {
+                    quote! { rt::within(#json, || self.#rust.__recheck(&self.#sel_field))?; }
+                } else {
+                    quote! { if let Some(x) = &self.#rust { rt::within(#json, || x.__recheck(&self.#sel_field))?; } }
+                });
                 if f.required {
                     unpack_late.push(quote! { let #rust = match #slot { Some(p) => #finish, None => return Err(#missing) }; });
                     defs.push(quote! { #fdoc #[serde(rename = #json)] pub #rust: #ity, });
@@ -412,7 +512,28 @@ impl<'a> Emitter<'a> {
                 quote! { #ity }
             };
             slots.push(quote! { let mut #slot: ::core::option::Option<#slot_ty> = None; });
-            arms.push(quote! { #json => { #slot = Some(map.next_value_seed(#seed)?); } });
+            arms.push(quote! {
+                #json => {
+                    if #slot.is_some() {
+                        return Err(rt::duplicate(&mut map, #json));
+                    }
+                    #slot = Some(map.next_value_seed(#seed)?);
+                }
+            });
+            let check = match (f.required, nullable) {
+                (true, false) => self
+                    .checks(&inner, quote! { x })
+                    .map(|c| (quote! {}, quote! { let x = &self.#rust; #c })),
+                (false, true) => self
+                    .checks(&inner, quote! { x })
+                    .map(|c| (quote! { if let rt::Tri::Value(x) = &self.#rust }, c)),
+                _ => self
+                    .checks(&inner, quote! { x })
+                    .map(|c| (quote! { if let Some(x) = &self.#rust }, c)),
+            };
+            if let Some((guard, c)) = check {
+                field_checks.push(quote! { #guard { rt::within(#json, || { #c Ok(()) })?; } });
+            }
             // A string-enum member may arrive already read, as the discriminator of a tagged union.
             if !nullable
                 && let Ty::Named(e) = inner
@@ -474,7 +595,15 @@ impl<'a> Emitter<'a> {
                     pub #extra_name: serde_json::Map<::std::string::String, serde_json::Value>,
                 },
                 quote! { let mut #extra_name = serde_json::Map::new(); },
-                quote! { _ => { let v = map.next_value::<serde_json::Value>()?; #extra_name.insert(key.0.into_owned(), v); } },
+                quote! {
+                    _ => {
+                        if #extra_name.contains_key(key.as_str()) {
+                            return Err(rt::duplicate(&mut map, key.as_str()));
+                        }
+                        let v = map.next_value_seed(rt::AnyValue)?;
+                        #extra_name.insert(key.0.into_owned(), v);
+                    }
+                },
                 quote! { #extra_name, },
                 quote! { other => self.#extra_name.get(other).map_or(rt::Probe::Absent, rt::Probed::probe), },
             ),
@@ -495,12 +624,51 @@ impl<'a> Emitter<'a> {
                         pub #extra_name: indexmap::IndexMap<::std::string::String, #t>,
                     },
                     quote! { let mut #extra_name = indexmap::IndexMap::new(); },
-                    quote! { _ => { #key_check let v = map.next_value_seed(#seed)?; #extra_name.insert(key.0.into_owned(), v); } },
+                    quote! {
+                        _ => {
+                            if #extra_name.contains_key(key.as_str()) {
+                                return Err(rt::duplicate(&mut map, key.as_str()));
+                            }
+                            #key_check
+                            let v = map.next_value_seed(#seed)?;
+                            #extra_name.insert(key.0.into_owned(), v);
+                        }
+                    },
                     quote! { #extra_name, },
                     quote! { other => self.#extra_name.get(other).map_or(rt::Probe::Absent, rt::Probed::probe), },
                 )
             }
         };
+        // Built values: an unknown member must not name a declared one, and typed extras hold their
+        // schema.
+        let declared: Vec<&str> = s.fields.iter().map(|f| f.json.as_str()).collect();
+        let mut extra_checks = Vec::new();
+        if !matches!(s.extra, Extra::Closed) && !declared.is_empty() {
+            extra_checks.push(quote! {
+                for k in self.#extra_name.keys() {
+                    if matches!(k.as_str(), #(#declared)|*) {
+                        return Err(rt::shadowing(k));
+                    }
+                }
+            });
+        }
+        if let Extra::Typed(vty, key) = &s.extra {
+            if let Some(r) = key {
+                let r = self.str_rule(r);
+                extra_checks.push(quote! {
+                    for k in self.#extra_name.keys() {
+                        rt::str_failure(&#r, k)?;
+                    }
+                });
+            }
+            if let Some(c) = self.checks(vty, quote! { x }) {
+                extra_checks.push(quote! {
+                    for (k, x) in &self.#extra_name {
+                        rt::within(k, || { #c Ok(()) })?;
+                    }
+                });
+            }
+        }
         // Post-decode rules: conditionals, exclusive alternatives, narrowings.
         let mut rules = Vec::new();
         for c in &s.conds {
@@ -524,10 +692,13 @@ impl<'a> Emitter<'a> {
         for c in &s.checks {
             rules.push(pred_check(&quote! { self }, c));
         }
-        let check_call = if rules.is_empty() {
-            quote! {}
+        let (check_call, rules_call) = if rules.is_empty() {
+            (quote! {}, quote! {})
         } else {
-            quote! { value.__check().map_err(rt::Failure::into_error::<__A::Error>)?; }
+            (
+                quote! { value.__check().map_err(rt::Failure::into_error::<__A::Error>)?; },
+                quote! { self.__check()?; },
+            )
         };
         let check_fn = if rules.is_empty() {
             quote! {}
@@ -613,6 +784,14 @@ impl<'a> Emitter<'a> {
                     rt::Probe::Object
                 }
             }
+            impl rt::Check for #name {
+                fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+                    #(#field_checks)*
+                    #(#extra_checks)*
+                    #rules_call
+                    Ok(())
+                }
+            }
             #check_fn
         }
     }
@@ -677,6 +856,11 @@ impl<'a> Emitter<'a> {
                     rt::Probe::Str(self.as_str())
                 }
             }
+            impl rt::Check for #name {
+                fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+                    Ok(())
+                }
+            }
         }
     }
 
@@ -688,9 +872,12 @@ impl<'a> Emitter<'a> {
         let mut arms = Vec::new();
         let mut tags = Vec::new();
         let mut fast_arms = Vec::new();
+        let mut check_arms = Vec::new();
         for (value, variant, ty) in &t.variants {
             let v = ident(variant);
             let rty = self.rust_ty(ty);
+            let c = self.checks(ty, quote! { x });
+            check_arms.push(quote! { #name::#v(x) => { let _ = x; #c } });
             let seed = self.seed(ty);
             defs.push(quote! { #v(#rty), });
             arms.push(quote! { Some(#value) => rt::decode_raw::<_, __A::Error>(&raw, "", #seed).map(#name::#v), });
@@ -705,6 +892,14 @@ impl<'a> Emitter<'a> {
         if tag.is_empty() {
             return self.exclusive(t, defs);
         }
+        let check_impl = quote! {
+            impl rt::Check for #name {
+                fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+                    match self { #(#check_arms)* }
+                    Ok(())
+                }
+            }
+        };
         let allowed = t
             .variants
             .iter()
@@ -764,6 +959,7 @@ impl<'a> Emitter<'a> {
                     rt::Probe::Object
                 }
             }
+            #check_impl
         }
     }
 
@@ -793,6 +989,8 @@ impl<'a> Emitter<'a> {
             impl<'de> serde::Deserialize<'de> for #name {
                 fn deserialize<__D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
                     let raw = <Box<serde_json::value::RawValue> as serde::Deserialize>::deserialize(d)?;
+                    // A repeated member is reported as such, not as every alternative failing.
+                    rt::decode_raw::<_, __D::Error>(&raw, "", rt::AnyValue)?;
                     let mut found = Vec::new();
                     let mut errors = Vec::new();
                     #(#tries)*
@@ -808,6 +1006,12 @@ impl<'a> Emitter<'a> {
                     rt::Probe::Object
                 }
             }
+            impl rt::Check for #name {
+                /// Exactly one alternative must accept the value: decided on its JSON, as decoding does.
+                fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+                    rt::recheck(self, rt::TypeSeed::<#name>::new())
+                }
+            }
         }
     }
 
@@ -817,6 +1021,7 @@ impl<'a> Emitter<'a> {
         let mut defs = Vec::new();
         let mut visits = Vec::new();
         let mut probes = Vec::new();
+        let mut check_arms = Vec::new();
         let kinds: Vec<&str> = b.variants.iter().map(|(k, _, _)| k.as_str()).collect();
         let expecting = kinds.join(" or ");
         for (_, variant, ty) in &b.variants {
@@ -824,6 +1029,8 @@ impl<'a> Emitter<'a> {
             let rty = self.rust_ty(ty);
             defs.push(quote! { #v(#rty), });
             probes.push(quote! { #name::#v(x) => rt::Probed::probe(x), });
+            let c = self.checks(ty, quote! { x });
+            check_arms.push(quote! { #name::#v(x) => { let _ = x; #c } });
             match ty {
                 Ty::Str(r) => {
                     let r = self.str_rule(r);
@@ -910,6 +1117,12 @@ impl<'a> Emitter<'a> {
                     match self { #(#probes)* }
                 }
             }
+            impl rt::Check for #name {
+                fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+                    match self { #(#check_arms)* }
+                    Ok(())
+                }
+            }
         }
     }
 
@@ -919,10 +1132,18 @@ impl<'a> Emitter<'a> {
         let seed_ty = format_ident!("__{}Seed", s.name);
         let mut defs = Vec::new();
         let mut arms = Vec::new();
-        for v in &s.variants {
+        let mut chosen = Vec::new();
+        let mut index = Vec::new();
+        let mut check_arms = Vec::new();
+        for (n, v) in s.variants.iter().enumerate() {
             let vn = ident(&v.name);
             let rty = self.rust_ty(&v.ty);
             let seed = self.seed(&v.ty);
+            let c = self.checks(&v.ty, quote! { x });
+            check_arms.push(quote! { #name::#vn(x) => { let x = &**x; let _ = x; #c } });
+            index.push(quote! { #name::#vn(_) => #n, });
+            let whens_c: Vec<Ident> = v.when.iter().map(|w| ident(w)).collect();
+            chosen.push(quote! { #(#selector::#whens_c)|* => #n, });
             let whens: Vec<Ident> = v.when.iter().map(|w| ident(w)).collect();
             defs.push(quote! { #vn(Box<#rty>), });
             arms.push(quote! { #(#selector::#whens)|* => Ok(#name::#vn(Box::new(serde::de::DeserializeSeed::deserialize(#seed, d)?))), });
@@ -951,6 +1172,27 @@ impl<'a> Emitter<'a> {
             impl rt::Probed for #name {
                 fn probe(&self) -> rt::Probe<'_> {
                     rt::Probe::Object
+                }
+            }
+            impl rt::Check for #name {
+                fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+                    match self { #(#check_arms)* }
+                    Ok(())
+                }
+            }
+            impl #name {
+                /// Checks the value against the schema that `selector` chooses. A variant other than the
+                /// chosen one is accepted only when its JSON satisfies the chosen schema, exactly as
+                /// decoding the encoded document would decide.
+                #[doc(hidden)]
+                pub fn __recheck(&self, selector: &#selector) -> ::core::result::Result<(), rt::Failure> {
+                    let chosen: usize = match selector { #(#chosen)* };
+                    let index: usize = match self { #(#index)* };
+                    if chosen == index {
+                        rt::Check::check(self)
+                    } else {
+                        rt::recheck(self, #seed_ty(selector))
+                    }
                 }
             }
         }

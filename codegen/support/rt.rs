@@ -392,7 +392,8 @@ pub fn is_date_time(s: &str) -> bool {
     }
 }
 
-pub fn check_str<E: de::Error>(rule: &StrRule, s: &str) -> Result<(), E> {
+/// The first way `s` breaks `rule`, if any.
+pub fn str_failure(rule: &StrRule, s: &str) -> Result<(), Failure> {
     // A string has at most as many code points as bytes, and at least a quarter as many: count only
     // when the byte length cannot decide.
     let bytes = s.len() as u64;
@@ -401,37 +402,41 @@ pub fn check_str<E: de::Error>(rule: &StrRule, s: &str) -> Result<(), E> {
     if undecided {
         let n = s.chars().count() as u64;
         if let Some(min) = rule.min.filter(|&m| n < m) {
-            return Err(fail(
+            return Err(Failure::new(
                 "min_length",
                 "",
-                format_args!("string has {n} characters; at least {min} required"),
+                format!("string has {n} characters; at least {min} required"),
             ));
         }
         if let Some(max) = rule.max.filter(|&m| n > m) {
-            return Err(fail(
+            return Err(Failure::new(
                 "max_length",
                 "",
-                format_args!("string has {n} characters; at most {max} allowed"),
+                format!("string has {n} characters; at most {max} allowed"),
             ));
         }
     }
     if let Some(p) = rule.pattern
         && !p.is_match(s)
     {
-        return Err(fail(
+        return Err(Failure::new(
             "pattern",
             "",
-            format_args!("string does not match the pattern {}", p.source),
+            format!("string does not match the pattern {}", p.source),
         ));
     }
     if rule.date_time && !is_date_time(s) {
-        return Err(fail(
+        return Err(Failure::new(
             "format",
             "",
             "string is not a date-time of the form YYYY-MM-DDTHH:MM:SS[.mmm]Z",
         ));
     }
     Ok(())
+}
+
+pub fn check_str<E: de::Error>(rule: &StrRule, s: &str) -> Result<(), E> {
+    str_failure(rule, s).map_err(Failure::into_error)
 }
 
 /// Integer constraints. JSON Schema integers are numbers with a zero fraction, so `1.0` is accepted.
@@ -441,31 +446,37 @@ pub struct IntRule {
     pub values: Option<&'static [i64]>,
 }
 
-pub fn check_int<E: de::Error>(rule: &IntRule, v: i64) -> Result<i64, E> {
+/// The first way `v` breaks `rule`, if any.
+pub fn int_failure(rule: &IntRule, v: i64) -> Result<(), Failure> {
     if let Some(values) = rule.values
         && !values.contains(&v)
     {
         let code = if values.len() == 1 { "const" } else { "enum" };
-        return Err(fail(
+        return Err(Failure::new(
             code,
             "",
-            format_args!("{v} is not one of the allowed values {values:?}"),
+            format!("{v} is not one of the allowed values {values:?}"),
         ));
     }
     if let Some(min) = rule.min.filter(|&m| v < m) {
-        return Err(fail(
+        return Err(Failure::new(
             "minimum",
             "",
-            format_args!("{v} is less than the minimum {min}"),
+            format!("{v} is less than the minimum {min}"),
         ));
     }
     if let Some(max) = rule.max.filter(|&m| v > m) {
-        return Err(fail(
+        return Err(Failure::new(
             "maximum",
             "",
-            format_args!("{v} is greater than the maximum {max}"),
+            format!("{v} is greater than the maximum {max}"),
         ));
     }
+    Ok(())
+}
+
+pub fn check_int<E: de::Error>(rule: &IntRule, v: i64) -> Result<i64, E> {
+    int_failure(rule, v).map_err(Failure::into_error)?;
     Ok(v)
 }
 
@@ -485,21 +496,27 @@ pub struct NumRule {
     pub max: Option<f64>,
 }
 
-pub fn check_num<E: de::Error>(rule: &NumRule, v: f64) -> Result<f64, E> {
+/// The first way `v` breaks `rule`, if any.
+pub fn num_failure(rule: &NumRule, v: f64) -> Result<(), Failure> {
     if let Some(min) = rule.min.filter(|&m| v < m) {
-        return Err(fail(
+        return Err(Failure::new(
             "minimum",
             "",
-            format_args!("{v} is less than the minimum {min}"),
+            format!("{v} is less than the minimum {min}"),
         ));
     }
     if let Some(max) = rule.max.filter(|&m| v > m) {
-        return Err(fail(
+        return Err(Failure::new(
             "maximum",
             "",
-            format_args!("{v} is greater than the maximum {max}"),
+            format!("{v} is greater than the maximum {max}"),
         ));
     }
+    Ok(())
+}
+
+pub fn check_num<E: de::Error>(rule: &NumRule, v: f64) -> Result<f64, E> {
+    num_failure(rule, v).map_err(Failure::into_error)?;
     Ok(v)
 }
 
@@ -710,13 +727,8 @@ impl<'de> DeserializeSeed<'de> for ObjectSeed {
             reject!(str);
             reject!(null);
             reject!(seq);
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut out = serde_json::Map::new();
-                while let Some(key) = map.next_key::<Key<'de>>()? {
-                    let value = map.next_value::<serde_json::Value>()?;
-                    out.insert(key.0.into_owned(), value);
-                }
-                Ok(out)
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                object_members(map)
             }
         }
         d.deserialize_map(V)
@@ -771,27 +783,44 @@ where
                         ));
                     }
                 }
-                if let Some(min) = rule.min.filter(|&m| (out.len() as u64) < m) {
-                    return Err(fail(
-                        "min_items",
-                        "",
-                        format_args!("array has {} items; at least {min} required", out.len()),
-                    ));
-                }
-                if rule.unique
-                    && let Some((i, j)) = first_duplicate(&out)
-                {
-                    return Err(fail(
-                        "unique_items",
-                        "",
-                        format_args!("items {i} and {j} are equal"),
-                    ));
-                }
+                items_failure(&out, rule.min, None, rule.unique).map_err(Failure::into_error)?;
                 Ok(out)
             }
         }
         d.deserialize_seq(V(self))
     }
+}
+
+/// The first way an array breaks its item count or uniqueness rule, if any.
+pub fn items_failure<T: serde::Serialize>(
+    items: &[T],
+    min: Option<u64>,
+    max: Option<u64>,
+    unique: bool,
+) -> Result<(), Failure> {
+    let n = items.len();
+    if let Some(min) = min.filter(|&m| (n as u64) < m) {
+        return Err(Failure::new(
+            "min_items",
+            "",
+            format!("array has {n} items; at least {min} required"),
+        ));
+    }
+    if let Some(max) = max.filter(|&m| (n as u64) > m) {
+        return Err(Failure::new(
+            "max_items",
+            "",
+            format!("array has {n} items; at most {max} allowed"),
+        ));
+    }
+    if unique && let Some((i, j)) = first_duplicate(items) {
+        return Err(Failure::new(
+            "unique_items",
+            "",
+            format!("items {i} and {j} are equal"),
+        ));
+    }
+    Ok(())
 }
 
 /// Finds two equal items under JSON equality (key order ignored, `1 == 1.0`).
@@ -961,8 +990,9 @@ impl<'de, S: DeserializeSeed<'de, Value = T>, T> DeserializeSeed<'de> for Refine
     }
 }
 
-/// A check failure found after decoding, relative to the checked object.
-#[derive(Debug)]
+/// A located check failure: a stable keyword code, a JSON pointer relative to the value checked,
+/// and a sentence. Decoding turns it into a serde error; checking a built value returns it as is.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
     pub code: &'static str,
     pub rel: String,
@@ -980,6 +1010,145 @@ impl Failure {
     pub fn into_error<E: de::Error>(self) -> E {
         fail(self.code, &self.rel, self.message)
     }
+    /// The same failure seen from the object holding the checked value as member `token`.
+    pub fn at(mut self, token: &str) -> Self {
+        let token = escape_token(token);
+        self.rel.insert_str(0, &token);
+        self.rel.insert(0, '/');
+        self
+    }
+    /// The same failure seen from the array holding the checked value at `index`.
+    pub fn at_index(mut self, index: usize) -> Self {
+        self.rel.insert_str(0, &format!("/{index}"));
+        self
+    }
+}
+
+/// Runs the checks of member `token`, locating their failure under it.
+pub fn within(token: &str, f: impl FnOnce() -> Result<(), Failure>) -> Result<(), Failure> {
+    f().map_err(|e| e.at(token))
+}
+
+/// A typed value checked against its schema after it was built or changed in code, with the code
+/// and pointer that decoding its JSON would report for the same violation.
+pub trait Check {
+    fn check(&self) -> Result<(), Failure>;
+}
+
+macro_rules! always_valid {
+    ($($t:ty),*) => { $(impl Check for $t { fn check(&self) -> Result<(), Failure> { Ok(()) } })* };
+}
+always_valid!(Str, bool, i64, f64, (), Integer, serde_json::Value, serde_json::Map<String, serde_json::Value>);
+
+impl<T: Check + ?Sized> Check for Box<T> {
+    fn check(&self) -> Result<(), Failure> {
+        (**self).check()
+    }
+}
+
+/// The error a `duplicate_key` failure becomes, blamed on the second occurrence's value.
+pub fn duplicate<'de, A: MapAccess<'de>>(map: &mut A, key: &str) -> A::Error {
+    let msg = format!(
+        "member `{key}` appears more than once; a peer that keeps the first and one that keeps the last would read two different messages"
+    );
+    match map.next_value_seed(Reject(Failure::new("duplicate_key", "", msg))) {
+        Err(e) => e,
+        Ok(()) => de::Error::custom("duplicate member"),
+    }
+}
+
+/// The failure an `extra` key that names a declared member becomes.
+pub fn shadowing(key: &str) -> Failure {
+    Failure::new(
+        "duplicate_key",
+        format!("/{}", escape_token(key)),
+        format!(
+            "`{key}` is a declared member and cannot also be kept among the unknown ones; set the field instead"
+        ),
+    )
+}
+
+/// Checks a value by encoding it and decoding the JSON again with `seed`: for the few rules a typed
+/// value cannot be walked for (exclusive alternatives, a member typed by its selector's old value).
+pub fn recheck<T, S>(value: &T, seed: S) -> Result<(), Failure>
+where
+    T: serde::Serialize + ?Sized,
+    S: for<'a> DeserializeSeed<'a>,
+{
+    let raw = serde_json::value::to_raw_value(value)
+        .map_err(|e| Failure::new("encode", "", e.to_string()))?;
+    raw_failure(&raw, seed).map(|_| ())
+}
+
+/// Decodes any JSON value, refusing objects that repeat a member name.
+#[derive(Clone, Copy)]
+pub struct AnyValue;
+
+impl<'de> DeserializeSeed<'de> for AnyValue {
+    type Value = serde_json::Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<serde_json::Value, D::Error> {
+        use serde_json::Value;
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Value;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Value, E> {
+                Ok(Value::Bool(v))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Value, E> {
+                Ok(Value::from(v))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Value, E> {
+                Ok(Value::from(v))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+                Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
+                Ok(Value::String(v.to_owned()))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Value, E> {
+                Ok(Value::String(v))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+                Ok(Value::Null)
+            }
+            fn visit_none<E: de::Error>(self) -> Result<Value, E> {
+                Ok(Value::Null)
+            }
+            fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+                AnyValue.deserialize(d)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+                let mut out = Vec::new();
+                while let Some(v) = seq.next_element_seed(AnyValue)? {
+                    out.push(v);
+                }
+                Ok(Value::Array(out))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Value, A::Error> {
+                object_members(map).map(Value::Object)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// The members of an object as JSON, in input order, refusing a repeated name.
+fn object_members<'de, A: MapAccess<'de>>(
+    mut map: A,
+) -> Result<serde_json::Map<String, serde_json::Value>, A::Error> {
+    let mut out = serde_json::Map::new();
+    while let Some(key) = map.next_key::<Key<'de>>()? {
+        if out.contains_key(key.as_str()) {
+            return Err(duplicate(&mut map, key.as_str()));
+        }
+        let value = map.next_value_seed(AnyValue)?;
+        out.insert(key.0.into_owned(), value);
+    }
+    Ok(out)
 }
 
 /// A seed that fails at once: used to blame an unexpected key at its own pointer.
@@ -1041,6 +1210,18 @@ where
     S: DeserializeSeed<'a>,
     E: de::Error,
 {
+    raw_failure(raw, seed).map_err(|f| {
+        let mut f = f;
+        f.rel.insert_str(0, rel);
+        f.into_error()
+    })
+}
+
+/// Decodes a captured raw value with `seed`; a failure is located relative to the value.
+pub fn raw_failure<'a, S: DeserializeSeed<'a>>(
+    raw: &'a serde_json::value::RawValue,
+    seed: S,
+) -> Result<S::Value, Failure> {
     let mut de = serde_json::Deserializer::from_str(raw.get());
     let mut track = serde_path_to_error::Track::new();
     let result = seed.deserialize(serde_path_to_error::Deserializer::new(&mut de, &mut track));
@@ -1050,16 +1231,53 @@ where
             let path = pointer_of(&track.path());
             let text = e.to_string();
             Err(match unpack(&text) {
-                Some((code, inner, msg)) => fail(code, &format!("{rel}{path}{inner}"), msg),
-                None if text.starts_with("recursion limit exceeded") => fail(
+                Some((code, inner, msg)) => Failure {
+                    code: static_code(code),
+                    rel: format!("{path}{inner}"),
+                    message: msg.to_owned(),
+                },
+                None if text.starts_with("recursion limit exceeded") => Failure::new(
                     "too_deep",
-                    &format!("{rel}{path}"),
+                    path,
                     "nesting is deeper than the decoder's limit",
                 ),
-                None => fail("type", &format!("{rel}{path}"), strip_position(&text)),
+                None => Failure::new("type", path, strip_position(&text)),
             })
         }
     }
+}
+
+/// The codes a [`Failure`] can carry, so that one read back from a serde message is `'static` again.
+pub const CODES: &[&str] = &[
+    "additional_properties",
+    "const",
+    "duplicate_key",
+    "encode",
+    "enum",
+    "false_schema",
+    "format",
+    "integer_range",
+    "max_items",
+    "max_length",
+    "maximum",
+    "min_items",
+    "min_length",
+    "minimum",
+    "not",
+    "one_of",
+    "pattern",
+    "required",
+    "too_deep",
+    "type",
+    "unique_items",
+];
+
+fn static_code(code: &str) -> &'static str {
+    CODES
+        .iter()
+        .find(|c| **c == code)
+        .copied()
+        .unwrap_or("type")
 }
 
 /// Removes serde_json's " at line L column C" suffix from a message.
@@ -1340,35 +1558,40 @@ pub fn integer_from_f64<E: de::Error>(v: f64) -> Result<Integer, E> {
     }
 }
 
-/// Checks an [`Integer`] against an [`IntRule`], comparing exactly within 64 bits.
-pub fn check_integer<E: de::Error>(rule: &IntRule, v: Integer) -> Result<Integer, E> {
+/// The first way an [`Integer`] breaks an [`IntRule`], comparing exactly within 64 bits.
+pub fn integer_failure(rule: &IntRule, v: &Integer) -> Result<(), Failure> {
     if let Some(i) = v.as_i64() {
-        check_int::<E>(rule, i)?;
-        return Ok(v);
+        return int_failure(rule, i);
     }
     // Beyond i64: above every i64 bound when positive, below when negative.
     let positive = v.as_u64().is_some() || v.as_f64() > 0.0;
     if rule.values.is_some() {
-        return Err(fail(
+        return Err(Failure::new(
             "enum",
             "",
-            format_args!("{v} is not one of the allowed values"),
+            format!("{v} is not one of the allowed values"),
         ));
     }
     if positive && let Some(max) = rule.max {
-        return Err(fail(
+        return Err(Failure::new(
             "maximum",
             "",
-            format_args!("{v} is greater than the maximum {max}"),
+            format!("{v} is greater than the maximum {max}"),
         ));
     }
     if !positive && let Some(min) = rule.min {
-        return Err(fail(
+        return Err(Failure::new(
             "minimum",
             "",
-            format_args!("{v} is less than the minimum {min}"),
+            format!("{v} is less than the minimum {min}"),
         ));
     }
+    Ok(())
+}
+
+/// Checks an [`Integer`] against an [`IntRule`] while decoding.
+pub fn check_integer<E: de::Error>(rule: &IntRule, v: Integer) -> Result<Integer, E> {
+    integer_failure(rule, &v).map_err(Failure::into_error)?;
     Ok(v)
 }
 
@@ -1413,11 +1636,14 @@ pub fn buffer_rest<'de, A: MapAccess<'de>>(
 ) -> Result<Box<serde_json::value::RawValue>, A::Error> {
     let mut object = serde_json::Map::new();
     if let Some(k) = first {
-        let v = map.next_value::<serde_json::Value>()?;
+        let v = map.next_value_seed(AnyValue)?;
         object.insert(k.0.into_owned(), v);
     }
     while let Some(k) = map.next_key::<Key<'de>>()? {
-        let v = map.next_value::<serde_json::Value>()?;
+        if object.contains_key(k.as_str()) {
+            return Err(duplicate(map, k.as_str()));
+        }
+        let v = map.next_value_seed(AnyValue)?;
         object.insert(k.0.into_owned(), v);
     }
     serde_json::value::to_raw_value(&object).map_err(|e| fail("type", "", e))

@@ -153,11 +153,13 @@ mod table {
         ($(($id:expr, $t:ty)),* $(,)?) => {
             /// Every schema root (`$id`) and named definition (`$id#/$defs/NAME`) with its checker.
             pub static CHECKERS: &[(&str, Checker)] = &[$(($id, |b| decode::<$t>(b).map(|_| ()))),*];
-            /// The same table, decoding and then encoding the typed value again (for round-trip tests
-            /// and tools that normalise documents).
+            /// The same table, decoding and then encoding the typed value again through
+            /// [`crate::encode`] (which validates it first): for round-trip tests and tools that
+            /// normalise documents.
             pub static REENCODERS: &[(&str, Reencoder)] = &[$(($id, |b| {
                 let v = decode::<$t>(b)?;
-                serde_json::to_value(&v).map_err(|e| DecodeError::new("encode", "", e.to_string()))
+                let bytes = crate::encode(&v)?;
+                serde_json::from_slice(&bytes).map_err(|e| DecodeError::new("encode", "", e.to_string()))
             })),*];
         };
     }

@@ -8,6 +8,7 @@
 
 pub mod contract;
 pub mod decode;
+pub mod encode;
 pub mod json;
 pub mod manifest;
 pub mod reducer;
@@ -20,5 +21,6 @@ pub mod types {
 }
 
 pub use decode::{DecodeError, decode, decode_document, decode_str};
+pub use encode::{Validate, encode, encode_pretty, encode_to_writer};
 pub use types::rt::{Document as SchemaDocument, Integer, SchemaInfo, Str, Tri};
 pub use types::{Document, SCHEMAS};

@@ -39,6 +39,9 @@ impl Revision {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "current" => {
+                    if __current.is_some() {
+                        return Err(rt::duplicate(&mut map, "current"));
+                    }
                     __current = Some(
                         map.next_value_seed(rt::TypeSeed::<RevisionCurrent>::new())?,
                     );
@@ -90,6 +93,21 @@ impl rt::Fields for Revision {
 impl rt::Probed for Revision {
     fn probe(&self) -> rt::Probe<'_> {
         rt::Probe::Object
+    }
+}
+impl rt::Check for Revision {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        {
+            rt::within(
+                "current",
+                || {
+                    let x = &self.current;
+                    rt::Check::check(x)?;
+                    Ok(())
+                },
+            )?;
+        }
+        Ok(())
     }
 }
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -146,6 +164,21 @@ impl rt::Probed for RevisionCurrent {
             RevisionCurrent::Integer(x) => rt::Probed::probe(x),
             RevisionCurrent::String(x) => rt::Probed::probe(x),
         }
+    }
+}
+impl rt::Check for RevisionCurrent {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        match self {
+            RevisionCurrent::Integer(x) => {
+                let _ = x;
+                rt::integer_failure(&INT_0, x)?;
+            }
+            RevisionCurrent::String(x) => {
+                let _ = x;
+                rt::str_failure(&STR_0, x)?;
+            }
+        }
+        Ok(())
     }
 }
 impl rt::Document for Revision {

@@ -72,25 +72,43 @@ impl Order {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "state" => {
+                    if __state.is_some() {
+                        return Err(rt::duplicate(&mut map, "state"));
+                    }
                     __state = Some(
                         map.next_value_seed(rt::TypeSeed::<OrderState>::new())?,
                     );
                 }
                 "blocker" => {
+                    if __blocker.is_some() {
+                        return Err(rt::duplicate(&mut map, "blocker"));
+                    }
                     __blocker = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
                 }
                 "note" => {
+                    if __note.is_some() {
+                        return Err(rt::duplicate(&mut map, "note"));
+                    }
                     __note = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
                 }
                 "mode" => {
+                    if __mode.is_some() {
+                        return Err(rt::duplicate(&mut map, "mode"));
+                    }
                     __mode = Some(
                         map.next_value_seed(rt::TypeSeed::<OrderMode>::new())?,
                     );
                 }
                 "host" => {
+                    if __host.is_some() {
+                        return Err(rt::duplicate(&mut map, "host"));
+                    }
                     __host = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
                 }
                 "items" => {
+                    if __items.is_some() {
+                        return Err(rt::duplicate(&mut map, "items"));
+                    }
                     __items = Some(
                         map
                             .next_value_seed(rt::VecSeed {
@@ -166,6 +184,12 @@ impl rt::Fields for Order {
 impl rt::Probed for Order {
     fn probe(&self) -> rt::Probe<'_> {
         rt::Probe::Object
+    }
+}
+impl rt::Check for Order {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        self.__check()?;
+        Ok(())
     }
 }
 impl Order {
@@ -336,6 +360,11 @@ impl rt::Probed for OrderState {
         rt::Probe::Str(self.as_str())
     }
 }
+impl rt::Check for OrderState {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        Ok(())
+    }
+}
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub enum OrderMode {
     #[serde(rename = "local")]
@@ -392,6 +421,11 @@ impl<'de> serde::Deserialize<'de> for OrderMode {
 impl rt::Probed for OrderMode {
     fn probe(&self) -> rt::Probe<'_> {
         rt::Probe::Str(self.as_str())
+    }
+}
+impl rt::Check for OrderMode {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        Ok(())
     }
 }
 impl rt::Document for Order {

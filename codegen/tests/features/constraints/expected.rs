@@ -60,27 +60,51 @@ impl Limits {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "path" => {
+                    if __path.is_some() {
+                        return Err(rt::duplicate(&mut map, "path"));
+                    }
                     __path = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
                 }
                 "name" => {
+                    if __name.is_some() {
+                        return Err(rt::duplicate(&mut map, "name"));
+                    }
                     __name = Some(map.next_value_seed(rt::StrSeed(&STR_1))?);
                 }
                 "seq" => {
+                    if __seq.is_some() {
+                        return Err(rt::duplicate(&mut map, "seq"));
+                    }
                     __seq = Some(map.next_value_seed(rt::IntSeed(&INT_0))?);
                 }
                 "ratio" => {
+                    if __ratio.is_some() {
+                        return Err(rt::duplicate(&mut map, "ratio"));
+                    }
                     __ratio = Some(map.next_value_seed(rt::NumSeed(&NUM_0))?);
                 }
                 "priority" => {
+                    if __priority.is_some() {
+                        return Err(rt::duplicate(&mut map, "priority"));
+                    }
                     __priority = Some(map.next_value_seed(rt::IntSeed(&INT_1))?);
                 }
                 "done" => {
+                    if __done.is_some() {
+                        return Err(rt::duplicate(&mut map, "done"));
+                    }
                     __done = Some(map.next_value_seed(rt::BoolSeed(Some(true)))?);
                 }
                 "when" => {
+                    if __when.is_some() {
+                        return Err(rt::duplicate(&mut map, "when"));
+                    }
                     __when = Some(map.next_value_seed(rt::StrSeed(&STR_2))?);
                 }
                 "refs" => {
+                    if __refs.is_some() {
+                        return Err(rt::duplicate(&mut map, "refs"));
+                    }
                     __refs = Some(
                         map
                             .next_value_seed(rt::VecSeed {
@@ -172,6 +196,98 @@ impl rt::Probed for Limits {
         rt::Probe::Object
     }
 }
+impl rt::Check for Limits {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        {
+            rt::within(
+                "path",
+                || {
+                    let x = &self.path;
+                    rt::str_failure(&STR_0, x)?;
+                    Ok(())
+                },
+            )?;
+        }
+        {
+            rt::within(
+                "name",
+                || {
+                    let x = &self.name;
+                    rt::str_failure(&STR_1, x)?;
+                    Ok(())
+                },
+            )?;
+        }
+        {
+            rt::within(
+                "seq",
+                || {
+                    let x = &self.seq;
+                    rt::int_failure(&INT_0, *x)?;
+                    Ok(())
+                },
+            )?;
+        }
+        if let Some(x) = &self.ratio {
+            rt::within(
+                "ratio",
+                || {
+                    rt::num_failure(&NUM_0, *x)?;
+                    Ok(())
+                },
+            )?;
+        }
+        if let Some(x) = &self.priority {
+            rt::within(
+                "priority",
+                || {
+                    rt::int_failure(&INT_1, *x)?;
+                    Ok(())
+                },
+            )?;
+        }
+        if let Some(x) = &self.done {
+            rt::within(
+                "done",
+                || {
+                    if *x != true {
+                        return Err(
+                            rt::Failure::new("const", "", format!("must be {}", true)),
+                        );
+                    }
+                    Ok(())
+                },
+            )?;
+        }
+        {
+            rt::within(
+                "when",
+                || {
+                    let x = &self.when;
+                    rt::str_failure(&STR_2, x)?;
+                    Ok(())
+                },
+            )?;
+        }
+        if let Some(x) = &self.refs {
+            rt::within(
+                "refs",
+                || {
+                    rt::items_failure(x, Some(1u64), Some(3u64), true)?;
+                    for (i, x) in x.iter().enumerate() {
+                        (|| -> ::core::result::Result<(), rt::Failure> {
+                            rt::Check::check(x)?;
+                            Ok(())
+                        })()
+                            .map_err(|f| f.at_index(i))?;
+                    }
+                    Ok(())
+                },
+            )?;
+        }
+        Ok(())
+    }
+}
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct LimitsRefsItem {
     #[serde(rename = "id")]
@@ -193,10 +309,16 @@ impl LimitsRefsItem {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "id" => {
+                    if __id.is_some() {
+                        return Err(rt::duplicate(&mut map, "id"));
+                    }
                     __id = Some(map.next_value_seed(rt::StrSeed(&STR_3))?);
                 }
                 _ => {
-                    let v = map.next_value::<serde_json::Value>()?;
+                    if extra.contains_key(key.as_str()) {
+                        return Err(rt::duplicate(&mut map, key.as_str()));
+                    }
+                    let v = map.next_value_seed(rt::AnyValue)?;
                     extra.insert(key.0.into_owned(), v);
                 }
             }
@@ -240,6 +362,16 @@ impl rt::Fields for LimitsRefsItem {
 impl rt::Probed for LimitsRefsItem {
     fn probe(&self) -> rt::Probe<'_> {
         rt::Probe::Object
+    }
+}
+impl rt::Check for LimitsRefsItem {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        for k in self.extra.keys() {
+            if matches!(k.as_str(), "id") {
+                return Err(rt::shadowing(k));
+            }
+        }
+        Ok(())
     }
 }
 impl rt::Document for Limits {

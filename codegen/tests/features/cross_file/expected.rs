@@ -54,12 +54,21 @@ impl A {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "id" => {
+                    if __id.is_some() {
+                        return Err(rt::duplicate(&mut map, "id"));
+                    }
                     __id = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
                 }
                 "beta" => {
+                    if __beta.is_some() {
+                        return Err(rt::duplicate(&mut map, "beta"));
+                    }
                     __beta = Some(map.next_value_seed(rt::TypeSeed::<B>::new())?);
                 }
                 "betaId" => {
+                    if __beta_id.is_some() {
+                        return Err(rt::duplicate(&mut map, "betaId"));
+                    }
                     __beta_id = Some(map.next_value_seed(rt::StrSeed(&STR_1))?);
                 }
                 other => {
@@ -118,6 +127,40 @@ impl rt::Probed for A {
         rt::Probe::Object
     }
 }
+impl rt::Check for A {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        {
+            rt::within(
+                "id",
+                || {
+                    let x = &self.id;
+                    rt::str_failure(&STR_0, x)?;
+                    Ok(())
+                },
+            )?;
+        }
+        {
+            rt::within(
+                "beta",
+                || {
+                    let x = &self.beta;
+                    rt::Check::check(x)?;
+                    Ok(())
+                },
+            )?;
+        }
+        if let Some(x) = &self.beta_id {
+            rt::within(
+                "betaId",
+                || {
+                    rt::str_failure(&STR_1, x)?;
+                    Ok(())
+                },
+            )?;
+        }
+        Ok(())
+    }
+}
 /// Beta.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct B {
@@ -140,10 +183,16 @@ impl B {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "id" => {
+                    if __id.is_some() {
+                        return Err(rt::duplicate(&mut map, "id"));
+                    }
                     __id = Some(map.next_value_seed(rt::StrSeed(&STR_1))?);
                 }
                 _ => {
-                    let v = map.next_value::<serde_json::Value>()?;
+                    if extra.contains_key(key.as_str()) {
+                        return Err(rt::duplicate(&mut map, key.as_str()));
+                    }
+                    let v = map.next_value_seed(rt::AnyValue)?;
                     extra.insert(key.0.into_owned(), v);
                 }
             }
@@ -189,6 +238,26 @@ impl rt::Probed for B {
         rt::Probe::Object
     }
 }
+impl rt::Check for B {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        {
+            rt::within(
+                "id",
+                || {
+                    let x = &self.id;
+                    rt::str_failure(&STR_1, x)?;
+                    Ok(())
+                },
+            )?;
+        }
+        for k in self.extra.keys() {
+            if matches!(k.as_str(), "id") {
+                return Err(rt::shadowing(k));
+            }
+        }
+        Ok(())
+    }
+}
 /// The schema `https://example.test/cross/a.schema.json#/$defs/id`, checkable on its own.
 #[doc(hidden)]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -201,6 +270,13 @@ impl<'de> serde::Deserialize<'de> for __Schema0 {
         serde::de::DeserializeSeed::deserialize(rt::StrSeed(&STR_0), d).map(__Schema0)
     }
 }
+impl rt::Check for __Schema0 {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        let x = &self.0;
+        rt::str_failure(&STR_0, x)?;
+        Ok(())
+    }
+}
 /// The schema `https://example.test/cross/b.schema.json#/$defs/id`, checkable on its own.
 #[doc(hidden)]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -211,6 +287,13 @@ impl<'de> serde::Deserialize<'de> for __Schema1 {
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
         serde::de::DeserializeSeed::deserialize(rt::StrSeed(&STR_1), d).map(__Schema1)
+    }
+}
+impl rt::Check for __Schema1 {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        let x = &self.0;
+        rt::str_failure(&STR_1, x)?;
+        Ok(())
     }
 }
 impl rt::Document for A {

@@ -39,6 +39,9 @@ impl Answers {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "answers" => {
+                    if __answers.is_some() {
+                        return Err(rt::duplicate(&mut map, "answers"));
+                    }
                     __answers = Some(
                         map.next_value_seed(rt::TypeSeed::<AnswersAnswers>::new())?,
                     );
@@ -92,6 +95,21 @@ impl rt::Probed for Answers {
         rt::Probe::Object
     }
 }
+impl rt::Check for Answers {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        {
+            rt::within(
+                "answers",
+                || {
+                    let x = &self.answers;
+                    rt::Check::check(x)?;
+                    Ok(())
+                },
+            )?;
+        }
+        Ok(())
+    }
+}
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct AnswersAnswers {
     /// Members beyond the declared ones, each checked against the schema.
@@ -110,6 +128,9 @@ impl AnswersAnswers {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 _ => {
+                    if extra.contains_key(key.as_str()) {
+                        return Err(rt::duplicate(&mut map, key.as_str()));
+                    }
                     rt::check_str::<__A::Error>(&STR_0, key.as_str())?;
                     let v = map
                         .next_value_seed(rt::TypeSeed::<AnswersAnswersValue>::new())?;
@@ -153,6 +174,23 @@ impl rt::Probed for AnswersAnswers {
         rt::Probe::Object
     }
 }
+impl rt::Check for AnswersAnswers {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        for k in self.extra.keys() {
+            rt::str_failure(&STR_0, k)?;
+        }
+        for (k, x) in &self.extra {
+            rt::within(
+                k,
+                || {
+                    rt::Check::check(x)?;
+                    Ok(())
+                },
+            )?;
+        }
+        Ok(())
+    }
+}
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct AnswersAnswersValue {
     #[serde(rename = "value")]
@@ -170,6 +208,9 @@ impl AnswersAnswersValue {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "value" => {
+                    if __value.is_some() {
+                        return Err(rt::duplicate(&mut map, "value"));
+                    }
                     __value = Some(map.next_value_seed(rt::StrSeed(&STR_1))?);
                 }
                 other => {
@@ -219,6 +260,11 @@ impl rt::Fields for AnswersAnswersValue {
 impl rt::Probed for AnswersAnswersValue {
     fn probe(&self) -> rt::Probe<'_> {
         rt::Probe::Object
+    }
+}
+impl rt::Check for AnswersAnswersValue {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        Ok(())
     }
 }
 impl rt::Document for Answers {

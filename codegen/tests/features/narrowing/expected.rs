@@ -51,6 +51,9 @@ impl Envelope {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "ref" => {
+                    if __ref_.is_some() {
+                        return Err(rt::duplicate(&mut map, "ref"));
+                    }
                     __ref_ = Some(
                         map
                             .next_value_seed(rt::RefinedSeed::<_, Reference> {
@@ -60,6 +63,9 @@ impl Envelope {
                     );
                 }
                 "more" => {
+                    if __more.is_some() {
+                        return Err(rt::duplicate(&mut map, "more"));
+                    }
                     __more = Some(
                         map
                             .next_value_seed(rt::VecSeed {
@@ -74,12 +80,18 @@ impl Envelope {
                     );
                 }
                 "merged" => {
+                    if __merged.is_some() {
+                        return Err(rt::duplicate(&mut map, "merged"));
+                    }
                     __merged = Some(
                         map.next_value_seed(rt::TypeSeed::<EnvelopeMerged>::new())?,
                     );
                 }
                 _ => {
-                    let v = map.next_value::<serde_json::Value>()?;
+                    if extra.contains_key(key.as_str()) {
+                        return Err(rt::duplicate(&mut map, key.as_str()));
+                    }
+                    let v = map.next_value_seed(rt::AnyValue)?;
                     extra.insert(key.0.into_owned(), v);
                 }
             }
@@ -134,6 +146,52 @@ impl rt::Probed for Envelope {
         rt::Probe::Object
     }
 }
+impl rt::Check for Envelope {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        {
+            rt::within(
+                "ref",
+                || {
+                    let x = &self.ref_;
+                    rt::Check::check(x)?;
+                    __refine_0(x)?;
+                    Ok(())
+                },
+            )?;
+        }
+        if let Some(x) = &self.more {
+            rt::within(
+                "more",
+                || {
+                    for (i, x) in x.iter().enumerate() {
+                        (|| -> ::core::result::Result<(), rt::Failure> {
+                            rt::Check::check(x)?;
+                            __refine_1(x)?;
+                            Ok(())
+                        })()
+                            .map_err(|f| f.at_index(i))?;
+                    }
+                    Ok(())
+                },
+            )?;
+        }
+        if let Some(x) = &self.merged {
+            rt::within(
+                "merged",
+                || {
+                    rt::Check::check(x)?;
+                    Ok(())
+                },
+            )?;
+        }
+        for k in self.extra.keys() {
+            if matches!(k.as_str(), "ref" | "more" | "merged") {
+                return Err(rt::shadowing(k));
+            }
+        }
+        Ok(())
+    }
+}
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Reference {
     #[serde(rename = "kind")]
@@ -169,15 +227,24 @@ impl Reference {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "kind" => {
+                    if __kind.is_some() {
+                        return Err(rt::duplicate(&mut map, "kind"));
+                    }
                     __kind = Some(
                         map.next_value_seed(rt::TypeSeed::<ReferenceKind>::new())?,
                     );
                 }
                 "id" => {
+                    if __id.is_some() {
+                        return Err(rt::duplicate(&mut map, "id"));
+                    }
                     __id = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
                 }
                 _ => {
-                    let v = map.next_value::<serde_json::Value>()?;
+                    if extra.contains_key(key.as_str()) {
+                        return Err(rt::duplicate(&mut map, key.as_str()));
+                    }
+                    let v = map.next_value_seed(rt::AnyValue)?;
                     extra.insert(key.0.into_owned(), v);
                 }
             }
@@ -226,6 +293,26 @@ impl rt::Fields for Reference {
 impl rt::Probed for Reference {
     fn probe(&self) -> rt::Probe<'_> {
         rt::Probe::Object
+    }
+}
+impl rt::Check for Reference {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        {
+            rt::within(
+                "id",
+                || {
+                    let x = &self.id;
+                    rt::str_failure(&STR_0, x)?;
+                    Ok(())
+                },
+            )?;
+        }
+        for k in self.extra.keys() {
+            if matches!(k.as_str(), "kind" | "id") {
+                return Err(rt::shadowing(k));
+            }
+        }
+        Ok(())
     }
 }
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
@@ -294,6 +381,11 @@ impl rt::Probed for ReferenceKind {
         rt::Probe::Str(self.as_str())
     }
 }
+impl rt::Check for ReferenceKind {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        Ok(())
+    }
+}
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct EnvelopeMerged {
     #[serde(rename = "count")]
@@ -332,18 +424,30 @@ impl EnvelopeMerged {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "count" => {
+                    if __count.is_some() {
+                        return Err(rt::duplicate(&mut map, "count"));
+                    }
                     __count = Some(map.next_value_seed(rt::IntegerSeed(&INT_0))?);
                 }
                 "kind" => {
+                    if __kind.is_some() {
+                        return Err(rt::duplicate(&mut map, "kind"));
+                    }
                     __kind = Some(
                         map.next_value_seed(rt::TypeSeed::<ReferenceKind>::new())?,
                     );
                 }
                 "id" => {
+                    if __id.is_some() {
+                        return Err(rt::duplicate(&mut map, "id"));
+                    }
                     __id = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
                 }
                 _ => {
-                    let v = map.next_value::<serde_json::Value>()?;
+                    if extra.contains_key(key.as_str()) {
+                        return Err(rt::duplicate(&mut map, key.as_str()));
+                    }
+                    let v = map.next_value_seed(rt::AnyValue)?;
                     extra.insert(key.0.into_owned(), v);
                 }
             }
@@ -402,6 +506,36 @@ impl rt::Fields for EnvelopeMerged {
 impl rt::Probed for EnvelopeMerged {
     fn probe(&self) -> rt::Probe<'_> {
         rt::Probe::Object
+    }
+}
+impl rt::Check for EnvelopeMerged {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        {
+            rt::within(
+                "count",
+                || {
+                    let x = &self.count;
+                    rt::integer_failure(&INT_0, x)?;
+                    Ok(())
+                },
+            )?;
+        }
+        {
+            rt::within(
+                "id",
+                || {
+                    let x = &self.id;
+                    rt::str_failure(&STR_0, x)?;
+                    Ok(())
+                },
+            )?;
+        }
+        for k in self.extra.keys() {
+            if matches!(k.as_str(), "count" | "kind" | "id") {
+                return Err(rt::shadowing(k));
+            }
+        }
+        Ok(())
     }
 }
 impl rt::Document for Envelope {

@@ -52,16 +52,25 @@ impl Record {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "a" => {
+                    if __a.is_some() {
+                        return Err(rt::duplicate(&mut map, "a"));
+                    }
                     __a = Some(
                         map.next_value_seed(rt::NullableSeed(rt::StrSeed(&STR_0)))?,
                     );
                 }
                 "b" => {
+                    if __b.is_some() {
+                        return Err(rt::duplicate(&mut map, "b"));
+                    }
                     __b = Some(
                         map.next_value_seed(rt::NullableSeed(rt::IntegerSeed(&INT_0)))?,
                     );
                 }
                 "c" => {
+                    if __c.is_some() {
+                        return Err(rt::duplicate(&mut map, "c"));
+                    }
                     __c = Some(
                         map
                             .next_value_seed(
@@ -70,10 +79,16 @@ impl Record {
                     );
                 }
                 "d" => {
+                    if __d.is_some() {
+                        return Err(rt::duplicate(&mut map, "d"));
+                    }
                     __d = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
                 }
                 _ => {
-                    let v = map.next_value::<serde_json::Value>()?;
+                    if extra.contains_key(key.as_str()) {
+                        return Err(rt::duplicate(&mut map, key.as_str()));
+                    }
+                    let v = map.next_value_seed(rt::AnyValue)?;
                     extra.insert(key.0.into_owned(), v);
                 }
             }
@@ -131,6 +146,34 @@ impl rt::Probed for Record {
         rt::Probe::Object
     }
 }
+impl rt::Check for Record {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        if let rt::Tri::Value(x) = &self.b {
+            rt::within(
+                "b",
+                || {
+                    rt::integer_failure(&INT_0, x)?;
+                    Ok(())
+                },
+            )?;
+        }
+        if let Some(x) = &self.c {
+            rt::within(
+                "c",
+                || {
+                    rt::Check::check(x)?;
+                    Ok(())
+                },
+            )?;
+        }
+        for k in self.extra.keys() {
+            if matches!(k.as_str(), "a" | "b" | "c" | "d") {
+                return Err(rt::shadowing(k));
+            }
+        }
+        Ok(())
+    }
+}
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct RecordC {
     #[serde(rename = "x")]
@@ -152,10 +195,16 @@ impl RecordC {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "x" => {
+                    if __x.is_some() {
+                        return Err(rt::duplicate(&mut map, "x"));
+                    }
                     __x = Some(map.next_value_seed(rt::BoolSeed(None))?);
                 }
                 _ => {
-                    let v = map.next_value::<serde_json::Value>()?;
+                    if extra.contains_key(key.as_str()) {
+                        return Err(rt::duplicate(&mut map, key.as_str()));
+                    }
+                    let v = map.next_value_seed(rt::AnyValue)?;
                     extra.insert(key.0.into_owned(), v);
                 }
             }
@@ -199,6 +248,16 @@ impl rt::Fields for RecordC {
 impl rt::Probed for RecordC {
     fn probe(&self) -> rt::Probe<'_> {
         rt::Probe::Object
+    }
+}
+impl rt::Check for RecordC {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        for k in self.extra.keys() {
+            if matches!(k.as_str(), "x") {
+                return Err(rt::shadowing(k));
+            }
+        }
+        Ok(())
     }
 }
 impl rt::Document for Record {

@@ -54,11 +54,17 @@ impl Message {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "type" => {
+                    if __type_.is_some() {
+                        return Err(rt::duplicate(&mut map, "type"));
+                    }
                     __type_ = Some(
                         map.next_value_seed(rt::TypeSeed::<MessageType>::new())?,
                     );
                 }
                 "body" => {
+                    if __body.is_some() {
+                        return Err(rt::duplicate(&mut map, "body"));
+                    }
                     __body = Some(
                         match &__type_ {
                             Some(s) => {
@@ -144,6 +150,12 @@ impl rt::Probed for Message {
         rt::Probe::Object
     }
 }
+impl rt::Check for Message {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        rt::within("body", || self.body.__recheck(&self.type_))?;
+        Ok(())
+    }
+}
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub enum MessageType {
     #[serde(rename = "text")]
@@ -212,6 +224,11 @@ impl rt::Probed for MessageType {
         rt::Probe::Str(self.as_str())
     }
 }
+impl rt::Check for MessageType {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        Ok(())
+    }
+}
 /// A member whose schema is chosen by the value of [`MessageType`]; one variant per group of values.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
@@ -276,6 +293,55 @@ impl rt::Probed for MessageBody {
         rt::Probe::Object
     }
 }
+impl rt::Check for MessageBody {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        match self {
+            MessageBody::Text(x) => {
+                let x = &**x;
+                let _ = x;
+                rt::Check::check(x)?;
+            }
+            MessageBody::Image(x) => {
+                let x = &**x;
+                let _ = x;
+                rt::Check::check(x)?;
+                __refine_0(x)?;
+            }
+            MessageBody::Other(x) => {
+                let x = &**x;
+                let _ = x;
+                rt::Check::check(x)?;
+            }
+        }
+        Ok(())
+    }
+}
+impl MessageBody {
+    /// Checks the value against the schema that `selector` chooses. A variant other than the
+    /// chosen one is accepted only when its JSON satisfies the chosen schema, exactly as
+    /// decoding the encoded document would decide.
+    #[doc(hidden)]
+    pub fn __recheck(
+        &self,
+        selector: &MessageType,
+    ) -> ::core::result::Result<(), rt::Failure> {
+        let chosen: usize = match selector {
+            MessageType::Text => 0usize,
+            MessageType::Image => 1usize,
+            MessageType::Ping => 2usize,
+        };
+        let index: usize = match self {
+            MessageBody::Text(_) => 0usize,
+            MessageBody::Image(_) => 1usize,
+            MessageBody::Other(_) => 2usize,
+        };
+        if chosen == index {
+            rt::Check::check(self)
+        } else {
+            rt::recheck(self, __MessageBodySeed(selector))
+        }
+    }
+}
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Text {
     #[serde(rename = "text")]
@@ -293,6 +359,9 @@ impl Text {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "text" => {
+                    if __text.is_some() {
+                        return Err(rt::duplicate(&mut map, "text"));
+                    }
                     __text = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
                 }
                 other => {
@@ -344,6 +413,21 @@ impl rt::Probed for Text {
         rt::Probe::Object
     }
 }
+impl rt::Check for Text {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        {
+            rt::within(
+                "text",
+                || {
+                    let x = &self.text;
+                    rt::str_failure(&STR_0, x)?;
+                    Ok(())
+                },
+            )?;
+        }
+        Ok(())
+    }
+}
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct MessageBodyImage {
     #[serde(rename = "url")]
@@ -365,10 +449,16 @@ impl MessageBodyImage {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "url" => {
+                    if __url.is_some() {
+                        return Err(rt::duplicate(&mut map, "url"));
+                    }
                     __url = Some(map.next_value_seed(rt::StrSeed(&STR_1))?);
                 }
                 _ => {
-                    let v = map.next_value::<serde_json::Value>()?;
+                    if extra.contains_key(key.as_str()) {
+                        return Err(rt::duplicate(&mut map, key.as_str()));
+                    }
+                    let v = map.next_value_seed(rt::AnyValue)?;
                     extra.insert(key.0.into_owned(), v);
                 }
             }
@@ -414,6 +504,26 @@ impl rt::Probed for MessageBodyImage {
         rt::Probe::Object
     }
 }
+impl rt::Check for MessageBodyImage {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        {
+            rt::within(
+                "url",
+                || {
+                    let x = &self.url;
+                    rt::str_failure(&STR_1, x)?;
+                    Ok(())
+                },
+            )?;
+        }
+        for k in self.extra.keys() {
+            if matches!(k.as_str(), "url") {
+                return Err(rt::shadowing(k));
+            }
+        }
+        Ok(())
+    }
+}
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct MessageBodyOther {
     #[serde(rename = "channel", skip_serializing_if = "Option::is_none")]
@@ -446,6 +556,9 @@ impl MessageBodyOther {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "channel" => {
+                    if __channel.is_some() {
+                        return Err(rt::duplicate(&mut map, "channel"));
+                    }
                     __channel = Some(
                         map
                             .next_value_seed(
@@ -454,7 +567,10 @@ impl MessageBodyOther {
                     );
                 }
                 _ => {
-                    let v = map.next_value::<serde_json::Value>()?;
+                    if extra.contains_key(key.as_str()) {
+                        return Err(rt::duplicate(&mut map, key.as_str()));
+                    }
+                    let v = map.next_value_seed(rt::AnyValue)?;
                     extra.insert(key.0.into_owned(), v);
                 }
             }
@@ -495,6 +611,16 @@ impl rt::Fields for MessageBodyOther {
 impl rt::Probed for MessageBodyOther {
     fn probe(&self) -> rt::Probe<'_> {
         rt::Probe::Object
+    }
+}
+impl rt::Check for MessageBodyOther {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        for k in self.extra.keys() {
+            if matches!(k.as_str(), "channel") {
+                return Err(rt::shadowing(k));
+            }
+        }
+        Ok(())
     }
 }
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
@@ -556,6 +682,11 @@ impl<'de> serde::Deserialize<'de> for MessageBodyOtherChannel {
 impl rt::Probed for MessageBodyOtherChannel {
     fn probe(&self) -> rt::Probe<'_> {
         rt::Probe::Str(self.as_str())
+    }
+}
+impl rt::Check for MessageBodyOtherChannel {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        Ok(())
     }
 }
 impl rt::Document for Message {

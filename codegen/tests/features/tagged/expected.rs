@@ -133,6 +133,21 @@ impl rt::Probed for Shape {
         rt::Probe::Object
     }
 }
+impl rt::Check for Shape {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        match self {
+            Shape::Circle(x) => {
+                let _ = x;
+                rt::Check::check(x)?;
+            }
+            Shape::Square(x) => {
+                let _ = x;
+                rt::Check::check(x)?;
+            }
+        }
+        Ok(())
+    }
+}
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Circle {
     #[serde(rename = "kind")]
@@ -168,15 +183,24 @@ impl Circle {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "kind" => {
+                    if __kind.is_some() {
+                        return Err(rt::duplicate(&mut map, "kind"));
+                    }
                     __kind = Some(
                         map.next_value_seed(rt::TypeSeed::<CircleKind>::new())?,
                     );
                 }
                 "radius" => {
+                    if __radius.is_some() {
+                        return Err(rt::duplicate(&mut map, "radius"));
+                    }
                     __radius = Some(map.next_value_seed(rt::NumSeed(&NUM_0))?);
                 }
                 _ => {
-                    let v = map.next_value::<serde_json::Value>()?;
+                    if extra.contains_key(key.as_str()) {
+                        return Err(rt::duplicate(&mut map, key.as_str()));
+                    }
+                    let v = map.next_value_seed(rt::AnyValue)?;
                     extra.insert(key.0.into_owned(), v);
                 }
             }
@@ -225,6 +249,26 @@ impl rt::Fields for Circle {
 impl rt::Probed for Circle {
     fn probe(&self) -> rt::Probe<'_> {
         rt::Probe::Object
+    }
+}
+impl rt::Check for Circle {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        {
+            rt::within(
+                "radius",
+                || {
+                    let x = &self.radius;
+                    rt::num_failure(&NUM_0, *x)?;
+                    Ok(())
+                },
+            )?;
+        }
+        for k in self.extra.keys() {
+            if matches!(k.as_str(), "kind" | "radius") {
+                return Err(rt::shadowing(k));
+            }
+        }
+        Ok(())
     }
 }
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
@@ -281,6 +325,11 @@ impl rt::Probed for CircleKind {
         rt::Probe::Str(self.as_str())
     }
 }
+impl rt::Check for CircleKind {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        Ok(())
+    }
+}
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Square {
     #[serde(rename = "kind")]
@@ -312,11 +361,17 @@ impl Square {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "kind" => {
+                    if __kind.is_some() {
+                        return Err(rt::duplicate(&mut map, "kind"));
+                    }
                     __kind = Some(
                         map.next_value_seed(rt::TypeSeed::<SquareKind>::new())?,
                     );
                 }
                 "side" => {
+                    if __side.is_some() {
+                        return Err(rt::duplicate(&mut map, "side"));
+                    }
                     __side = Some(map.next_value_seed(rt::IntegerSeed(&INT_0))?);
                 }
                 other => {
@@ -373,6 +428,21 @@ impl rt::Probed for Square {
         rt::Probe::Object
     }
 }
+impl rt::Check for Square {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        {
+            rt::within(
+                "side",
+                || {
+                    let x = &self.side;
+                    rt::integer_failure(&INT_0, x)?;
+                    Ok(())
+                },
+            )?;
+        }
+        Ok(())
+    }
+}
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub enum SquareKind {
     #[serde(rename = "square")]
@@ -425,6 +495,11 @@ impl<'de> serde::Deserialize<'de> for SquareKind {
 impl rt::Probed for SquareKind {
     fn probe(&self) -> rt::Probe<'_> {
         rt::Probe::Str(self.as_str())
+    }
+}
+impl rt::Check for SquareKind {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        Ok(())
     }
 }
 impl rt::Document for Shape {

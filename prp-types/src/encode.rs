@@ -1,0 +1,68 @@
+//! Typed values out: check a value built or changed in code against its schema, then write it.
+//!
+//! Decoding and checking share the generated rule tables, so a value that [`Validate::validate`]
+//! accepts is one whose JSON [`crate::decode`] accepts, and a refusal carries the code and JSON pointer
+//! that decoding the same JSON would report.
+
+use crate::decode::DecodeError;
+use crate::types::rt;
+use serde::Serialize;
+use std::io;
+
+/// A generated PRP type whose value can be checked against its schema.
+///
+/// The Rust types already hold what they can (enums, constants, constrained strings); `validate`
+/// checks the rest: numeric bounds, item counts and uniqueness, conditionals (`if`/`then`), exclusive
+/// alternatives, a payload that must fit the schema its `eventType` selects, and unknown members that
+/// would shadow a declared one.
+pub trait Validate {
+    /// The first violation, located by a JSON pointer into the value's JSON.
+    fn validate(&self) -> Result<(), DecodeError>;
+}
+
+impl<T: rt::Check + ?Sized> Validate for T {
+    fn validate(&self) -> Result<(), DecodeError> {
+        self.check().map_err(DecodeError::from)
+    }
+}
+
+impl From<rt::Failure> for DecodeError {
+    fn from(f: rt::Failure) -> Self {
+        DecodeError {
+            code: f.code.to_owned(),
+            pointer: f.rel,
+            message: f.message,
+        }
+    }
+}
+
+/// Validates `value`, then serializes it as compact JSON.
+pub fn encode<T: Validate + Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, DecodeError> {
+    let mut out = Vec::with_capacity(256);
+    encode_to_writer(&mut out, value)?;
+    Ok(out)
+}
+
+/// Validates `value`, then serializes it as two-space indented JSON.
+pub fn encode_pretty<T: Validate + Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, DecodeError> {
+    value.validate()?;
+    serde_json::to_vec_pretty(value).map_err(encode_error)
+}
+
+/// Validates `value`, then writes it as compact JSON to `writer`. Nothing is written when the value
+/// is refused.
+pub fn encode_to_writer<W: io::Write, T: Validate + Serialize + ?Sized>(
+    writer: W,
+    value: &T,
+) -> Result<(), DecodeError> {
+    value.validate()?;
+    serde_json::to_writer(writer, value).map_err(encode_error)
+}
+
+fn encode_error(e: serde_json::Error) -> DecodeError {
+    DecodeError {
+        code: if e.is_io() { "io_error" } else { "encode" }.to_owned(),
+        pointer: String::new(),
+        message: format!("could not write the document: {e}"),
+    }
+}
