@@ -428,6 +428,12 @@ impl<'a> Emitter<'a> {
         let mut probes = Vec::new();
         let mut pre_arms = Vec::new();
         let mut field_checks = Vec::new();
+        // Writing members back: one arm per declared member, by index.
+        let mut ser_arms = Vec::new();
+        // `new`: the required members a caller supplies, and how every field starts.
+        let mut ctor_args = Vec::new();
+        let mut ctor_inits = Vec::new();
+        let mut index: u16 = 0;
         let taken: Vec<&str> = s.fields.iter().map(|f| f.rust.as_str()).collect();
         let extra_name = if taken.contains(&"extra") {
             ident("extra_")
@@ -449,6 +455,59 @@ impl<'a> Emitter<'a> {
                 t => (t.clone(), false),
             };
             let ity = self.rust_ty(&inner);
+            let at = index;
+            index += 1;
+            let record = quote! { __order_seen.push(#at); };
+            ser_arms.push(match (f.required, nullable) {
+                (true, _) => quote! { #at => map.serialize_entry(#json, &self.#rust), },
+                (false, true) if f.select.is_none() => quote! {
+                    #at => match &self.#rust {
+                        rt::Tri::Absent => Ok(()),
+                        rt::Tri::Null => map.serialize_entry(#json, &()),
+                        rt::Tri::Value(v) => map.serialize_entry(#json, v),
+                    },
+                },
+                _ => quote! {
+                    #at => match &self.#rust {
+                        Some(v) => map.serialize_entry(#json, v),
+                        None => Ok(()),
+                    },
+                },
+            });
+            let constant = match &inner {
+                Ty::Named(e) if f.required && !nullable => match &self.model.items[*e] {
+                    Item::Enum(en) if en.values.len() == 1 => {
+                        let v = ident(&en.values[0].1);
+                        Some(quote! { #ity::#v })
+                    }
+                    _ => None,
+                },
+                Ty::Bool(Some(b)) if f.required && !nullable => Some(quote! { #b }),
+                Ty::Int(IntRule {
+                    values: Some(v), ..
+                }) if f.required && !nullable && v.len() == 1 => {
+                    let v = v[0];
+                    Some(quote! { #v })
+                }
+                _ => None,
+            };
+            match (constant, f.required, nullable && f.select.is_none()) {
+                (Some(c), _, _) => ctor_inits.push(quote! { #rust: #c, }),
+                (None, true, false) if f.select.is_some() => {
+                    ctor_args.push(quote! { #rust: impl Into<#ity> });
+                    ctor_inits.push(quote! { #rust: #rust.into(), });
+                }
+                (None, true, true) => {
+                    ctor_args.push(quote! { #rust: impl Into<::core::option::Option<#ity>> });
+                    ctor_inits.push(quote! { #rust: #rust.into(), });
+                }
+                (None, true, false) => {
+                    ctor_args.push(quote! { #rust: impl Into<#ity> });
+                    ctor_inits.push(quote! { #rust: #rust.into(), });
+                }
+                (None, false, true) => ctor_inits.push(quote! { #rust: rt::Tri::Absent, }),
+                (None, false, false) => ctor_inits.push(quote! { #rust: None, }),
+            }
             let missing = format!("missing required member `{json}`");
             let missing = quote! { rt::fail::<__A::Error>("required", "", #missing) };
             // The value stored in the slot, and the seed that decodes it.
@@ -468,6 +527,7 @@ impl<'a> Emitter<'a> {
                         if #slot.is_some() {
                             return Err(rt::duplicate(&mut map, #json));
                         }
+                        #record
                         #slot = Some(match &#sel_slot {
                             Some(s) => rt::Pending::Done(map.next_value_seed(#seed_ty(s))?),
                             None => rt::Pending::Raw(map.next_value::<Box<serde_json::value::RawValue>>()?),
@@ -488,10 +548,10 @@ impl<'a> Emitter<'a> {
                 });
                 if f.required {
                     unpack_late.push(quote! { let #rust = match #slot { Some(p) => #finish, None => return Err(#missing) }; });
-                    defs.push(quote! { #fdoc #[serde(rename = #json)] pub #rust: #ity, });
+                    defs.push(quote! { #fdoc pub #rust: #ity, });
                 } else {
                     unpack_late.push(quote! { let #rust = match #slot { Some(p) => Some(#finish), None => None }; });
-                    defs.push(quote! { #fdoc #[serde(rename = #json, skip_serializing_if = "Option::is_none")] pub #rust: ::core::option::Option<#ity>, });
+                    defs.push(quote! { #fdoc pub #rust: ::core::option::Option<#ity>, });
                 }
                 probes.push(if f.required {
                     quote! { #json => rt::Probed::probe(&self.#rust), }
@@ -517,6 +577,7 @@ impl<'a> Emitter<'a> {
                     if #slot.is_some() {
                         return Err(rt::duplicate(&mut map, #json));
                     }
+                    #record
                     #slot = Some(map.next_value_seed(#seed)?);
                 }
             });
@@ -547,28 +608,29 @@ impl<'a> Emitter<'a> {
                 let rel = format!("/{}", json.replace('~', "~0").replace('/', "~1"));
                 pre_arms.push(quote! {
                     #json => {
+                        #record
                         #slot = Some(v.parse::<#ity>().map_err(|m| rt::fail::<__A::Error>(#code, #rel, m))?);
                     }
                 });
             }
             match (f.required, nullable) {
                 (true, false) => {
-                    defs.push(quote! { #fdoc #[serde(rename = #json)] pub #rust: #ity, });
+                    defs.push(quote! { #fdoc pub #rust: #ity, });
                     unpack.push(quote! { let #rust = #slot.ok_or_else(|| #missing)?; });
                     probes.push(quote! { #json => rt::Probed::probe(&self.#rust), });
                 }
                 (true, true) => {
-                    defs.push(quote! { #fdoc #[serde(rename = #json)] pub #rust: ::core::option::Option<#ity>, });
+                    defs.push(quote! { #fdoc pub #rust: ::core::option::Option<#ity>, });
                     unpack.push(quote! { let #rust = #slot.ok_or_else(|| #missing)?; });
                     probes.push(quote! { #json => rt::Probed::probe(&self.#rust), });
                 }
                 (false, false) => {
-                    defs.push(quote! { #fdoc #[serde(rename = #json, skip_serializing_if = "Option::is_none")] pub #rust: ::core::option::Option<#ity>, });
+                    defs.push(quote! { #fdoc pub #rust: ::core::option::Option<#ity>, });
                     unpack.push(quote! { let #rust = #slot; });
                     probes.push(quote! { #json => rt::probe_optional(&self.#rust), });
                 }
                 (false, true) => {
-                    defs.push(quote! { #fdoc #[serde(rename = #json, skip_serializing_if = "rt::Tri::is_absent")] pub #rust: rt::Tri<#ity>, });
+                    defs.push(quote! { #fdoc pub #rust: rt::Tri<#ity>, });
                     unpack.push(quote! { let #rust = match #slot { None => rt::Tri::Absent, Some(v) => rt::Tri::from_present(v) }; });
                     probes.push(quote! { #json => rt::Probed::probe(&self.#rust), });
                 }
@@ -591,7 +653,6 @@ impl<'a> Emitter<'a> {
             Extra::Open => (
                 quote! {
                     /// Members the schema does not declare, kept in input order and written back.
-                    #[serde(flatten)]
                     pub #extra_name: serde_json::Map<::std::string::String, serde_json::Value>,
                 },
                 quote! { let mut #extra_name = serde_json::Map::new(); },
@@ -600,6 +661,7 @@ impl<'a> Emitter<'a> {
                         if #extra_name.contains_key(key.as_str()) {
                             return Err(rt::duplicate(&mut map, key.as_str()));
                         }
+                        __order_seen.push(rt::EXTRA);
                         let v = map.next_value_seed(rt::AnyValue)?;
                         #extra_name.insert(key.0.into_owned(), v);
                     }
@@ -620,7 +682,6 @@ impl<'a> Emitter<'a> {
                 (
                     quote! {
                         /// Members beyond the declared ones, each checked against the schema.
-                        #[serde(flatten)]
                         pub #extra_name: indexmap::IndexMap<::std::string::String, #t>,
                     },
                     quote! { let mut #extra_name = indexmap::IndexMap::new(); },
@@ -630,6 +691,7 @@ impl<'a> Emitter<'a> {
                                 return Err(rt::duplicate(&mut map, key.as_str()));
                             }
                             #key_check
+                            __order_seen.push(rt::EXTRA);
                             let v = map.next_value_seed(#seed)?;
                             #extra_name.insert(key.0.into_owned(), v);
                         }
@@ -726,12 +788,58 @@ impl<'a> Emitter<'a> {
             }
         };
         let expecting = format!("an object ({})", s.name);
+        let (extras_iter, extra_ctor) = if matches!(s.extra, Extra::Closed) {
+            (
+                quote! { ::core::iter::empty::<(&str, &serde_json::Value)>() },
+                quote! {},
+            )
+        } else {
+            (
+                quote! { self.#extra_name.iter() },
+                quote! { #extra_name: Default::default(), },
+            )
+        };
+        let write_field = if ser_arms.is_empty() {
+            quote! { |_, _| Ok(()) }
+        } else {
+            quote! { |i, map| match i { #(#ser_arms)* _ => Ok(()) } }
+        };
+        let ctor_doc = if ctor_args.is_empty() {
+            " A value with every optional member absent.".to_owned()
+        } else {
+            " A value from its required members; constants are filled in and optional members are absent.".to_owned()
+        };
         quote! {
             #doc
-            #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+            #[derive(Debug, Clone, PartialEq)]
             pub struct #name {
                 #(#defs)*
                 #extra_def
+                /// The input's member order, written back on encoding.
+                __order: rt::Order,
+            }
+            impl #name {
+                #[doc = #ctor_doc]
+                #[allow(clippy::too_many_arguments)]
+                pub fn new(#(#ctor_args),*) -> Self {
+                    #name {
+                        #(#ctor_inits)*
+                        #extra_ctor
+                        __order: rt::Order::default(),
+                    }
+                }
+                /// The member order recorded when this value was decoded.
+                pub fn member_order(&self) -> &rt::Order {
+                    &self.__order
+                }
+            }
+            impl serde::Serialize for #name {
+                fn serialize<__S: serde::Serializer>(&self, s: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
+                    use serde::ser::SerializeMap as _;
+                    let mut map = s.serialize_map(None)?;
+                    rt::serialize_members(&mut map, &self.__order, #index, #extras_iter, #write_field)?;
+                    map.end()
+                }
             }
             impl #name {
                 /// Decodes the members of an object; `pre` is a member a tagged union already read.
@@ -742,6 +850,7 @@ impl<'a> Emitter<'a> {
                 ) -> ::core::result::Result<#name, __A::Error> {
                     #(#slots)*
                     #extra_slot
+                    let mut __order_seen = rt::OrderRecorder::new();
                     #pre_block
                     while let Some(key) = map.next_key::<rt::Key<'de>>()? {
                         match key.as_str() {
@@ -751,7 +860,7 @@ impl<'a> Emitter<'a> {
                     }
                     #(#unpack)*
                     #(#unpack_late)*
-                    let value = #name { #(#inits)* #extra_init };
+                    let value = #name { #(#inits)* #extra_init __order: __order_seen.finish() };
                     #check_call
                     Ok(value)
                 }

@@ -22,10 +22,45 @@ macro_rules! for_each_schema_type {
 #[allow(unused_imports)]
 pub(crate) use for_each_schema_type;
 /// Revision.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Revision {
-    #[serde(rename = "current")]
     pub current: RevisionCurrent,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+impl Revision {
+    /// A value from its required members; constants are filled in and optional members are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(current: impl Into<RevisionCurrent>) -> Self {
+        Revision {
+            current: current.into(),
+            __order: rt::Order::default(),
+        }
+    }
+    /// The member order recorded when this value was decoded.
+    pub fn member_order(&self) -> &rt::Order {
+        &self.__order
+    }
+}
+impl serde::Serialize for Revision {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        use serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(None)?;
+        rt::serialize_members(
+            &mut map,
+            &self.__order,
+            1u16,
+            ::core::iter::empty::<(&str, &serde_json::Value)>(),
+            |i, map| match i {
+                0u16 => map.serialize_entry("current", &self.current),
+                _ => Ok(()),
+            },
+        )?;
+        map.end()
+    }
 }
 impl Revision {
     /// Decodes the members of an object; `pre` is a member a tagged union already read.
@@ -35,6 +70,7 @@ impl Revision {
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Revision, __A::Error> {
         let mut __current: ::core::option::Option<RevisionCurrent> = None;
+        let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
@@ -42,6 +78,7 @@ impl Revision {
                     if __current.is_some() {
                         return Err(rt::duplicate(&mut map, "current"));
                     }
+                    __order_seen.push(0u16);
                     __current = Some(
                         map.next_value_seed(rt::TypeSeed::<RevisionCurrent>::new())?,
                     );
@@ -58,7 +95,10 @@ impl Revision {
             .ok_or_else(|| rt::fail::<
                 __A::Error,
             >("required", "", "missing required member `current`"))?;
-        let value = Revision { current };
+        let value = Revision {
+            current,
+            __order: __order_seen.finish(),
+        };
         Ok(value)
     }
 }

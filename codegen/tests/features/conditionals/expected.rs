@@ -22,20 +22,85 @@ macro_rules! for_each_schema_type {
 #[allow(unused_imports)]
 pub(crate) use for_each_schema_type;
 /// Order.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Order {
-    #[serde(rename = "state")]
     pub state: OrderState,
-    #[serde(rename = "blocker", skip_serializing_if = "Option::is_none")]
     pub blocker: ::core::option::Option<rt::Str>,
-    #[serde(rename = "note", skip_serializing_if = "Option::is_none")]
     pub note: ::core::option::Option<rt::Str>,
-    #[serde(rename = "mode", skip_serializing_if = "Option::is_none")]
     pub mode: ::core::option::Option<OrderMode>,
-    #[serde(rename = "host", skip_serializing_if = "Option::is_none")]
     pub host: ::core::option::Option<rt::Str>,
-    #[serde(rename = "items", skip_serializing_if = "Option::is_none")]
     pub items: ::core::option::Option<Vec<rt::Str>>,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+impl Order {
+    /// A value from its required members; constants are filled in and optional members are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(state: impl Into<OrderState>) -> Self {
+        Order {
+            state: state.into(),
+            blocker: None,
+            note: None,
+            mode: None,
+            host: None,
+            items: None,
+            __order: rt::Order::default(),
+        }
+    }
+    /// The member order recorded when this value was decoded.
+    pub fn member_order(&self) -> &rt::Order {
+        &self.__order
+    }
+}
+impl serde::Serialize for Order {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        use serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(None)?;
+        rt::serialize_members(
+            &mut map,
+            &self.__order,
+            6u16,
+            ::core::iter::empty::<(&str, &serde_json::Value)>(),
+            |i, map| match i {
+                0u16 => map.serialize_entry("state", &self.state),
+                1u16 => {
+                    match &self.blocker {
+                        Some(v) => map.serialize_entry("blocker", v),
+                        None => Ok(()),
+                    }
+                }
+                2u16 => {
+                    match &self.note {
+                        Some(v) => map.serialize_entry("note", v),
+                        None => Ok(()),
+                    }
+                }
+                3u16 => {
+                    match &self.mode {
+                        Some(v) => map.serialize_entry("mode", v),
+                        None => Ok(()),
+                    }
+                }
+                4u16 => {
+                    match &self.host {
+                        Some(v) => map.serialize_entry("host", v),
+                        None => Ok(()),
+                    }
+                }
+                5u16 => {
+                    match &self.items {
+                        Some(v) => map.serialize_entry("items", v),
+                        None => Ok(()),
+                    }
+                }
+                _ => Ok(()),
+            },
+        )?;
+        map.end()
+    }
 }
 impl Order {
     /// Decodes the members of an object; `pre` is a member a tagged union already read.
@@ -50,9 +115,11 @@ impl Order {
         let mut __mode: ::core::option::Option<OrderMode> = None;
         let mut __host: ::core::option::Option<rt::Str> = None;
         let mut __items: ::core::option::Option<Vec<rt::Str>> = None;
+        let mut __order_seen = rt::OrderRecorder::new();
         if let Some((k, v)) = pre {
             match k {
                 "state" => {
+                    __order_seen.push(0u16);
                     __state = Some(
                         v
                             .parse::<OrderState>()
@@ -60,6 +127,7 @@ impl Order {
                     );
                 }
                 "mode" => {
+                    __order_seen.push(3u16);
                     __mode = Some(
                         v
                             .parse::<OrderMode>()
@@ -75,6 +143,7 @@ impl Order {
                     if __state.is_some() {
                         return Err(rt::duplicate(&mut map, "state"));
                     }
+                    __order_seen.push(0u16);
                     __state = Some(
                         map.next_value_seed(rt::TypeSeed::<OrderState>::new())?,
                     );
@@ -83,18 +152,21 @@ impl Order {
                     if __blocker.is_some() {
                         return Err(rt::duplicate(&mut map, "blocker"));
                     }
+                    __order_seen.push(1u16);
                     __blocker = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
                 }
                 "note" => {
                     if __note.is_some() {
                         return Err(rt::duplicate(&mut map, "note"));
                     }
+                    __order_seen.push(2u16);
                     __note = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
                 }
                 "mode" => {
                     if __mode.is_some() {
                         return Err(rt::duplicate(&mut map, "mode"));
                     }
+                    __order_seen.push(3u16);
                     __mode = Some(
                         map.next_value_seed(rt::TypeSeed::<OrderMode>::new())?,
                     );
@@ -103,12 +175,14 @@ impl Order {
                     if __host.is_some() {
                         return Err(rt::duplicate(&mut map, "host"));
                     }
+                    __order_seen.push(4u16);
                     __host = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
                 }
                 "items" => {
                     if __items.is_some() {
                         return Err(rt::duplicate(&mut map, "items"));
                     }
+                    __order_seen.push(5u16);
                     __items = Some(
                         map
                             .next_value_seed(rt::VecSeed {
@@ -143,6 +217,7 @@ impl Order {
             mode,
             host,
             items,
+            __order: __order_seen.finish(),
         };
         value.__check().map_err(rt::Failure::into_error::<__A::Error>)?;
         Ok(value)

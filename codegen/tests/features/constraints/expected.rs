@@ -22,24 +22,91 @@ macro_rules! for_each_schema_type {
 #[allow(unused_imports)]
 pub(crate) use for_each_schema_type;
 /// Limits.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Limits {
-    #[serde(rename = "path")]
     pub path: rt::Str,
-    #[serde(rename = "name")]
     pub name: rt::Str,
-    #[serde(rename = "seq")]
     pub seq: i64,
-    #[serde(rename = "ratio", skip_serializing_if = "Option::is_none")]
     pub ratio: ::core::option::Option<f64>,
-    #[serde(rename = "priority", skip_serializing_if = "Option::is_none")]
     pub priority: ::core::option::Option<i64>,
-    #[serde(rename = "done", skip_serializing_if = "Option::is_none")]
     pub done: ::core::option::Option<bool>,
-    #[serde(rename = "when")]
     pub when: rt::Str,
-    #[serde(rename = "refs", skip_serializing_if = "Option::is_none")]
     pub refs: ::core::option::Option<Vec<LimitsRefsItem>>,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+impl Limits {
+    /// A value from its required members; constants are filled in and optional members are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        path: impl Into<rt::Str>,
+        name: impl Into<rt::Str>,
+        seq: impl Into<i64>,
+        when: impl Into<rt::Str>,
+    ) -> Self {
+        Limits {
+            path: path.into(),
+            name: name.into(),
+            seq: seq.into(),
+            ratio: None,
+            priority: None,
+            done: None,
+            when: when.into(),
+            refs: None,
+            __order: rt::Order::default(),
+        }
+    }
+    /// The member order recorded when this value was decoded.
+    pub fn member_order(&self) -> &rt::Order {
+        &self.__order
+    }
+}
+impl serde::Serialize for Limits {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        use serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(None)?;
+        rt::serialize_members(
+            &mut map,
+            &self.__order,
+            8u16,
+            ::core::iter::empty::<(&str, &serde_json::Value)>(),
+            |i, map| match i {
+                0u16 => map.serialize_entry("path", &self.path),
+                1u16 => map.serialize_entry("name", &self.name),
+                2u16 => map.serialize_entry("seq", &self.seq),
+                3u16 => {
+                    match &self.ratio {
+                        Some(v) => map.serialize_entry("ratio", v),
+                        None => Ok(()),
+                    }
+                }
+                4u16 => {
+                    match &self.priority {
+                        Some(v) => map.serialize_entry("priority", v),
+                        None => Ok(()),
+                    }
+                }
+                5u16 => {
+                    match &self.done {
+                        Some(v) => map.serialize_entry("done", v),
+                        None => Ok(()),
+                    }
+                }
+                6u16 => map.serialize_entry("when", &self.when),
+                7u16 => {
+                    match &self.refs {
+                        Some(v) => map.serialize_entry("refs", v),
+                        None => Ok(()),
+                    }
+                }
+                _ => Ok(()),
+            },
+        )?;
+        map.end()
+    }
 }
 impl Limits {
     /// Decodes the members of an object; `pre` is a member a tagged union already read.
@@ -56,6 +123,7 @@ impl Limits {
         let mut __done: ::core::option::Option<bool> = None;
         let mut __when: ::core::option::Option<rt::Str> = None;
         let mut __refs: ::core::option::Option<Vec<LimitsRefsItem>> = None;
+        let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
@@ -63,48 +131,56 @@ impl Limits {
                     if __path.is_some() {
                         return Err(rt::duplicate(&mut map, "path"));
                     }
+                    __order_seen.push(0u16);
                     __path = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
                 }
                 "name" => {
                     if __name.is_some() {
                         return Err(rt::duplicate(&mut map, "name"));
                     }
+                    __order_seen.push(1u16);
                     __name = Some(map.next_value_seed(rt::StrSeed(&STR_1))?);
                 }
                 "seq" => {
                     if __seq.is_some() {
                         return Err(rt::duplicate(&mut map, "seq"));
                     }
+                    __order_seen.push(2u16);
                     __seq = Some(map.next_value_seed(rt::IntSeed(&INT_0))?);
                 }
                 "ratio" => {
                     if __ratio.is_some() {
                         return Err(rt::duplicate(&mut map, "ratio"));
                     }
+                    __order_seen.push(3u16);
                     __ratio = Some(map.next_value_seed(rt::NumSeed(&NUM_0))?);
                 }
                 "priority" => {
                     if __priority.is_some() {
                         return Err(rt::duplicate(&mut map, "priority"));
                     }
+                    __order_seen.push(4u16);
                     __priority = Some(map.next_value_seed(rt::IntSeed(&INT_1))?);
                 }
                 "done" => {
                     if __done.is_some() {
                         return Err(rt::duplicate(&mut map, "done"));
                     }
+                    __order_seen.push(5u16);
                     __done = Some(map.next_value_seed(rt::BoolSeed(Some(true)))?);
                 }
                 "when" => {
                     if __when.is_some() {
                         return Err(rt::duplicate(&mut map, "when"));
                     }
+                    __order_seen.push(6u16);
                     __when = Some(map.next_value_seed(rt::StrSeed(&STR_2))?);
                 }
                 "refs" => {
                     if __refs.is_some() {
                         return Err(rt::duplicate(&mut map, "refs"));
                     }
+                    __order_seen.push(7u16);
                     __refs = Some(
                         map
                             .next_value_seed(rt::VecSeed {
@@ -152,6 +228,7 @@ impl Limits {
             done,
             when,
             refs,
+            __order: __order_seen.finish(),
         };
         Ok(value)
     }
@@ -288,13 +365,48 @@ impl rt::Check for Limits {
         Ok(())
     }
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct LimitsRefsItem {
-    #[serde(rename = "id")]
     pub id: rt::Str,
     /// Members the schema does not declare, kept in input order and written back.
-    #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+impl LimitsRefsItem {
+    /// A value from its required members; constants are filled in and optional members are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: impl Into<rt::Str>) -> Self {
+        LimitsRefsItem {
+            id: id.into(),
+            extra: Default::default(),
+            __order: rt::Order::default(),
+        }
+    }
+    /// The member order recorded when this value was decoded.
+    pub fn member_order(&self) -> &rt::Order {
+        &self.__order
+    }
+}
+impl serde::Serialize for LimitsRefsItem {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        use serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(None)?;
+        rt::serialize_members(
+            &mut map,
+            &self.__order,
+            1u16,
+            self.extra.iter(),
+            |i, map| match i {
+                0u16 => map.serialize_entry("id", &self.id),
+                _ => Ok(()),
+            },
+        )?;
+        map.end()
+    }
 }
 impl LimitsRefsItem {
     /// Decodes the members of an object; `pre` is a member a tagged union already read.
@@ -305,6 +417,7 @@ impl LimitsRefsItem {
     ) -> ::core::result::Result<LimitsRefsItem, __A::Error> {
         let mut __id: ::core::option::Option<rt::Str> = None;
         let mut extra = serde_json::Map::new();
+        let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
@@ -312,12 +425,14 @@ impl LimitsRefsItem {
                     if __id.is_some() {
                         return Err(rt::duplicate(&mut map, "id"));
                     }
+                    __order_seen.push(0u16);
                     __id = Some(map.next_value_seed(rt::StrSeed(&STR_3))?);
                 }
                 _ => {
                     if extra.contains_key(key.as_str()) {
                         return Err(rt::duplicate(&mut map, key.as_str()));
                     }
+                    __order_seen.push(rt::EXTRA);
                     let v = map.next_value_seed(rt::AnyValue)?;
                     extra.insert(key.0.into_owned(), v);
                 }
@@ -327,7 +442,11 @@ impl LimitsRefsItem {
             .ok_or_else(|| rt::fail::<
                 __A::Error,
             >("required", "", "missing required member `id`"))?;
-        let value = LimitsRefsItem { id, extra };
+        let value = LimitsRefsItem {
+            id,
+            extra,
+            __order: __order_seen.finish(),
+        };
         Ok(value)
     }
 }

@@ -31,14 +31,56 @@ macro_rules! for_each_schema_type {
 #[allow(unused_imports)]
 pub(crate) use for_each_schema_type;
 /// Alpha.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct A {
-    #[serde(rename = "id")]
     pub id: rt::Str,
-    #[serde(rename = "beta")]
     pub beta: B,
-    #[serde(rename = "betaId", skip_serializing_if = "Option::is_none")]
     pub beta_id: ::core::option::Option<rt::Str>,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+impl A {
+    /// A value from its required members; constants are filled in and optional members are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: impl Into<rt::Str>, beta: impl Into<B>) -> Self {
+        A {
+            id: id.into(),
+            beta: beta.into(),
+            beta_id: None,
+            __order: rt::Order::default(),
+        }
+    }
+    /// The member order recorded when this value was decoded.
+    pub fn member_order(&self) -> &rt::Order {
+        &self.__order
+    }
+}
+impl serde::Serialize for A {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        use serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(None)?;
+        rt::serialize_members(
+            &mut map,
+            &self.__order,
+            3u16,
+            ::core::iter::empty::<(&str, &serde_json::Value)>(),
+            |i, map| match i {
+                0u16 => map.serialize_entry("id", &self.id),
+                1u16 => map.serialize_entry("beta", &self.beta),
+                2u16 => {
+                    match &self.beta_id {
+                        Some(v) => map.serialize_entry("betaId", v),
+                        None => Ok(()),
+                    }
+                }
+                _ => Ok(()),
+            },
+        )?;
+        map.end()
+    }
 }
 impl A {
     /// Decodes the members of an object; `pre` is a member a tagged union already read.
@@ -50,6 +92,7 @@ impl A {
         let mut __id: ::core::option::Option<rt::Str> = None;
         let mut __beta: ::core::option::Option<B> = None;
         let mut __beta_id: ::core::option::Option<rt::Str> = None;
+        let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
@@ -57,18 +100,21 @@ impl A {
                     if __id.is_some() {
                         return Err(rt::duplicate(&mut map, "id"));
                     }
+                    __order_seen.push(0u16);
                     __id = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
                 }
                 "beta" => {
                     if __beta.is_some() {
                         return Err(rt::duplicate(&mut map, "beta"));
                     }
+                    __order_seen.push(1u16);
                     __beta = Some(map.next_value_seed(rt::TypeSeed::<B>::new())?);
                 }
                 "betaId" => {
                     if __beta_id.is_some() {
                         return Err(rt::duplicate(&mut map, "betaId"));
                     }
+                    __order_seen.push(2u16);
                     __beta_id = Some(map.next_value_seed(rt::StrSeed(&STR_1))?);
                 }
                 other => {
@@ -88,7 +134,12 @@ impl A {
                 __A::Error,
             >("required", "", "missing required member `beta`"))?;
         let beta_id = __beta_id;
-        let value = A { id, beta, beta_id };
+        let value = A {
+            id,
+            beta,
+            beta_id,
+            __order: __order_seen.finish(),
+        };
         Ok(value)
     }
 }
@@ -162,13 +213,48 @@ impl rt::Check for A {
     }
 }
 /// Beta.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct B {
-    #[serde(rename = "id")]
     pub id: rt::Str,
     /// Members the schema does not declare, kept in input order and written back.
-    #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+impl B {
+    /// A value from its required members; constants are filled in and optional members are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(id: impl Into<rt::Str>) -> Self {
+        B {
+            id: id.into(),
+            extra: Default::default(),
+            __order: rt::Order::default(),
+        }
+    }
+    /// The member order recorded when this value was decoded.
+    pub fn member_order(&self) -> &rt::Order {
+        &self.__order
+    }
+}
+impl serde::Serialize for B {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        use serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(None)?;
+        rt::serialize_members(
+            &mut map,
+            &self.__order,
+            1u16,
+            self.extra.iter(),
+            |i, map| match i {
+                0u16 => map.serialize_entry("id", &self.id),
+                _ => Ok(()),
+            },
+        )?;
+        map.end()
+    }
 }
 impl B {
     /// Decodes the members of an object; `pre` is a member a tagged union already read.
@@ -179,6 +265,7 @@ impl B {
     ) -> ::core::result::Result<B, __A::Error> {
         let mut __id: ::core::option::Option<rt::Str> = None;
         let mut extra = serde_json::Map::new();
+        let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
@@ -186,12 +273,14 @@ impl B {
                     if __id.is_some() {
                         return Err(rt::duplicate(&mut map, "id"));
                     }
+                    __order_seen.push(0u16);
                     __id = Some(map.next_value_seed(rt::StrSeed(&STR_1))?);
                 }
                 _ => {
                     if extra.contains_key(key.as_str()) {
                         return Err(rt::duplicate(&mut map, key.as_str()));
                     }
+                    __order_seen.push(rt::EXTRA);
                     let v = map.next_value_seed(rt::AnyValue)?;
                     extra.insert(key.0.into_owned(), v);
                 }
@@ -201,7 +290,11 @@ impl B {
             .ok_or_else(|| rt::fail::<
                 __A::Error,
             >("required", "", "missing required member `id`"))?;
-        let value = B { id, extra };
+        let value = B {
+            id,
+            extra,
+            __order: __order_seen.finish(),
+        };
         Ok(value)
     }
 }

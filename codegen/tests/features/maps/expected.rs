@@ -22,10 +22,45 @@ macro_rules! for_each_schema_type {
 #[allow(unused_imports)]
 pub(crate) use for_each_schema_type;
 /// Answers.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Answers {
-    #[serde(rename = "answers")]
     pub answers: AnswersAnswers,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+impl Answers {
+    /// A value from its required members; constants are filled in and optional members are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(answers: impl Into<AnswersAnswers>) -> Self {
+        Answers {
+            answers: answers.into(),
+            __order: rt::Order::default(),
+        }
+    }
+    /// The member order recorded when this value was decoded.
+    pub fn member_order(&self) -> &rt::Order {
+        &self.__order
+    }
+}
+impl serde::Serialize for Answers {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        use serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(None)?;
+        rt::serialize_members(
+            &mut map,
+            &self.__order,
+            1u16,
+            ::core::iter::empty::<(&str, &serde_json::Value)>(),
+            |i, map| match i {
+                0u16 => map.serialize_entry("answers", &self.answers),
+                _ => Ok(()),
+            },
+        )?;
+        map.end()
+    }
 }
 impl Answers {
     /// Decodes the members of an object; `pre` is a member a tagged union already read.
@@ -35,6 +70,7 @@ impl Answers {
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Answers, __A::Error> {
         let mut __answers: ::core::option::Option<AnswersAnswers> = None;
+        let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
@@ -42,6 +78,7 @@ impl Answers {
                     if __answers.is_some() {
                         return Err(rt::duplicate(&mut map, "answers"));
                     }
+                    __order_seen.push(0u16);
                     __answers = Some(
                         map.next_value_seed(rt::TypeSeed::<AnswersAnswers>::new())?,
                     );
@@ -58,7 +95,10 @@ impl Answers {
             .ok_or_else(|| rt::fail::<
                 __A::Error,
             >("required", "", "missing required member `answers`"))?;
-        let value = Answers { answers };
+        let value = Answers {
+            answers,
+            __order: __order_seen.finish(),
+        };
         Ok(value)
     }
 }
@@ -110,11 +150,43 @@ impl rt::Check for Answers {
         Ok(())
     }
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct AnswersAnswers {
     /// Members beyond the declared ones, each checked against the schema.
-    #[serde(flatten)]
     pub extra: indexmap::IndexMap<::std::string::String, AnswersAnswersValue>,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+impl AnswersAnswers {
+    /// A value with every optional member absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        AnswersAnswers {
+            extra: Default::default(),
+            __order: rt::Order::default(),
+        }
+    }
+    /// The member order recorded when this value was decoded.
+    pub fn member_order(&self) -> &rt::Order {
+        &self.__order
+    }
+}
+impl serde::Serialize for AnswersAnswers {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        use serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(None)?;
+        rt::serialize_members(
+            &mut map,
+            &self.__order,
+            0u16,
+            self.extra.iter(),
+            |_, _| Ok(()),
+        )?;
+        map.end()
+    }
 }
 impl AnswersAnswers {
     /// Decodes the members of an object; `pre` is a member a tagged union already read.
@@ -124,6 +196,7 @@ impl AnswersAnswers {
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<AnswersAnswers, __A::Error> {
         let mut extra = indexmap::IndexMap::new();
+        let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
@@ -132,13 +205,17 @@ impl AnswersAnswers {
                         return Err(rt::duplicate(&mut map, key.as_str()));
                     }
                     rt::check_str::<__A::Error>(&STR_0, key.as_str())?;
+                    __order_seen.push(rt::EXTRA);
                     let v = map
                         .next_value_seed(rt::TypeSeed::<AnswersAnswersValue>::new())?;
                     extra.insert(key.0.into_owned(), v);
                 }
             }
         }
-        let value = AnswersAnswers { extra };
+        let value = AnswersAnswers {
+            extra,
+            __order: __order_seen.finish(),
+        };
         Ok(value)
     }
 }
@@ -191,10 +268,45 @@ impl rt::Check for AnswersAnswers {
         Ok(())
     }
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct AnswersAnswersValue {
-    #[serde(rename = "value")]
     pub value: rt::Str,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+impl AnswersAnswersValue {
+    /// A value from its required members; constants are filled in and optional members are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(value: impl Into<rt::Str>) -> Self {
+        AnswersAnswersValue {
+            value: value.into(),
+            __order: rt::Order::default(),
+        }
+    }
+    /// The member order recorded when this value was decoded.
+    pub fn member_order(&self) -> &rt::Order {
+        &self.__order
+    }
+}
+impl serde::Serialize for AnswersAnswersValue {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        use serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(None)?;
+        rt::serialize_members(
+            &mut map,
+            &self.__order,
+            1u16,
+            ::core::iter::empty::<(&str, &serde_json::Value)>(),
+            |i, map| match i {
+                0u16 => map.serialize_entry("value", &self.value),
+                _ => Ok(()),
+            },
+        )?;
+        map.end()
+    }
 }
 impl AnswersAnswersValue {
     /// Decodes the members of an object; `pre` is a member a tagged union already read.
@@ -204,6 +316,7 @@ impl AnswersAnswersValue {
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<AnswersAnswersValue, __A::Error> {
         let mut __value: ::core::option::Option<rt::Str> = None;
+        let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
@@ -211,6 +324,7 @@ impl AnswersAnswersValue {
                     if __value.is_some() {
                         return Err(rt::duplicate(&mut map, "value"));
                     }
+                    __order_seen.push(0u16);
                     __value = Some(map.next_value_seed(rt::StrSeed(&STR_1))?);
                 }
                 other => {
@@ -225,7 +339,10 @@ impl AnswersAnswersValue {
             .ok_or_else(|| rt::fail::<
                 __A::Error,
             >("required", "", "missing required member `value`"))?;
-        let value = AnswersAnswersValue { value };
+        let value = AnswersAnswersValue {
+            value,
+            __order: __order_seen.finish(),
+        };
         Ok(value)
     }
 }

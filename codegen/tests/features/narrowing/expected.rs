@@ -24,17 +24,64 @@ macro_rules! for_each_schema_type {
 #[allow(unused_imports)]
 pub(crate) use for_each_schema_type;
 /// Envelope.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Envelope {
-    #[serde(rename = "ref")]
     pub ref_: Reference,
-    #[serde(rename = "more", skip_serializing_if = "Option::is_none")]
     pub more: ::core::option::Option<Vec<Reference>>,
-    #[serde(rename = "merged", skip_serializing_if = "Option::is_none")]
     pub merged: ::core::option::Option<EnvelopeMerged>,
     /// Members the schema does not declare, kept in input order and written back.
-    #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+impl Envelope {
+    /// A value from its required members; constants are filled in and optional members are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(ref_: impl Into<Reference>) -> Self {
+        Envelope {
+            ref_: ref_.into(),
+            more: None,
+            merged: None,
+            extra: Default::default(),
+            __order: rt::Order::default(),
+        }
+    }
+    /// The member order recorded when this value was decoded.
+    pub fn member_order(&self) -> &rt::Order {
+        &self.__order
+    }
+}
+impl serde::Serialize for Envelope {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        use serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(None)?;
+        rt::serialize_members(
+            &mut map,
+            &self.__order,
+            3u16,
+            self.extra.iter(),
+            |i, map| match i {
+                0u16 => map.serialize_entry("ref", &self.ref_),
+                1u16 => {
+                    match &self.more {
+                        Some(v) => map.serialize_entry("more", v),
+                        None => Ok(()),
+                    }
+                }
+                2u16 => {
+                    match &self.merged {
+                        Some(v) => map.serialize_entry("merged", v),
+                        None => Ok(()),
+                    }
+                }
+                _ => Ok(()),
+            },
+        )?;
+        map.end()
+    }
 }
 impl Envelope {
     /// Decodes the members of an object; `pre` is a member a tagged union already read.
@@ -47,6 +94,7 @@ impl Envelope {
         let mut __more: ::core::option::Option<Vec<Reference>> = None;
         let mut __merged: ::core::option::Option<EnvelopeMerged> = None;
         let mut extra = serde_json::Map::new();
+        let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
@@ -54,6 +102,7 @@ impl Envelope {
                     if __ref_.is_some() {
                         return Err(rt::duplicate(&mut map, "ref"));
                     }
+                    __order_seen.push(0u16);
                     __ref_ = Some(
                         map
                             .next_value_seed(rt::RefinedSeed::<_, Reference> {
@@ -66,6 +115,7 @@ impl Envelope {
                     if __more.is_some() {
                         return Err(rt::duplicate(&mut map, "more"));
                     }
+                    __order_seen.push(1u16);
                     __more = Some(
                         map
                             .next_value_seed(rt::VecSeed {
@@ -83,6 +133,7 @@ impl Envelope {
                     if __merged.is_some() {
                         return Err(rt::duplicate(&mut map, "merged"));
                     }
+                    __order_seen.push(2u16);
                     __merged = Some(
                         map.next_value_seed(rt::TypeSeed::<EnvelopeMerged>::new())?,
                     );
@@ -91,6 +142,7 @@ impl Envelope {
                     if extra.contains_key(key.as_str()) {
                         return Err(rt::duplicate(&mut map, key.as_str()));
                     }
+                    __order_seen.push(rt::EXTRA);
                     let v = map.next_value_seed(rt::AnyValue)?;
                     extra.insert(key.0.into_owned(), v);
                 }
@@ -107,6 +159,7 @@ impl Envelope {
             more,
             merged,
             extra,
+            __order: __order_seen.finish(),
         };
         Ok(value)
     }
@@ -192,15 +245,51 @@ impl rt::Check for Envelope {
         Ok(())
     }
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Reference {
-    #[serde(rename = "kind")]
     pub kind: ReferenceKind,
-    #[serde(rename = "id")]
     pub id: rt::Str,
     /// Members the schema does not declare, kept in input order and written back.
-    #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+impl Reference {
+    /// A value from its required members; constants are filled in and optional members are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(kind: impl Into<ReferenceKind>, id: impl Into<rt::Str>) -> Self {
+        Reference {
+            kind: kind.into(),
+            id: id.into(),
+            extra: Default::default(),
+            __order: rt::Order::default(),
+        }
+    }
+    /// The member order recorded when this value was decoded.
+    pub fn member_order(&self) -> &rt::Order {
+        &self.__order
+    }
+}
+impl serde::Serialize for Reference {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        use serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(None)?;
+        rt::serialize_members(
+            &mut map,
+            &self.__order,
+            2u16,
+            self.extra.iter(),
+            |i, map| match i {
+                0u16 => map.serialize_entry("kind", &self.kind),
+                1u16 => map.serialize_entry("id", &self.id),
+                _ => Ok(()),
+            },
+        )?;
+        map.end()
+    }
 }
 impl Reference {
     /// Decodes the members of an object; `pre` is a member a tagged union already read.
@@ -212,9 +301,11 @@ impl Reference {
         let mut __kind: ::core::option::Option<ReferenceKind> = None;
         let mut __id: ::core::option::Option<rt::Str> = None;
         let mut extra = serde_json::Map::new();
+        let mut __order_seen = rt::OrderRecorder::new();
         if let Some((k, v)) = pre {
             match k {
                 "kind" => {
+                    __order_seen.push(0u16);
                     __kind = Some(
                         v
                             .parse::<ReferenceKind>()
@@ -230,6 +321,7 @@ impl Reference {
                     if __kind.is_some() {
                         return Err(rt::duplicate(&mut map, "kind"));
                     }
+                    __order_seen.push(0u16);
                     __kind = Some(
                         map.next_value_seed(rt::TypeSeed::<ReferenceKind>::new())?,
                     );
@@ -238,12 +330,14 @@ impl Reference {
                     if __id.is_some() {
                         return Err(rt::duplicate(&mut map, "id"));
                     }
+                    __order_seen.push(1u16);
                     __id = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
                 }
                 _ => {
                     if extra.contains_key(key.as_str()) {
                         return Err(rt::duplicate(&mut map, key.as_str()));
                     }
+                    __order_seen.push(rt::EXTRA);
                     let v = map.next_value_seed(rt::AnyValue)?;
                     extra.insert(key.0.into_owned(), v);
                 }
@@ -257,7 +351,12 @@ impl Reference {
             .ok_or_else(|| rt::fail::<
                 __A::Error,
             >("required", "", "missing required member `id`"))?;
-        let value = Reference { kind, id, extra };
+        let value = Reference {
+            kind,
+            id,
+            extra,
+            __order: __order_seen.finish(),
+        };
         Ok(value)
     }
 }
@@ -386,17 +485,58 @@ impl rt::Check for ReferenceKind {
         Ok(())
     }
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct EnvelopeMerged {
-    #[serde(rename = "count")]
     pub count: rt::Integer,
-    #[serde(rename = "kind")]
     pub kind: ReferenceKind,
-    #[serde(rename = "id")]
     pub id: rt::Str,
     /// Members the schema does not declare, kept in input order and written back.
-    #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+impl EnvelopeMerged {
+    /// A value from its required members; constants are filled in and optional members are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        count: impl Into<rt::Integer>,
+        kind: impl Into<ReferenceKind>,
+        id: impl Into<rt::Str>,
+    ) -> Self {
+        EnvelopeMerged {
+            count: count.into(),
+            kind: kind.into(),
+            id: id.into(),
+            extra: Default::default(),
+            __order: rt::Order::default(),
+        }
+    }
+    /// The member order recorded when this value was decoded.
+    pub fn member_order(&self) -> &rt::Order {
+        &self.__order
+    }
+}
+impl serde::Serialize for EnvelopeMerged {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        use serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(None)?;
+        rt::serialize_members(
+            &mut map,
+            &self.__order,
+            3u16,
+            self.extra.iter(),
+            |i, map| match i {
+                0u16 => map.serialize_entry("count", &self.count),
+                1u16 => map.serialize_entry("kind", &self.kind),
+                2u16 => map.serialize_entry("id", &self.id),
+                _ => Ok(()),
+            },
+        )?;
+        map.end()
+    }
 }
 impl EnvelopeMerged {
     /// Decodes the members of an object; `pre` is a member a tagged union already read.
@@ -409,9 +549,11 @@ impl EnvelopeMerged {
         let mut __kind: ::core::option::Option<ReferenceKind> = None;
         let mut __id: ::core::option::Option<rt::Str> = None;
         let mut extra = serde_json::Map::new();
+        let mut __order_seen = rt::OrderRecorder::new();
         if let Some((k, v)) = pre {
             match k {
                 "kind" => {
+                    __order_seen.push(1u16);
                     __kind = Some(
                         v
                             .parse::<ReferenceKind>()
@@ -427,12 +569,14 @@ impl EnvelopeMerged {
                     if __count.is_some() {
                         return Err(rt::duplicate(&mut map, "count"));
                     }
+                    __order_seen.push(0u16);
                     __count = Some(map.next_value_seed(rt::IntegerSeed(&INT_0))?);
                 }
                 "kind" => {
                     if __kind.is_some() {
                         return Err(rt::duplicate(&mut map, "kind"));
                     }
+                    __order_seen.push(1u16);
                     __kind = Some(
                         map.next_value_seed(rt::TypeSeed::<ReferenceKind>::new())?,
                     );
@@ -441,12 +585,14 @@ impl EnvelopeMerged {
                     if __id.is_some() {
                         return Err(rt::duplicate(&mut map, "id"));
                     }
+                    __order_seen.push(2u16);
                     __id = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
                 }
                 _ => {
                     if extra.contains_key(key.as_str()) {
                         return Err(rt::duplicate(&mut map, key.as_str()));
                     }
+                    __order_seen.push(rt::EXTRA);
                     let v = map.next_value_seed(rt::AnyValue)?;
                     extra.insert(key.0.into_owned(), v);
                 }
@@ -469,6 +615,7 @@ impl EnvelopeMerged {
             kind,
             id,
             extra,
+            __order: __order_seen.finish(),
         };
         Ok(value)
     }

@@ -22,19 +22,71 @@ macro_rules! for_each_schema_type {
 #[allow(unused_imports)]
 pub(crate) use for_each_schema_type;
 /// Record.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Record {
-    #[serde(rename = "a")]
     pub a: ::core::option::Option<rt::Str>,
-    #[serde(rename = "b", skip_serializing_if = "rt::Tri::is_absent")]
     pub b: rt::Tri<rt::Integer>,
-    #[serde(rename = "c")]
     pub c: ::core::option::Option<RecordC>,
-    #[serde(rename = "d", skip_serializing_if = "Option::is_none")]
     pub d: ::core::option::Option<rt::Str>,
     /// Members the schema does not declare, kept in input order and written back.
-    #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+impl Record {
+    /// A value from its required members; constants are filled in and optional members are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        a: impl Into<::core::option::Option<rt::Str>>,
+        c: impl Into<::core::option::Option<RecordC>>,
+    ) -> Self {
+        Record {
+            a: a.into(),
+            b: rt::Tri::Absent,
+            c: c.into(),
+            d: None,
+            extra: Default::default(),
+            __order: rt::Order::default(),
+        }
+    }
+    /// The member order recorded when this value was decoded.
+    pub fn member_order(&self) -> &rt::Order {
+        &self.__order
+    }
+}
+impl serde::Serialize for Record {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        use serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(None)?;
+        rt::serialize_members(
+            &mut map,
+            &self.__order,
+            4u16,
+            self.extra.iter(),
+            |i, map| match i {
+                0u16 => map.serialize_entry("a", &self.a),
+                1u16 => {
+                    match &self.b {
+                        rt::Tri::Absent => Ok(()),
+                        rt::Tri::Null => map.serialize_entry("b", &()),
+                        rt::Tri::Value(v) => map.serialize_entry("b", v),
+                    }
+                }
+                2u16 => map.serialize_entry("c", &self.c),
+                3u16 => {
+                    match &self.d {
+                        Some(v) => map.serialize_entry("d", v),
+                        None => Ok(()),
+                    }
+                }
+                _ => Ok(()),
+            },
+        )?;
+        map.end()
+    }
 }
 impl Record {
     /// Decodes the members of an object; `pre` is a member a tagged union already read.
@@ -48,6 +100,7 @@ impl Record {
         let mut __c: ::core::option::Option<::core::option::Option<RecordC>> = None;
         let mut __d: ::core::option::Option<rt::Str> = None;
         let mut extra = serde_json::Map::new();
+        let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
@@ -55,6 +108,7 @@ impl Record {
                     if __a.is_some() {
                         return Err(rt::duplicate(&mut map, "a"));
                     }
+                    __order_seen.push(0u16);
                     __a = Some(
                         map.next_value_seed(rt::NullableSeed(rt::StrSeed(&STR_0)))?,
                     );
@@ -63,6 +117,7 @@ impl Record {
                     if __b.is_some() {
                         return Err(rt::duplicate(&mut map, "b"));
                     }
+                    __order_seen.push(1u16);
                     __b = Some(
                         map.next_value_seed(rt::NullableSeed(rt::IntegerSeed(&INT_0)))?,
                     );
@@ -71,6 +126,7 @@ impl Record {
                     if __c.is_some() {
                         return Err(rt::duplicate(&mut map, "c"));
                     }
+                    __order_seen.push(2u16);
                     __c = Some(
                         map
                             .next_value_seed(
@@ -82,12 +138,14 @@ impl Record {
                     if __d.is_some() {
                         return Err(rt::duplicate(&mut map, "d"));
                     }
+                    __order_seen.push(3u16);
                     __d = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
                 }
                 _ => {
                     if extra.contains_key(key.as_str()) {
                         return Err(rt::duplicate(&mut map, key.as_str()));
                     }
+                    __order_seen.push(rt::EXTRA);
                     let v = map.next_value_seed(rt::AnyValue)?;
                     extra.insert(key.0.into_owned(), v);
                 }
@@ -106,7 +164,14 @@ impl Record {
                 __A::Error,
             >("required", "", "missing required member `c`"))?;
         let d = __d;
-        let value = Record { a, b, c, d, extra };
+        let value = Record {
+            a,
+            b,
+            c,
+            d,
+            extra,
+            __order: __order_seen.finish(),
+        };
         Ok(value)
     }
 }
@@ -174,13 +239,48 @@ impl rt::Check for Record {
         Ok(())
     }
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct RecordC {
-    #[serde(rename = "x")]
     pub x: bool,
     /// Members the schema does not declare, kept in input order and written back.
-    #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+impl RecordC {
+    /// A value from its required members; constants are filled in and optional members are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(x: impl Into<bool>) -> Self {
+        RecordC {
+            x: x.into(),
+            extra: Default::default(),
+            __order: rt::Order::default(),
+        }
+    }
+    /// The member order recorded when this value was decoded.
+    pub fn member_order(&self) -> &rt::Order {
+        &self.__order
+    }
+}
+impl serde::Serialize for RecordC {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        use serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(None)?;
+        rt::serialize_members(
+            &mut map,
+            &self.__order,
+            1u16,
+            self.extra.iter(),
+            |i, map| match i {
+                0u16 => map.serialize_entry("x", &self.x),
+                _ => Ok(()),
+            },
+        )?;
+        map.end()
+    }
 }
 impl RecordC {
     /// Decodes the members of an object; `pre` is a member a tagged union already read.
@@ -191,6 +291,7 @@ impl RecordC {
     ) -> ::core::result::Result<RecordC, __A::Error> {
         let mut __x: ::core::option::Option<bool> = None;
         let mut extra = serde_json::Map::new();
+        let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
@@ -198,12 +299,14 @@ impl RecordC {
                     if __x.is_some() {
                         return Err(rt::duplicate(&mut map, "x"));
                     }
+                    __order_seen.push(0u16);
                     __x = Some(map.next_value_seed(rt::BoolSeed(None))?);
                 }
                 _ => {
                     if extra.contains_key(key.as_str()) {
                         return Err(rt::duplicate(&mut map, key.as_str()));
                     }
+                    __order_seen.push(rt::EXTRA);
                     let v = map.next_value_seed(rt::AnyValue)?;
                     extra.insert(key.0.into_owned(), v);
                 }
@@ -213,7 +316,11 @@ impl RecordC {
             .ok_or_else(|| rt::fail::<
                 __A::Error,
             >("required", "", "missing required member `x`"))?;
-        let value = RecordC { x, extra };
+        let value = RecordC {
+            x,
+            extra,
+            __order: __order_seen.finish(),
+        };
         Ok(value)
     }
 }

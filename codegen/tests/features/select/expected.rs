@@ -23,12 +23,48 @@ macro_rules! for_each_schema_type {
 #[allow(unused_imports)]
 pub(crate) use for_each_schema_type;
 /// Message.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Message {
-    #[serde(rename = "type")]
     pub type_: MessageType,
-    #[serde(rename = "body")]
     pub body: MessageBody,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+impl Message {
+    /// A value from its required members; constants are filled in and optional members are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(type_: impl Into<MessageType>, body: impl Into<MessageBody>) -> Self {
+        Message {
+            type_: type_.into(),
+            body: body.into(),
+            __order: rt::Order::default(),
+        }
+    }
+    /// The member order recorded when this value was decoded.
+    pub fn member_order(&self) -> &rt::Order {
+        &self.__order
+    }
+}
+impl serde::Serialize for Message {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        use serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(None)?;
+        rt::serialize_members(
+            &mut map,
+            &self.__order,
+            2u16,
+            ::core::iter::empty::<(&str, &serde_json::Value)>(),
+            |i, map| match i {
+                0u16 => map.serialize_entry("type", &self.type_),
+                1u16 => map.serialize_entry("body", &self.body),
+                _ => Ok(()),
+            },
+        )?;
+        map.end()
+    }
 }
 impl Message {
     /// Decodes the members of an object; `pre` is a member a tagged union already read.
@@ -39,9 +75,11 @@ impl Message {
     ) -> ::core::result::Result<Message, __A::Error> {
         let mut __type_: ::core::option::Option<MessageType> = None;
         let mut __body: ::core::option::Option<rt::Pending<MessageBody>> = None;
+        let mut __order_seen = rt::OrderRecorder::new();
         if let Some((k, v)) = pre {
             match k {
                 "type" => {
+                    __order_seen.push(0u16);
                     __type_ = Some(
                         v
                             .parse::<MessageType>()
@@ -57,6 +95,7 @@ impl Message {
                     if __type_.is_some() {
                         return Err(rt::duplicate(&mut map, "type"));
                     }
+                    __order_seen.push(0u16);
                     __type_ = Some(
                         map.next_value_seed(rt::TypeSeed::<MessageType>::new())?,
                     );
@@ -65,6 +104,7 @@ impl Message {
                     if __body.is_some() {
                         return Err(rt::duplicate(&mut map, "body"));
                     }
+                    __order_seen.push(1u16);
                     __body = Some(
                         match &__type_ {
                             Some(s) => {
@@ -112,7 +152,11 @@ impl Message {
                 );
             }
         };
-        let value = Message { type_, body };
+        let value = Message {
+            type_,
+            body,
+            __order: __order_seen.finish(),
+        };
         Ok(value)
     }
 }
@@ -342,10 +386,45 @@ impl MessageBody {
         }
     }
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Text {
-    #[serde(rename = "text")]
     pub text: rt::Str,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+impl Text {
+    /// A value from its required members; constants are filled in and optional members are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(text: impl Into<rt::Str>) -> Self {
+        Text {
+            text: text.into(),
+            __order: rt::Order::default(),
+        }
+    }
+    /// The member order recorded when this value was decoded.
+    pub fn member_order(&self) -> &rt::Order {
+        &self.__order
+    }
+}
+impl serde::Serialize for Text {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        use serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(None)?;
+        rt::serialize_members(
+            &mut map,
+            &self.__order,
+            1u16,
+            ::core::iter::empty::<(&str, &serde_json::Value)>(),
+            |i, map| match i {
+                0u16 => map.serialize_entry("text", &self.text),
+                _ => Ok(()),
+            },
+        )?;
+        map.end()
+    }
 }
 impl Text {
     /// Decodes the members of an object; `pre` is a member a tagged union already read.
@@ -355,6 +434,7 @@ impl Text {
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Text, __A::Error> {
         let mut __text: ::core::option::Option<rt::Str> = None;
+        let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
@@ -362,6 +442,7 @@ impl Text {
                     if __text.is_some() {
                         return Err(rt::duplicate(&mut map, "text"));
                     }
+                    __order_seen.push(0u16);
                     __text = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
                 }
                 other => {
@@ -376,7 +457,10 @@ impl Text {
             .ok_or_else(|| rt::fail::<
                 __A::Error,
             >("required", "", "missing required member `text`"))?;
-        let value = Text { text };
+        let value = Text {
+            text,
+            __order: __order_seen.finish(),
+        };
         Ok(value)
     }
 }
@@ -428,13 +512,48 @@ impl rt::Check for Text {
         Ok(())
     }
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct MessageBodyImage {
-    #[serde(rename = "url")]
     pub url: rt::Str,
     /// Members the schema does not declare, kept in input order and written back.
-    #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+impl MessageBodyImage {
+    /// A value from its required members; constants are filled in and optional members are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(url: impl Into<rt::Str>) -> Self {
+        MessageBodyImage {
+            url: url.into(),
+            extra: Default::default(),
+            __order: rt::Order::default(),
+        }
+    }
+    /// The member order recorded when this value was decoded.
+    pub fn member_order(&self) -> &rt::Order {
+        &self.__order
+    }
+}
+impl serde::Serialize for MessageBodyImage {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        use serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(None)?;
+        rt::serialize_members(
+            &mut map,
+            &self.__order,
+            1u16,
+            self.extra.iter(),
+            |i, map| match i {
+                0u16 => map.serialize_entry("url", &self.url),
+                _ => Ok(()),
+            },
+        )?;
+        map.end()
+    }
 }
 impl MessageBodyImage {
     /// Decodes the members of an object; `pre` is a member a tagged union already read.
@@ -445,6 +564,7 @@ impl MessageBodyImage {
     ) -> ::core::result::Result<MessageBodyImage, __A::Error> {
         let mut __url: ::core::option::Option<rt::Str> = None;
         let mut extra = serde_json::Map::new();
+        let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
@@ -452,12 +572,14 @@ impl MessageBodyImage {
                     if __url.is_some() {
                         return Err(rt::duplicate(&mut map, "url"));
                     }
+                    __order_seen.push(0u16);
                     __url = Some(map.next_value_seed(rt::StrSeed(&STR_1))?);
                 }
                 _ => {
                     if extra.contains_key(key.as_str()) {
                         return Err(rt::duplicate(&mut map, key.as_str()));
                     }
+                    __order_seen.push(rt::EXTRA);
                     let v = map.next_value_seed(rt::AnyValue)?;
                     extra.insert(key.0.into_owned(), v);
                 }
@@ -467,7 +589,11 @@ impl MessageBodyImage {
             .ok_or_else(|| rt::fail::<
                 __A::Error,
             >("required", "", "missing required member `url`"))?;
-        let value = MessageBodyImage { url, extra };
+        let value = MessageBodyImage {
+            url,
+            extra,
+            __order: __order_seen.finish(),
+        };
         Ok(value)
     }
 }
@@ -524,13 +650,53 @@ impl rt::Check for MessageBodyImage {
         Ok(())
     }
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct MessageBodyOther {
-    #[serde(rename = "channel", skip_serializing_if = "Option::is_none")]
     pub channel: ::core::option::Option<MessageBodyOtherChannel>,
     /// Members the schema does not declare, kept in input order and written back.
-    #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+impl MessageBodyOther {
+    /// A value with every optional member absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new() -> Self {
+        MessageBodyOther {
+            channel: None,
+            extra: Default::default(),
+            __order: rt::Order::default(),
+        }
+    }
+    /// The member order recorded when this value was decoded.
+    pub fn member_order(&self) -> &rt::Order {
+        &self.__order
+    }
+}
+impl serde::Serialize for MessageBodyOther {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        use serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(None)?;
+        rt::serialize_members(
+            &mut map,
+            &self.__order,
+            1u16,
+            self.extra.iter(),
+            |i, map| match i {
+                0u16 => {
+                    match &self.channel {
+                        Some(v) => map.serialize_entry("channel", v),
+                        None => Ok(()),
+                    }
+                }
+                _ => Ok(()),
+            },
+        )?;
+        map.end()
+    }
 }
 impl MessageBodyOther {
     /// Decodes the members of an object; `pre` is a member a tagged union already read.
@@ -541,9 +707,11 @@ impl MessageBodyOther {
     ) -> ::core::result::Result<MessageBodyOther, __A::Error> {
         let mut __channel: ::core::option::Option<MessageBodyOtherChannel> = None;
         let mut extra = serde_json::Map::new();
+        let mut __order_seen = rt::OrderRecorder::new();
         if let Some((k, v)) = pre {
             match k {
                 "channel" => {
+                    __order_seen.push(0u16);
                     __channel = Some(
                         v
                             .parse::<MessageBodyOtherChannel>()
@@ -559,6 +727,7 @@ impl MessageBodyOther {
                     if __channel.is_some() {
                         return Err(rt::duplicate(&mut map, "channel"));
                     }
+                    __order_seen.push(0u16);
                     __channel = Some(
                         map
                             .next_value_seed(
@@ -570,13 +739,18 @@ impl MessageBodyOther {
                     if extra.contains_key(key.as_str()) {
                         return Err(rt::duplicate(&mut map, key.as_str()));
                     }
+                    __order_seen.push(rt::EXTRA);
                     let v = map.next_value_seed(rt::AnyValue)?;
                     extra.insert(key.0.into_owned(), v);
                 }
             }
         }
         let channel = __channel;
-        let value = MessageBodyOther { channel, extra };
+        let value = MessageBodyOther {
+            channel,
+            extra,
+            __order: __order_seen.finish(),
+        };
         Ok(value)
     }
 }

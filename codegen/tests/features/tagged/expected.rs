@@ -148,15 +148,51 @@ impl rt::Check for Shape {
         Ok(())
     }
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Circle {
-    #[serde(rename = "kind")]
     pub kind: CircleKind,
-    #[serde(rename = "radius")]
     pub radius: f64,
     /// Members the schema does not declare, kept in input order and written back.
-    #[serde(flatten)]
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+impl Circle {
+    /// A value from its required members; constants are filled in and optional members are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(radius: impl Into<f64>) -> Self {
+        Circle {
+            kind: CircleKind::Circle,
+            radius: radius.into(),
+            extra: Default::default(),
+            __order: rt::Order::default(),
+        }
+    }
+    /// The member order recorded when this value was decoded.
+    pub fn member_order(&self) -> &rt::Order {
+        &self.__order
+    }
+}
+impl serde::Serialize for Circle {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        use serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(None)?;
+        rt::serialize_members(
+            &mut map,
+            &self.__order,
+            2u16,
+            self.extra.iter(),
+            |i, map| match i {
+                0u16 => map.serialize_entry("kind", &self.kind),
+                1u16 => map.serialize_entry("radius", &self.radius),
+                _ => Ok(()),
+            },
+        )?;
+        map.end()
+    }
 }
 impl Circle {
     /// Decodes the members of an object; `pre` is a member a tagged union already read.
@@ -168,9 +204,11 @@ impl Circle {
         let mut __kind: ::core::option::Option<CircleKind> = None;
         let mut __radius: ::core::option::Option<f64> = None;
         let mut extra = serde_json::Map::new();
+        let mut __order_seen = rt::OrderRecorder::new();
         if let Some((k, v)) = pre {
             match k {
                 "kind" => {
+                    __order_seen.push(0u16);
                     __kind = Some(
                         v
                             .parse::<CircleKind>()
@@ -186,6 +224,7 @@ impl Circle {
                     if __kind.is_some() {
                         return Err(rt::duplicate(&mut map, "kind"));
                     }
+                    __order_seen.push(0u16);
                     __kind = Some(
                         map.next_value_seed(rt::TypeSeed::<CircleKind>::new())?,
                     );
@@ -194,12 +233,14 @@ impl Circle {
                     if __radius.is_some() {
                         return Err(rt::duplicate(&mut map, "radius"));
                     }
+                    __order_seen.push(1u16);
                     __radius = Some(map.next_value_seed(rt::NumSeed(&NUM_0))?);
                 }
                 _ => {
                     if extra.contains_key(key.as_str()) {
                         return Err(rt::duplicate(&mut map, key.as_str()));
                     }
+                    __order_seen.push(rt::EXTRA);
                     let v = map.next_value_seed(rt::AnyValue)?;
                     extra.insert(key.0.into_owned(), v);
                 }
@@ -213,7 +254,12 @@ impl Circle {
             .ok_or_else(|| rt::fail::<
                 __A::Error,
             >("required", "", "missing required member `radius`"))?;
-        let value = Circle { kind, radius, extra };
+        let value = Circle {
+            kind,
+            radius,
+            extra,
+            __order: __order_seen.finish(),
+        };
         Ok(value)
     }
 }
@@ -330,12 +376,48 @@ impl rt::Check for CircleKind {
         Ok(())
     }
 }
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Square {
-    #[serde(rename = "kind")]
     pub kind: SquareKind,
-    #[serde(rename = "side")]
     pub side: rt::Integer,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+impl Square {
+    /// A value from its required members; constants are filled in and optional members are absent.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(side: impl Into<rt::Integer>) -> Self {
+        Square {
+            kind: SquareKind::Square,
+            side: side.into(),
+            __order: rt::Order::default(),
+        }
+    }
+    /// The member order recorded when this value was decoded.
+    pub fn member_order(&self) -> &rt::Order {
+        &self.__order
+    }
+}
+impl serde::Serialize for Square {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        use serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(None)?;
+        rt::serialize_members(
+            &mut map,
+            &self.__order,
+            2u16,
+            ::core::iter::empty::<(&str, &serde_json::Value)>(),
+            |i, map| match i {
+                0u16 => map.serialize_entry("kind", &self.kind),
+                1u16 => map.serialize_entry("side", &self.side),
+                _ => Ok(()),
+            },
+        )?;
+        map.end()
+    }
 }
 impl Square {
     /// Decodes the members of an object; `pre` is a member a tagged union already read.
@@ -346,9 +428,11 @@ impl Square {
     ) -> ::core::result::Result<Square, __A::Error> {
         let mut __kind: ::core::option::Option<SquareKind> = None;
         let mut __side: ::core::option::Option<rt::Integer> = None;
+        let mut __order_seen = rt::OrderRecorder::new();
         if let Some((k, v)) = pre {
             match k {
                 "kind" => {
+                    __order_seen.push(0u16);
                     __kind = Some(
                         v
                             .parse::<SquareKind>()
@@ -364,6 +448,7 @@ impl Square {
                     if __kind.is_some() {
                         return Err(rt::duplicate(&mut map, "kind"));
                     }
+                    __order_seen.push(0u16);
                     __kind = Some(
                         map.next_value_seed(rt::TypeSeed::<SquareKind>::new())?,
                     );
@@ -372,6 +457,7 @@ impl Square {
                     if __side.is_some() {
                         return Err(rt::duplicate(&mut map, "side"));
                     }
+                    __order_seen.push(1u16);
                     __side = Some(map.next_value_seed(rt::IntegerSeed(&INT_0))?);
                 }
                 other => {
@@ -390,7 +476,11 @@ impl Square {
             .ok_or_else(|| rt::fail::<
                 __A::Error,
             >("required", "", "missing required member `side`"))?;
-        let value = Square { kind, side };
+        let value = Square {
+            kind,
+            side,
+            __order: __order_seen.finish(),
+        };
         Ok(value)
     }
 }

@@ -1,0 +1,319 @@
+//! A producer's view: values built or changed in code are checked by `validate` with the code and
+//! pointer that decoding their JSON gives, `encode` refuses exactly what `validate` refuses, member
+//! order survives a round trip, and repeated member names are refused wherever they occur.
+
+mod support;
+
+use prp_types::types::{
+    Event, EventEventType, EventPayload, EventSourceKind, Plan, PlanStepsItem, PlanStepsItemStatus,
+    PlanSyncStatus,
+};
+use prp_types::{DecodeError, Validate, decode, decode_str, encode};
+use serde_json::{Value, json};
+use support::*;
+
+fn sample(name: &str) -> String {
+    std::fs::read_to_string(project_dir().join("fixtures/documents").join(name)).unwrap()
+}
+
+fn plan_event() -> Event {
+    decode_str(&sample("event-plan-updated.json")).unwrap()
+}
+
+/// What decoding the value's JSON says, written without validation.
+fn decode_verdict(event: &Event) -> Result<(), DecodeError> {
+    let bytes = serde_json::to_vec(event).unwrap();
+    decode::<Event>(&bytes).map(|_| ())
+}
+
+/// `validate` and `decode` agree on code and pointer, and `encode` refuses with the same error.
+fn assert_refused(event: &Event, code: &str, pointer: &str) {
+    let v = event
+        .validate()
+        .expect_err("validate accepts a value the schema refuses");
+    assert_eq!(
+        (v.code.as_str(), v.pointer.as_str()),
+        (code, pointer),
+        "{v}"
+    );
+    assert_eq!(encode(event).unwrap_err(), v);
+    let d = decode_verdict(event).expect_err("decoding accepts what validate refuses");
+    assert_eq!(
+        (d.code.as_str(), d.pointer.as_str()),
+        (code, pointer),
+        "{d}"
+    );
+}
+
+#[test]
+fn validate_catches_what_the_types_cannot_hold() {
+    let base = plan_event();
+    assert_eq!(base.validate(), Ok(()));
+
+    let mut e = base.clone();
+    e.source_event_id = "x".repeat(161).into();
+    assert_refused(&e, "max_length", "/sourceEventId");
+
+    let mut e = base.clone();
+    e.run_id = "".into();
+    assert_refused(&e, "min_length", "/runId");
+
+    let mut e = base.clone();
+    e.source_seq = 0;
+    assert_refused(&e, "minimum", "/sourceSeq");
+
+    let mut e = base.clone();
+    e.schema_version = 99;
+    assert_refused(&e, "const", "/schemaVersion");
+
+    let mut e = base.clone();
+    e.priority = 7;
+    assert_refused(&e, "enum", "/priority");
+
+    let mut e = base.clone();
+    e.emitted_at = "not a date".into();
+    assert_refused(&e, "format", "/emittedAt");
+
+    let EventPayload::Plan(plan) = &base.payload else {
+        panic!("a plan payload")
+    };
+    let mut e = base.clone();
+    let mut p = plan.clone();
+    p.steps = vec![p.steps[0].clone(); 257];
+    e.payload = EventPayload::Plan(p);
+    assert_refused(&e, "max_items", "/payload/steps");
+
+    let mut e = base.clone();
+    let mut p = plan.clone();
+    p.revision = 0.into();
+    p.steps[1].body = "".into();
+    e.payload = EventPayload::Plan(p);
+    // The first violation in member order, as decoding reports it.
+    assert_refused(&e, "minimum", "/payload/revision");
+}
+
+#[test]
+fn a_payload_must_fit_the_schema_its_event_type_selects() {
+    let other: Event = decode_str(&sample("event-run-terminal-failed.json")).unwrap();
+    let EventPayload::Terminal(terminal) = other.payload else {
+        panic!("a terminal payload")
+    };
+    let mut e = plan_event();
+    e.payload = EventPayload::Terminal(terminal);
+    let err = e.validate().unwrap_err();
+    assert!(err.pointer.starts_with("/payload"), "{err}");
+    assert_eq!(decode_verdict(&e).unwrap_err(), err);
+    assert!(encode(&e).is_err());
+
+    // The other way round: a plan under a terminal event type.
+    let mut e = plan_event();
+    e.event_type = EventEventType::RunTerminal;
+    let err = e.validate().unwrap_err();
+    assert_eq!(decode_verdict(&e).unwrap_err(), err);
+}
+
+#[test]
+fn extra_members_cannot_shadow_declared_ones() {
+    for key in ["runId", "eventType", "schema"] {
+        let mut e = plan_event();
+        e.extra.insert(key.into(), json!("run-other"));
+        let err = e.validate().unwrap_err();
+        assert_eq!(err.code, "duplicate_key", "{key}: {err}");
+        assert_eq!(err.pointer, format!("/{key}"));
+        assert!(encode(&e).is_err());
+        // Decoding the JSON written without validation refuses it too.
+        let d = decode_verdict(&e).unwrap_err();
+        assert_eq!(
+            (d.code.as_str(), d.pointer.as_str()),
+            ("duplicate_key", &*err.pointer)
+        );
+    }
+}
+
+#[test]
+fn a_plan_updated_event_built_from_scratch() {
+    let plan = Plan::new(
+        "plan-1",
+        prp_types::Integer::from(1),
+        vec![
+            PlanStepsItem::new(
+                "read",
+                "Read the failing test",
+                PlanStepsItemStatus::Completed,
+            ),
+            PlanStepsItem::new("fix", "Fix the pager", PlanStepsItemStatus::InProgress),
+        ],
+        false,
+        PlanSyncStatus::NotApplicable,
+    );
+    let mut event = Event::new(
+        "evt-1",
+        1,
+        "runner-a",
+        EventSourceKind::Runner,
+        "run-1",
+        EventEventType::PlanUpdated,
+        1,
+        "2026-12-01T09:00:00Z",
+        EventPayload::Plan(Box::new(plan)),
+    );
+    event.turn_id = Some("turn-1".into());
+    let bytes = encode(&event).unwrap();
+    let back: Event = decode(&bytes).unwrap();
+    assert_eq!(back, event);
+    let v: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(v["schema"], "paperclip.prp.event.v1");
+    assert_eq!(v["schemaVersion"], 1);
+    assert_eq!(v["payload"]["schema"], "paperclip.plan.updated.v1");
+    // A built value is written in schema order.
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(&keys[..3], ["schema", "sourceEventId", "sourceSeq"]);
+}
+
+/// Every object's member names, in order, with their pointers.
+fn key_order(v: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    walk_containers(v, &mut |pointer, node| {
+        if let Value::Object(m) = node {
+            let keys: Vec<&str> = m.keys().map(String::as_str).collect();
+            out.push(format!("{pointer}: {}", keys.join(",")));
+        }
+    });
+    out
+}
+
+/// The same value with every object's members in reverse order.
+fn reversed(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .rev()
+                .map(|(k, x)| (k.clone(), reversed(x)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(reversed).collect()),
+        other => other.clone(),
+    }
+}
+
+#[test]
+fn member_order_survives_a_round_trip() {
+    let mut docs: Vec<Value> = json_files(&project_dir().join("fixtures"))
+        .iter()
+        .map(|p| read_json(p))
+        .collect();
+    if let Some(corpus) = corpus_dir() {
+        docs.extend(
+            json_files(&reference_fixture_dir(&corpus))
+                .iter()
+                .map(|p| read_json(p)),
+        );
+    }
+    let mut checked = 0usize;
+    let mut failures = Vec::new();
+    for doc in &docs {
+        walk_containers(doc, &mut |pointer, node| {
+            for variant in [node.clone(), reversed(node)] {
+                let bytes = serde_json::to_vec(&variant).unwrap();
+                for (key, reencode) in prp_types::decode::REENCODERS {
+                    let Ok(again) = reencode(&bytes) else {
+                        continue;
+                    };
+                    checked += 1;
+                    if key_order(&again) != key_order(&variant) {
+                        failures.push(format!(
+                            "{pointer} as {key}:\n  in:  {variant}\n  out: {again}"
+                        ));
+                    }
+                }
+            }
+        });
+    }
+    println!("{checked} accepted values re-encoded with their member order");
+    assert!(checked > 600, "too few accepted values: {checked}");
+    assert!(
+        failures.is_empty(),
+        "{} reordered:\n{}",
+        failures.len(),
+        failures[..failures.len().min(5)].join("\n")
+    );
+}
+
+#[test]
+fn decoded_in_schema_order_records_nothing() {
+    // The sample has its members in schema order, its unknown member last.
+    assert!(!plan_event().member_order().is_recorded());
+    let reversed_text = serde_json::to_string(&reversed(
+        &serde_json::from_str(&sample("event-plan-updated.json")).unwrap(),
+    ))
+    .unwrap();
+    let e: Event = decode_str(&reversed_text).unwrap();
+    assert!(e.member_order().is_recorded());
+    // Order is not part of a value's identity, as for JSON objects.
+    assert_eq!(e, plan_event());
+    // Members set after decoding follow the recorded ones.
+    let mut e = e;
+    e.turn_id = Some("turn-9".into());
+    let v: Value = serde_json::from_slice(&encode(&e).unwrap()).unwrap();
+    let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys.first(), Some(&"laterAddition"));
+    assert_eq!(keys.last(), Some(&"turnId"));
+}
+
+fn duplicate_at(text: &str) -> DecodeError {
+    let err = decode_str::<prp_types::Document>(text).expect_err("a repeated member is refused");
+    assert_eq!(err.code, "duplicate_key", "{err}");
+    err
+}
+
+#[test]
+fn repeated_member_names_are_refused_where_they_occur() {
+    let text = sample("event-plan-updated.json");
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    let compact = serde_json::to_string(&doc).unwrap();
+    // At the root: a second runId after the first.
+    let t = compact.replacen(
+        r#""runId":"run-42""#,
+        r#""runId":"run-42","runId":"run-43""#,
+        1,
+    );
+    assert_eq!(duplicate_at(&t).pointer, "/runId");
+    // The discriminator that picks the payload's schema, repeated after the payload.
+    let t = compact.replacen(
+        r#","laterAddition""#,
+        r#","eventType":"turn.started","laterAddition""#,
+        1,
+    );
+    assert_eq!(duplicate_at(&t).pointer, "/eventType");
+    // The document's own `schema` member, which picks its type.
+    let t = compact.replacen(
+        r#""sourceEventId""#,
+        r#""schema":"paperclip.prp.event.v1","sourceEventId""#,
+        1,
+    );
+    assert_eq!(duplicate_at(&t).pointer, "/schema");
+    // Inside the payload.
+    let t = compact.replacen(
+        r#""planId":"plan-1""#,
+        r#""planId":"plan-1","planId":"plan-2""#,
+        1,
+    );
+    assert_eq!(duplicate_at(&t).pointer, "/payload/planId");
+    // An unknown member of an open object, repeated.
+    let t = compact.replacen(
+        r#""laterAddition":{"kept":true}"#,
+        r#""laterAddition":{"kept":true},"laterAddition":1"#,
+        1,
+    );
+    assert_eq!(duplicate_at(&t).pointer, "/laterAddition");
+    // Inside a value kept as plain JSON.
+    let t = compact.replacen(r#"{"kept":true}"#, r#"{"kept":true,"kept":false}"#, 1);
+    assert_eq!(duplicate_at(&t).pointer, "/laterAddition/kept");
+    // Typed decoding of one schema, too.
+    let t = compact.replacen(
+        r#""runId":"run-42""#,
+        r#""runId":"run-42","runId":"run-42""#,
+        1,
+    );
+    assert_eq!(decode_str::<Event>(&t).unwrap_err().code, "duplicate_key");
+}
