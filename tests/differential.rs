@@ -669,3 +669,228 @@ mod patterns {
         assert!(!Pattern::new("^[a-c]*c$").is_scan());
     }
 }
+
+/// Edits made through the typed API (fields set to boundary and random values, optionals removed,
+/// enum values and payloads swapped between events, items pushed, duplicated and dropped, unknown
+/// members added) must get from `validate` the verdict the oracle gives the value's JSON; `encode`
+/// refuses exactly what `validate` refuses, and what it writes decodes to the same value.
+mod typed_edits {
+    use super::support::*;
+    use prp_types::types::{Event, EventEventType, EventPayload, EventV2, EventV2EventType};
+    use prp_types::{SchemaDocument, Validate, decode, encode};
+    use serde_json::{Value, json};
+
+    /// A small deterministic generator (xorshift64*), so that a failure names a reproducible case.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+        fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+            &items[self.below(items.len())]
+        }
+    }
+
+    fn strings(rng: &mut Rng) -> prp_types::Str {
+        let fixed = [
+            String::new(),
+            "a".into(),
+            "x".repeat(160),
+            "x".repeat(161),
+            "x".repeat(240),
+            "x".repeat(241),
+            "é".repeat(160),
+            "é".repeat(161),
+            "2026-01-01T00:00:00Z".into(),
+            "2026-01-01T00:00:00.123Z".into(),
+            "2026-01-01 00:00:00Z".into(),
+            "2026-01-01T00:00:00+01:00".into(),
+            "not a date".into(),
+            "run-1".into(),
+        ];
+        if rng.below(4) == 0 {
+            let len = rng.below(12);
+            (0..len)
+                .map(|_| *rng.pick(&['a', 'Z', '0', '-', ' ', 'é', '/', '.']))
+                .collect::<String>()
+                .into()
+        } else {
+            rng.pick(&fixed).as_str().into()
+        }
+    }
+
+    const INTS: &[i64] = &[
+        -1,
+        0,
+        1,
+        2,
+        3,
+        7,
+        99,
+        9_007_199_254_740_991,
+        9_007_199_254_740_992,
+    ];
+
+    /// One edit of an event of either version (the two share their field names).
+    macro_rules! edit_event {
+        ($e:expr, $rng:expr, $pool:expr, $ty:ty, $kind:ty) => {{
+            let e: &mut $ty = $e;
+            let rng: &mut Rng = $rng;
+            match rng.below(16) {
+                0 => e.source_event_id = strings(rng),
+                1 => e.source_instance_id = strings(rng),
+                2 => e.run_id = strings(rng),
+                3 => e.emitted_at = strings(rng),
+                4 => e.observed_at = (rng.below(3) > 0).then(|| strings(rng)),
+                5 => e.turn_id = (rng.below(3) > 0).then(|| strings(rng)),
+                6 => e.item_id = (rng.below(3) > 0).then(|| strings(rng)),
+                7 => e.normalized_session_id = (rng.below(3) > 0).then(|| strings(rng)),
+                8 => e.source_seq = *rng.pick(INTS),
+                9 => e.schema_version = *rng.pick(INTS),
+                10 => e.priority = *rng.pick(INTS),
+                11 => e.event_type = *rng.pick(<$kind>::ALL),
+                12 => e.payload = rng.pick($pool).payload.clone(),
+                13 => {
+                    let other = rng.pick($pool);
+                    e.event_type = other.event_type;
+                }
+                14 => e.debug = (rng.below(2) == 0).then(Default::default),
+                _ => {
+                    if rng.below(2) == 0 {
+                        e.extra.clear();
+                    } else {
+                        e.extra.insert(format!("later{}", rng.below(3)), json!({"k": rng.below(2)}));
+                    }
+                }
+            }
+        }};
+    }
+
+    /// Steps of a plan payload pushed, duplicated or dropped, its bounds crossed; members of the
+    /// generic payload set and cleared.
+    fn edit_plan(e: &mut Event, rng: &mut Rng) {
+        if let EventPayload::Other(other) = &mut e.payload {
+            other.provider_phase = (rng.below(2) == 0).then(|| strings(rng));
+        }
+        if let EventPayload::Plan(plan) = &mut e.payload {
+            match rng.below(5) {
+                0 if !plan.steps.is_empty() => {
+                    let s = plan.steps[0].clone();
+                    let n = rng.below(300);
+                    plan.steps.extend(std::iter::repeat_n(s, n));
+                }
+                1 => plan.steps.clear(),
+                2 => plan.revision = (*rng.pick(INTS)).into(),
+                3 if !plan.steps.is_empty() => plan.steps[0].body = strings(rng),
+                _ => plan.explanation = prp_types::Tri::Null,
+            }
+        }
+    }
+
+    /// Checks one edited value; returns whether the oracle accepted it.
+    fn verdicts<T>(key: &str, value: &T, oracle: &Oracle) -> bool
+    where
+        T: Validate + serde::Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+    {
+        let json = serde_json::to_value(value).unwrap();
+        let expected = oracle.is_valid(key, &json);
+        let got = value.validate();
+        assert_eq!(
+            got.is_ok(),
+            expected,
+            "{key}: validate says {got:?}, the oracle {expected}, on\n{json}"
+        );
+        match encode(value) {
+            Ok(bytes) => {
+                assert!(got.is_ok());
+                // The same JSON comes back. (A payload held in a variant other than the one its
+                // event type selects is accepted when its JSON fits the selected schema, and
+                // decodes as the selected variant.)
+                let back: T = decode(&bytes).unwrap();
+                assert_eq!(serde_json::to_value(&back).unwrap(), json);
+            }
+            Err(e) => assert_eq!(Err(e), got),
+        }
+        expected
+    }
+
+    #[test]
+    fn validate_agrees_with_the_oracle_on_typed_edits() {
+        let corpus = corpus_dir();
+        let dirs = match &corpus {
+            Some(c) => reference_schema_dirs(c),
+            None => vec![project_schema_dir()],
+        };
+        let oracle = Oracle::from_dirs(&dirs);
+        let mut v1: Vec<Event> = Vec::new();
+        let mut v2: Vec<EventV2> = Vec::new();
+        let mut dirs = vec![project_dir().join("fixtures")];
+        dirs.extend(corpus.as_ref().map(|c| reference_fixture_dir(c)));
+        for dir in &dirs {
+            for file in json_files(dir) {
+                walk_containers(&read_json(&file), &mut |_, node| {
+                    let bytes = serde_json::to_vec(node).unwrap();
+                    if let Ok(e) = decode::<Event>(&bytes) {
+                        v1.push(e);
+                    } else if let Ok(e) = decode::<EventV2>(&bytes) {
+                        v2.push(e);
+                    }
+                });
+            }
+        }
+        assert!(
+            v1.len() > 20 && v2.len() > 3,
+            "{} v1 and {} v2 events",
+            v1.len(),
+            v2.len()
+        );
+        let (k1, k2) = (Event::SCHEMA.id, EventV2::SCHEMA.id);
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let (mut edits, mut accepted, mut cases) = (0usize, 0usize, 0usize);
+        let mut shadowed = 0usize;
+        while edits < 100_000 {
+            cases += 1;
+            let n = 1 + rng.below(4);
+            edits += n;
+            let shadow = rng.below(50) == 0;
+            if rng.below(4) > 0 {
+                let mut e = rng.pick(&v1).clone();
+                for _ in 0..n {
+                    if rng.below(6) == 0 {
+                        edit_plan(&mut e, &mut rng);
+                    } else {
+                        edit_event!(&mut e, &mut rng, &v1, Event, EventEventType);
+                    }
+                }
+                if shadow && e.validate().is_ok() {
+                    e.extra.insert("runId".into(), json!("run-9"));
+                    assert_eq!(e.validate().unwrap_err().code, "duplicate_key");
+                    assert!(encode(&e).is_err());
+                    shadowed += 1;
+                    continue;
+                }
+                accepted += usize::from(verdicts(k1, &e, &oracle));
+            } else {
+                let mut e = rng.pick(&v2).clone();
+                for _ in 0..n {
+                    edit_event!(&mut e, &mut rng, &v2, EventV2, EventV2EventType);
+                }
+                accepted += usize::from(verdicts(k2, &e, &oracle));
+            }
+        }
+        println!(
+            "{edits} typed edits in {cases} cases: {accepted} accepted, {} refused, {shadowed} shadowing refused",
+            cases - accepted - shadowed
+        );
+        assert!(
+            accepted > cases / 10 && accepted < cases * 9 / 10,
+            "{accepted} of {cases} accepted"
+        );
+    }
+}
