@@ -3,6 +3,9 @@
 //! (b) `serde_json::Value` followed by the `jsonschema` crate on the reference schemas;
 //! (c) `serde_json::Value` alone, the floor for anything that reads the JSON.
 //!
+//! Then encoding the decoded values: (d) `prp_types::encode` (validate, then serialize) beside
+//! (e) plain `serde_json::to_vec` of the same values.
+//!
 //! Criterion measures each approach on its own. Because this shared machine's speed drifts by up to
 //! 2x within minutes, the run then also times the three approaches in paired rounds (each round runs
 //! a, b and c back to back, in rotating order) and reports the median of the per-round ratios, which
@@ -46,6 +49,49 @@ fn value_only(lines: &[&[u8]]) {
         let v: serde_json::Value = serde_json::from_slice(line).unwrap();
         black_box(v);
     }
+}
+
+/// (d): every value validated and serialized through `prp_types::encode`.
+fn encode_checked(values: &[FixtureEventsItem]) {
+    for v in values {
+        black_box(prp_types::encode(v).expect("a decoded value encodes"));
+    }
+}
+
+/// (e): every value serialized with `serde_json::to_vec`, nothing checked.
+fn encode_plain(values: &[FixtureEventsItem]) {
+    for v in values {
+        black_box(serde_json::to_vec(v).unwrap());
+    }
+}
+
+/// Times (d) and (e) back to back in each round; prints the median per-round ratio.
+fn encode_rounds(values: &[FixtureEventsItem], rounds: usize) {
+    let mut ratios = Vec::new();
+    for round in 0..rounds {
+        let mut t = [0.0f64; 2];
+        for k in 0..2 {
+            let which = (round + k) % 2;
+            let start = Instant::now();
+            if which == 0 {
+                encode_checked(values)
+            } else {
+                encode_plain(values)
+            }
+            t[which] = start.elapsed().as_secs_f64() * 1e3;
+        }
+        eprintln!(
+            "  encode round {round}: d {:7.1} ms  e {:7.1} ms   d/e {:.2}",
+            t[0],
+            t[1],
+            t[0] / t[1]
+        );
+        ratios.push(t[0] / t[1]);
+    }
+    eprintln!(
+        "median per-round ratio: encode (validate + serialize) costs {:.2}x to_vec",
+        median(ratios)
+    );
 }
 
 fn oracle(project: &Path) -> Option<jsonschema::Validator> {
@@ -123,6 +169,18 @@ fn main() {
         group.bench_function("c_value_only", |b| b.iter(|| value_only(&lines)));
         group.finish();
     }
+    let values: Vec<FixtureEventsItem> = lines
+        .iter()
+        .map(|l| prp_types::decode(l).expect("valid event"))
+        .collect();
+    {
+        let mut group = c.benchmark_group("encode_stream");
+        group.throughput(Throughput::Bytes(data.len() as u64));
+        group.sample_size(10);
+        group.bench_function("d_encode_validated", |b| b.iter(|| encode_checked(&values)));
+        group.bench_function("e_to_vec_only", |b| b.iter(|| encode_plain(&values)));
+        group.finish();
+    }
     c.final_summary();
 
     let rounds = env_usize("PRP_BENCH_ROUNDS", 7);
@@ -131,5 +189,8 @@ fn main() {
         && rounds::benching()
     {
         paired_rounds(&lines, data.len(), validator, rounds);
+    }
+    if rounds > 0 && rounds::benching() {
+        encode_rounds(&values, rounds);
     }
 }

@@ -678,7 +678,7 @@ mod typed_edits {
     use super::support::*;
     use prp_types::types::{Event, EventEventType, EventPayload, EventV2, EventV2EventType};
     use prp_types::{SchemaDocument, Validate, decode, encode};
-    use serde_json::{Value, json};
+    use serde_json::json;
 
     /// A small deterministic generator (xorshift64*), so that a failure names a reproducible case.
     struct Rng(u64);
