@@ -317,3 +317,10 @@ fn repeated_member_names_are_refused_where_they_occur() {
     );
     assert_eq!(decode_str::<Event>(&t).unwrap_err().code, "duplicate_key");
 }
+
+#[test]
+fn member_order_costs_one_pointer_per_object() {
+    // A recorded order is boxed; an object in schema order pays only the empty pointer.
+    assert_eq!(std::mem::size_of::<prp_types::types::rt::Order>(), 16);
+    println!("size_of::<Event>() = {}", std::mem::size_of::<Event>());
+}

@@ -1,8 +1,10 @@
 //! Typed Rust values for the Paperclip Runner Protocol (PRP v1/v2).
 //!
 //! The types in [`types`] are generated at build time from the JSON Schemas in `schemas/` by
-//! `prp-codegen`; decoding them checks every constraint of the schema, so a typed value exists only
-//! when the schema accepts the JSON.
+//! `prp-codegen`. Decoding ([`decode`]) checks every constraint of the schema, so a decoded value is
+//! one the schema accepts. A value built or changed in code is checked by [`Validate::validate`]
+//! with the code and pointer decoding its JSON would give, and [`encode`] writes only values that
+//! pass.
 
 #![forbid(unsafe_code)]
 

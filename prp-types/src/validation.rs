@@ -138,6 +138,7 @@ fn issue_code(e: &DecodeError) -> &str {
         "invalid_json"
         | "too_large"
         | "too_deep"
+        | "duplicate_key"
         | "unknown_schema"
         | "unsupported_required_version" => &e.code,
         _ => "schema_validation",
@@ -227,6 +228,18 @@ pub fn too_long() -> Finding {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_repeated_member_is_its_own_code() {
+        let text =
+            br#"{"schema":"paperclip.prp.stop_reason.v1","schema":"paperclip.prp.stop_reason.v1"}"#;
+        let findings = check(text, None);
+        assert_eq!(findings.len(), 1, "{findings:?}");
+        assert_eq!(
+            (findings[0].code.as_str(), findings[0].path.as_str()),
+            ("duplicate_key", "/schema")
+        );
+    }
 
     #[test]
     fn lines_are_bounded_and_numbered() {
