@@ -493,10 +493,6 @@ impl<'a> Emitter<'a> {
             };
             match (constant, f.required, nullable && f.select.is_none()) {
                 (Some(c), _, _) => ctor_inits.push(quote! { #rust: #c, }),
-                (None, true, false) if f.select.is_some() => {
-                    ctor_args.push(quote! { #rust: impl Into<#ity> });
-                    ctor_inits.push(quote! { #rust: #rust.into(), });
-                }
                 (None, true, true) => {
                     ctor_args.push(quote! { #rust: impl Into<::core::option::Option<#ity>> });
                     ctor_inits.push(quote! { #rust: #rust.into(), });
