@@ -149,7 +149,7 @@ impl<'a> Emitter<'a> {
                 let each = inner.map(|inner| {
                     quote! {
                         for (i, x) in #v.iter().enumerate() {
-                            (|| -> ::core::result::Result<(), rt::Failure> { #inner Ok(()) })().map_err(|f| f.at_index(i))?;
+                            rt::within_index(i, || { #inner Ok(()) })?;
                         }
                     }
                 });
@@ -1247,9 +1247,8 @@ impl<'a> Emitter<'a> {
             let c = self.checks(&v.ty, quote! { x });
             check_arms.push(quote! { #name::#vn(x) => { let x = &**x; let _ = x; #c } });
             index.push(quote! { #name::#vn(_) => #n, });
-            let whens_c: Vec<Ident> = v.when.iter().map(|w| ident(w)).collect();
-            chosen.push(quote! { #(#selector::#whens_c)|* => #n, });
             let whens: Vec<Ident> = v.when.iter().map(|w| ident(w)).collect();
+            chosen.push(quote! { #(#selector::#whens)|* => #n, });
             defs.push(quote! { #vn(Box<#rty>), });
             arms.push(quote! { #(#selector::#whens)|* => Ok(#name::#vn(Box::new(serde::de::DeserializeSeed::deserialize(#seed, d)?))), });
         }

@@ -11,10 +11,10 @@ use std::io;
 
 /// A generated PRP type whose value can be checked against its schema.
 ///
-/// The Rust types already hold what they can (enums, constants, constrained strings); `validate`
-/// checks the rest: numeric bounds, item counts and uniqueness, conditionals (`if`/`then`), exclusive
-/// alternatives, a payload that must fit the schema its `eventType` selects, and unknown members that
-/// would shadow a declared one.
+/// The Rust types already hold what they can (enums, one-value constants, required members);
+/// `validate` checks the rest: string lengths, patterns and the date-time profile, numeric bounds,
+/// item counts and uniqueness, conditionals (`if`/`then`), exclusive alternatives, a payload that
+/// must fit the schema its `eventType` selects, and unknown members that would shadow a declared one.
 pub trait Validate {
     /// The first violation, located by a JSON pointer into the value's JSON.
     fn validate(&self) -> Result<(), DecodeError>;

@@ -352,11 +352,13 @@ impl rt::Check for Limits {
                 || {
                     rt::items_failure(x, Some(1u64), Some(3u64), true)?;
                     for (i, x) in x.iter().enumerate() {
-                        (|| -> ::core::result::Result<(), rt::Failure> {
-                            rt::Check::check(x)?;
-                            Ok(())
-                        })()
-                            .map_err(|f| f.at_index(i))?;
+                        rt::within_index(
+                            i,
+                            || {
+                                rt::Check::check(x)?;
+                                Ok(())
+                            },
+                        )?;
                     }
                     Ok(())
                 },

@@ -217,12 +217,14 @@ impl rt::Check for Envelope {
                 "more",
                 || {
                     for (i, x) in x.iter().enumerate() {
-                        (|| -> ::core::result::Result<(), rt::Failure> {
-                            rt::Check::check(x)?;
-                            __refine_1(x)?;
-                            Ok(())
-                        })()
-                            .map_err(|f| f.at_index(i))?;
+                        rt::within_index(
+                            i,
+                            || {
+                                rt::Check::check(x)?;
+                                __refine_1(x)?;
+                                Ok(())
+                            },
+                        )?;
                     }
                     Ok(())
                 },
