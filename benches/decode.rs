@@ -20,7 +20,7 @@ mod stream;
 mod support;
 
 use criterion::{Criterion, Throughput};
-use prp_types::types::FixtureEventsItem;
+use prp_types::types::FixtureEvent;
 use rounds::{env_usize, median};
 use std::hint::black_box;
 use std::path::Path;
@@ -29,7 +29,7 @@ use std::time::Instant;
 /// (a): every line decoded to the typed "any event" (v1 or v2 chosen by `schema`).
 fn typed(lines: &[&[u8]]) {
     for line in lines {
-        let e = prp_types::decode::decode::<FixtureEventsItem>(line).expect("valid event");
+        let e = prp_types::decode::decode::<FixtureEvent>(line).expect("valid event");
         black_box(e);
     }
 }
@@ -52,21 +52,21 @@ fn value_only(lines: &[&[u8]]) {
 }
 
 /// (d): every value validated and serialized through `prp_types::encode`.
-fn encode_checked(values: &[FixtureEventsItem]) {
+fn encode_checked(values: &[FixtureEvent]) {
     for v in values {
         black_box(prp_types::encode(v).expect("a decoded value encodes"));
     }
 }
 
 /// (e): every value serialized with `serde_json::to_vec`, nothing checked.
-fn encode_plain(values: &[FixtureEventsItem]) {
+fn encode_plain(values: &[FixtureEvent]) {
     for v in values {
         black_box(serde_json::to_vec(v).unwrap());
     }
 }
 
 /// Times (d) and (e) back to back in each round; prints the median per-round ratio.
-fn encode_rounds(values: &[FixtureEventsItem], rounds: usize) {
+fn encode_rounds(values: &[FixtureEvent], rounds: usize) {
     let mut ratios = Vec::new();
     for round in 0..rounds {
         let mut t = [0.0f64; 2];
@@ -169,7 +169,7 @@ fn main() {
         group.bench_function("c_value_only", |b| b.iter(|| value_only(&lines)));
         group.finish();
     }
-    let values: Vec<FixtureEventsItem> = lines
+    let values: Vec<FixtureEvent> = lines
         .iter()
         .map(|l| prp_types::decode(l).expect("valid event"))
         .collect();

@@ -717,7 +717,7 @@ fn single_event_validation() {
     assert!(ok.ok(), "{:?}", ok.issues);
     assert!(matches!(
         ok.document.unwrap().typed,
-        prp_types::types::FixtureEventsItem::Event(_)
+        prp_types::types::FixtureEvent::Event(_)
     ));
 
     let mut e = event.clone();
@@ -739,7 +739,7 @@ fn single_event_validation() {
     let v2 = check(&e);
     assert!(matches!(
         v2.document.unwrap().typed,
-        prp_types::types::FixtureEventsItem::EventV2(_)
+        prp_types::types::FixtureEvent::EventV2(_)
     ));
     // Anything else, a missing schemaVersion included, is checked against v1.
     e["schema"] = json!("paperclip.prp.event.v1");

@@ -676,7 +676,7 @@ mod patterns {
 /// refuses exactly what `validate` refuses, and what it writes decodes to the same value.
 mod typed_edits {
     use super::support::*;
-    use prp_types::types::{Event, EventEventType, EventPayload, EventV2, EventV2EventType};
+    use prp_types::types::{Event, EventPayload, EventType, EventTypeV2, EventV2};
     use prp_types::{SchemaDocument, Validate, decode, encode};
     use serde_json::json;
 
@@ -737,44 +737,98 @@ mod typed_edits {
         9_007_199_254_740_992,
     ];
 
+    /// A member value its type refused to hold: the member's pointer, the JSON value, the code.
+    type Refused = (&'static str, serde_json::Value, &'static str);
+
+    /// Sets a constrained member through its type; a value the type refuses is returned instead.
+    macro_rules! try_set {
+        ($ptr:expr, $raw:expr, |$v:ident| $assign:expr) => {{
+            let raw = $raw;
+            match TryInto::try_into(raw.clone()) {
+                Ok($v) => {
+                    $assign;
+                    None
+                }
+                Err(f) => {
+                    let f: prp_types::types::rt::Failure = f;
+                    Some(($ptr, json!(raw), f.code))
+                }
+            }
+        }};
+    }
+
     /// One edit of an event of either version (the two share their field names).
     macro_rules! edit_event {
         ($e:expr, $rng:expr, $pool:expr, $ty:ty, $kind:ty) => {{
             let e: &mut $ty = $e;
             let rng: &mut Rng = $rng;
-            match rng.below(16) {
-                0 => e.source_event_id = strings(rng),
-                1 => e.source_instance_id = strings(rng),
-                2 => e.run_id = strings(rng),
-                3 => e.emitted_at = strings(rng),
-                4 => e.observed_at = (rng.below(3) > 0).then(|| strings(rng)),
-                5 => e.turn_id = (rng.below(3) > 0).then(|| strings(rng)),
-                6 => e.item_id = (rng.below(3) > 0).then(|| strings(rng)),
-                7 => e.normalized_session_id = (rng.below(3) > 0).then(|| strings(rng)),
-                8 => e.source_seq = *rng.pick(INTS),
-                9 => e.schema_version = *rng.pick(INTS),
-                10 => e.priority = *rng.pick(INTS),
-                11 => e.event_type = *rng.pick(<$kind>::ALL),
-                12 => e.payload = rng.pick($pool).payload.clone(),
+            let s = strings(rng);
+            let some = rng.below(3) > 0;
+            let refused: Option<Refused> = match rng.below(16) {
+                0 => try_set!("/sourceEventId", s.as_str(), |v| e.source_event_id = v),
+                1 => try_set!("/sourceInstanceId", s.as_str(), |v| e.source_instance_id = v),
+                2 => try_set!("/runId", s.as_str(), |v| e.run_id = v),
+                3 => try_set!("/emittedAt", s.as_str(), |v| e.emitted_at = v),
+                4 if !some => {
+                    e.observed_at = None;
+                    None
+                }
+                4 => try_set!("/observedAt", s.as_str(), |v| e.observed_at = Some(v)),
+                5 if !some => {
+                    e.turn_id = None;
+                    None
+                }
+                5 => try_set!("/turnId", s.as_str(), |v| e.turn_id = Some(v)),
+                6 if !some => {
+                    e.item_id = None;
+                    None
+                }
+                6 => try_set!("/itemId", s.as_str(), |v| e.item_id = Some(v)),
+                7 if !some => {
+                    e.normalized_session_id = None;
+                    None
+                }
+                7 => try_set!("/normalizedSessionId", s.as_str(), |v| e
+                    .normalized_session_id = Some(v)),
+                8 => {
+                    e.source_seq = *rng.pick(INTS);
+                    None
+                }
+                9 => try_set!("/schemaVersion", *rng.pick(INTS), |v| e.schema_version = v),
+                10 => try_set!("/priority", *rng.pick(INTS), |v| e.priority = v),
+                11 => {
+                    e.event_type = *rng.pick(<$kind>::ALL);
+                    None
+                }
+                12 => {
+                    e.payload = rng.pick($pool).payload.clone();
+                    None
+                }
                 13 => {
                     let other = rng.pick($pool);
                     e.event_type = other.event_type;
+                    None
                 }
-                14 => e.debug = (rng.below(2) == 0).then(Default::default),
+                14 => {
+                    e.debug = (rng.below(2) == 0).then(Default::default);
+                    None
+                }
                 _ => {
                     if rng.below(2) == 0 {
                         e.extra.clear();
                     } else {
                         e.extra.insert(format!("later{}", rng.below(3)), json!({"k": rng.below(2)}));
                     }
+                    None
                 }
-            }
+            };
+            refused
         }};
     }
 
     /// Steps of a plan payload pushed, duplicated or dropped, its bounds crossed; members of the
     /// generic payload set and cleared.
-    fn edit_plan(e: &mut Event, rng: &mut Rng) {
+    fn edit_plan(e: &mut Event, rng: &mut Rng) -> Option<Refused> {
         if let EventPayload::Other(other) = &mut e.payload {
             other.provider_phase = (rng.below(2) == 0).then(|| strings(rng));
         }
@@ -787,9 +841,40 @@ mod typed_edits {
                 }
                 1 => plan.steps.clear(),
                 2 => plan.revision = (*rng.pick(INTS)).into(),
-                3 if !plan.steps.is_empty() => plan.steps[0].body = strings(rng),
+                3 if !plan.steps.is_empty() => {
+                    let s = strings(rng);
+                    return try_set!("/payload/steps/0/body", s.as_str(), |v| plan.steps[0]
+                        .body = v);
+                }
                 _ => plan.explanation = prp_types::Tri::Null,
             }
+        }
+        None
+    }
+
+    /// A value a member's type refused: the schema refuses the document holding it there too, and
+    /// when the rest of the document is valid, decoding names the same code and pointer.
+    fn refusal<T>(key: &str, value: &T, refused: Refused, oracle: &Oracle)
+    where
+        T: Validate + serde::Serialize + serde::de::DeserializeOwned,
+    {
+        let (ptr, raw, code) = refused;
+        let mut json = serde_json::to_value(value).unwrap();
+        let valid_before = value.validate().is_ok();
+        let (parent, member) = ptr.rsplit_once('/').unwrap();
+        json.pointer_mut(parent)
+            .and_then(serde_json::Value::as_object_mut)
+            .expect("the member's object exists")
+            .insert(member.to_owned(), raw);
+        assert!(
+            !oracle.is_valid(key, &json),
+            "{key}: the type refused {ptr}, the oracle accepts\n{json}"
+        );
+        let err = decode::<T>(&serde_json::to_vec(&json).unwrap())
+            .err()
+            .expect("decoding accepts what the type refused");
+        if valid_before {
+            assert_eq!((err.code.as_str(), err.pointer.as_str()), (code, ptr));
         }
     }
 
@@ -853,7 +938,7 @@ mod typed_edits {
         let (k1, k2) = (Event::SCHEMA.id, EventV2::SCHEMA.id);
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         let (mut edits, mut accepted, mut cases) = (0usize, 0usize, 0usize);
-        let mut shadowed = 0usize;
+        let (mut shadowed, mut refused) = (0usize, 0usize);
         while edits < 100_000 {
             cases += 1;
             let n = 1 + rng.below(4);
@@ -862,10 +947,14 @@ mod typed_edits {
             if rng.below(4) > 0 {
                 let mut e = rng.pick(&v1).clone();
                 for _ in 0..n {
-                    if rng.below(6) == 0 {
-                        edit_plan(&mut e, &mut rng);
+                    let r = if rng.below(6) == 0 {
+                        edit_plan(&mut e, &mut rng)
                     } else {
-                        edit_event!(&mut e, &mut rng, &v1, Event, EventEventType);
+                        edit_event!(&mut e, &mut rng, &v1, Event, EventType)
+                    };
+                    if let Some(r) = r {
+                        refusal(k1, &e, r, &oracle);
+                        refused += 1;
                     }
                 }
                 if shadow && e.validate().is_ok() {
@@ -879,14 +968,21 @@ mod typed_edits {
             } else {
                 let mut e = rng.pick(&v2).clone();
                 for _ in 0..n {
-                    edit_event!(&mut e, &mut rng, &v2, EventV2, EventV2EventType);
+                    if let Some(r) = edit_event!(&mut e, &mut rng, &v2, EventV2, EventTypeV2) {
+                        refusal(k2, &e, r, &oracle);
+                        refused += 1;
+                    }
                 }
                 accepted += usize::from(verdicts(k2, &e, &oracle));
             }
         }
         println!(
-            "{edits} typed edits in {cases} cases: {accepted} accepted, {} refused, {shadowed} shadowing refused",
+            "{edits} typed edits in {cases} cases: {accepted} accepted, {} refused, {shadowed} shadowing refused; {refused} member values refused by their types",
             cases - accepted - shadowed
+        );
+        assert!(
+            refused > 1000,
+            "only {refused} member values refused by their types"
         );
         assert!(
             accepted > cases / 10 && accepted < cases * 9 / 10,

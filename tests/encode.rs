@@ -5,8 +5,9 @@
 mod support;
 
 use prp_types::types::{
-    Event, EventEventType, EventPayload, EventSourceKind, Plan, PlanStepsItem, PlanStepsItemStatus,
-    PlanSyncStatus,
+    DateTime, Event, EventBuilder, EventPayload, EventPriority, EventSchemaVersion,
+    EventSourceKind, EventType, Plan, PlanStep, PlanStepStatus, PlanSyncStatus, StableId1To160,
+    Text1To160,
 };
 use prp_types::{DecodeError, Validate, decode, decode_str, encode};
 use serde_json::{Value, json};
@@ -46,33 +47,48 @@ fn assert_refused(event: &Event, code: &str, pointer: &str) {
 }
 
 #[test]
+fn constrained_members_are_valid_by_construction() {
+    // A constrained string exists only once checked, with the decoder's code.
+    let long = "x".repeat(161);
+    assert_eq!(
+        Text1To160::try_from(long.as_str()).unwrap_err().code,
+        "max_length"
+    );
+    assert_eq!(Text1To160::try_from("").unwrap_err().code, "min_length");
+    assert_eq!("not a date".parse::<DateTime>().unwrap_err().code, "format");
+    assert_eq!(
+        StableId1To160::try_from("-lead").unwrap_err().code,
+        "pattern"
+    );
+    let id = Text1To160::try_from("run-1").unwrap();
+    assert_eq!(id, "run-1");
+    assert_eq!(id.len(), 5);
+    // Closed sets of integers are enums; constants are one-value enums the builder fills in.
+    assert_eq!(EventPriority::try_from(7).unwrap_err().code, "enum");
+    assert_eq!(EventPriority::try_from(2).unwrap(), EventPriority::V2);
+    assert_eq!(EventSchemaVersion::ALL, [EventSchemaVersion::V1]);
+    // Decoding builds them through the same check: the same code, located.
+    let text =
+        sample("event-plan-updated.json").replacen(r#""priority": 1"#, r#""priority": 7"#, 1);
+    assert_ne!(text, sample("event-plan-updated.json"));
+    let err = decode_str::<Event>(&text).unwrap_err();
+    assert_eq!(
+        (err.code.as_str(), err.pointer.as_str()),
+        ("enum", "/priority")
+    );
+    // A builder reports a refused member at its pointer, before anything else.
+    let err = plan_builder().run_id("").build().unwrap_err();
+    assert_eq!((err.code, err.rel.as_str()), ("min_length", "/runId"));
+}
+
+#[test]
 fn validate_catches_what_the_types_cannot_hold() {
     let base = plan_event();
     assert_eq!(base.validate(), Ok(()));
 
     let mut e = base.clone();
-    e.source_event_id = "x".repeat(161).into();
-    assert_refused(&e, "max_length", "/sourceEventId");
-
-    let mut e = base.clone();
-    e.run_id = "".into();
-    assert_refused(&e, "min_length", "/runId");
-
-    let mut e = base.clone();
     e.source_seq = 0;
     assert_refused(&e, "minimum", "/sourceSeq");
-
-    let mut e = base.clone();
-    e.schema_version = 99;
-    assert_refused(&e, "const", "/schemaVersion");
-
-    let mut e = base.clone();
-    e.priority = 7;
-    assert_refused(&e, "enum", "/priority");
-
-    let mut e = base.clone();
-    e.emitted_at = "not a date".into();
-    assert_refused(&e, "format", "/emittedAt");
 
     let EventPayload::Plan(plan) = &base.payload else {
         panic!("a plan payload")
@@ -86,7 +102,7 @@ fn validate_catches_what_the_types_cannot_hold() {
     let mut e = base.clone();
     let mut p = plan.clone();
     p.revision = 0.into();
-    p.steps[1].body = "".into();
+    p.steps = vec![p.steps[0].clone(); 257];
     e.payload = EventPayload::Plan(p);
     // The first violation in member order, as decoding reports it.
     assert_refused(&e, "minimum", "/payload/revision");
@@ -107,7 +123,7 @@ fn a_payload_must_fit_the_schema_its_event_type_selects() {
 
     // The other way round: a plan under a terminal event type.
     let mut e = plan_event();
-    e.event_type = EventEventType::RunTerminal;
+    e.event_type = EventType::RunTerminal;
     let err = e.validate().unwrap_err();
     assert_eq!(decode_verdict(&e).unwrap_err(), err);
 }
@@ -130,44 +146,82 @@ fn extra_members_cannot_shadow_declared_ones() {
     }
 }
 
+fn plan() -> Plan {
+    Plan::builder()
+        .plan_id("plan-1")
+        .revision(1)
+        .steps(vec![
+            PlanStep::builder()
+                .step_id("read")
+                .body("Read the failing test")
+                .status(PlanStepStatus::Completed)
+                .build()
+                .unwrap(),
+        ])
+        .complete(false)
+        .sync_status(PlanSyncStatus::NotApplicable)
+        .build()
+        .unwrap()
+}
+
+/// An event with every required member but `eventType`, which the payload implies.
+fn plan_builder() -> EventBuilder {
+    Event::builder()
+        .source_event_id("evt-1")
+        .source_seq(1)
+        .source_instance_id("runner-a")
+        .source_kind(EventSourceKind::Runner)
+        .run_id("run-1")
+        .priority(EventPriority::V1)
+        .emitted_at("2026-12-01T09:00:00Z")
+        .payload(plan())
+}
+
 #[test]
 fn a_plan_updated_event_built_from_scratch() {
-    let plan = Plan::new(
-        "plan-1",
-        prp_types::Integer::from(1),
-        vec![
-            PlanStepsItem::new(
-                "read",
-                "Read the failing test",
-                PlanStepsItemStatus::Completed,
-            ),
-            PlanStepsItem::new("fix", "Fix the pager", PlanStepsItemStatus::InProgress),
-        ],
-        false,
-        PlanSyncStatus::NotApplicable,
-    );
-    let mut event = Event::new(
-        "evt-1",
-        1,
-        "runner-a",
-        EventSourceKind::Runner,
-        "run-1",
-        EventEventType::PlanUpdated,
-        1,
-        "2026-12-01T09:00:00Z",
-        EventPayload::Plan(Box::new(plan)),
-    );
-    event.turn_id = Some("turn-1".into());
+    let event = plan_builder().turn_id("turn-1").build().unwrap();
+    assert_eq!(event.event_type, EventType::PlanUpdated);
+    assert_eq!(event.validate(), Ok(()));
     let bytes = encode(&event).unwrap();
     let back: Event = decode(&bytes).unwrap();
     assert_eq!(back, event);
     let v: Value = serde_json::from_slice(&bytes).unwrap();
     assert_eq!(v["schema"], "paperclip.prp.event.v1");
     assert_eq!(v["schemaVersion"], 1);
+    assert_eq!(v["priority"], 1);
+    assert_eq!(v["eventType"], "plan.updated");
     assert_eq!(v["payload"]["schema"], "paperclip.plan.updated.v1");
+    assert!(
+        v.get("observedAt").is_none(),
+        "an optional member left unset is absent"
+    );
     // A built value is written in schema order.
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(&keys[..3], ["schema", "sourceEventId", "sourceSeq"]);
+}
+
+#[test]
+fn a_builder_refuses_what_the_schema_refuses() {
+    // A required member left unset.
+    let err = Event::builder().source_seq(1).build().unwrap_err();
+    assert_eq!(err.code, "required");
+    assert!(err.message.contains("sourceEventId"), "{err}");
+    // A member whose rule the value breaks, at its pointer; the first one wins.
+    let err = plan_builder()
+        .emitted_at("yesterday")
+        .run_id("")
+        .build()
+        .unwrap_err();
+    assert_eq!((err.code, err.rel.as_str()), ("format", "/emittedAt"));
+    // An event type set by hand must agree with the payload.
+    let err = plan_builder()
+        .event_type(EventType::RunTerminal)
+        .build()
+        .unwrap_err();
+    assert!(err.rel.starts_with("/payload"), "{err}");
+    // A rule on the whole value: the builder checks it as validate does.
+    let err = plan_builder().source_seq(0).build().unwrap_err();
+    assert_eq!((err.code, err.rel.as_str()), ("minimum", "/sourceSeq"));
 }
 
 /// Every object's member names, in order, with their pointers.
@@ -253,7 +307,7 @@ fn decoded_in_schema_order_records_nothing() {
     assert_eq!(e, plan_event());
     // Members set after decoding follow the recorded ones.
     let mut e = e;
-    e.turn_id = Some("turn-9".into());
+    e.turn_id = Some("turn-9".try_into().unwrap());
     let v: Value = serde_json::from_slice(&encode(&e).unwrap()).unwrap();
     let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
     assert_eq!(keys.first(), Some(&"laterAddition"));

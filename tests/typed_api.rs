@@ -1,8 +1,6 @@
 //! A consumer's view: decode the project's sample documents and match on typed events and payloads.
 
-use prp_types::types::{
-    Event, EventEventType, EventPayload, PlanStepsItemStatus, ToolExecutionStatus,
-};
+use prp_types::types::{Event, EventPayload, EventType, PlanStepStatus, ToolExecutionStatus};
 use prp_types::{Document, decode_document, decode_str};
 
 fn sample(name: &str) -> String {
@@ -17,13 +15,13 @@ fn sample(name: &str) -> String {
 #[test]
 fn plan_updated_carries_a_typed_plan() {
     let event: Event = decode_str(&sample("event-plan-updated.json")).unwrap();
-    assert_eq!(event.event_type, EventEventType::PlanUpdated);
+    assert_eq!(event.event_type, EventType::PlanUpdated);
     assert_eq!(event.source_seq, 7);
     let EventPayload::Plan(plan) = &event.payload else {
         panic!("expected a plan, got {:?}", event.payload)
     };
     assert_eq!(plan.steps.len(), 2);
-    assert_eq!(plan.steps[1].status, PlanStepsItemStatus::InProgress);
+    assert_eq!(plan.steps[1].status, PlanStepStatus::InProgress);
     // `explanation` is optional and nullable: present as null, not absent.
     assert!(plan.explanation.is_null());
     // The unknown top-level member is kept and written back.

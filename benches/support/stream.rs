@@ -45,10 +45,8 @@ pub fn event_pool(project: &Path) -> Vec<Value> {
     events_in(&project.join("fixtures/replay"), &mut pool);
     // Only events that are valid on their own (the reference's rejected fixtures are skipped above).
     pool.retain(|e| {
-        prp_types::decode::decode::<prp_types::types::FixtureEventsItem>(
-            &serde_json::to_vec(e).unwrap(),
-        )
-        .is_ok()
+        prp_types::decode::decode::<prp_types::types::FixtureEvent>(&serde_json::to_vec(e).unwrap())
+            .is_ok()
     });
     pool
 }

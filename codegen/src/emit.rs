@@ -137,7 +137,7 @@ impl<'a> Emitter<'a> {
                 Some(quote! { rt::str_failure(&#rule, #v)?; })
             }
             Ty::Named(i) => match &self.model.items[*i] {
-                Item::Enum(_) => None,
+                Item::Enum(_) | Item::IntEnum(_) | Item::Text(_) => None,
                 _ => Some(quote! { rt::Check::check(#v)?; }),
             },
             Ty::Array(a) => {
@@ -410,6 +410,8 @@ impl<'a> Emitter<'a> {
         match &self.model.items[id] {
             Item::Struct(s) => self.strukt(s),
             Item::Enum(e) => self.enumeration(e),
+            Item::IntEnum(e) => self.int_enumeration(e),
+            Item::Text(t) => self.text(t),
             Item::Tagged(t) => self.tagged(t),
             Item::ByType(b) => self.by_type(b),
             Item::Select(s) => self.select(s),
@@ -430,9 +432,12 @@ impl<'a> Emitter<'a> {
         let mut field_checks = Vec::new();
         // Writing members back: one arm per declared member, by index.
         let mut ser_arms = Vec::new();
-        // `new`: the required members a caller supplies, and how every field starts.
-        let mut ctor_args = Vec::new();
-        let mut ctor_inits = Vec::new();
+        // The builder: a slot and a setter per member a caller supplies, and how `build` fills each
+        // field.
+        let mut b_fields = Vec::new();
+        let mut b_setters = Vec::new();
+        let mut b_inits = Vec::new();
+        let mut b_infer = Vec::new();
         let mut index: u16 = 0;
         let taken: Vec<&str> = s.fields.iter().map(|f| f.rust.as_str()).collect();
         let extra_name = if taken.contains(&"extra") {
@@ -480,29 +485,78 @@ impl<'a> Emitter<'a> {
                         let v = ident(&en.values[0].1);
                         Some(quote! { #ity::#v })
                     }
+                    Item::IntEnum(en) if en.values.len() == 1 => {
+                        let v = ident(&en.values[0].1);
+                        Some(quote! { #ity::#v })
+                    }
                     _ => None,
                 },
                 Ty::Bool(Some(b)) if f.required && !nullable => Some(quote! { #b }),
-                Ty::Int(IntRule {
-                    values: Some(v), ..
-                }) if f.required && !nullable && v.len() == 1 => {
-                    let v = v[0];
-                    Some(quote! { #v })
-                }
                 _ => None,
             };
-            match (constant, f.required, nullable && f.select.is_none()) {
-                (Some(c), _, _) => ctor_inits.push(quote! { #rust: #c, }),
-                (None, true, true) => {
-                    ctor_args.push(quote! { #rust: impl Into<::core::option::Option<#ity>> });
-                    ctor_inits.push(quote! { #rust: #rust.into(), });
+            let missing_msg = format!("missing required member `{json}`");
+            let (slot_ty, store, init) = match (f.required, nullable && f.select.is_none()) {
+                // Required but nullable: left unset, it is written as `null`.
+                (true, true) | (false, false) => (
+                    quote! { ::core::option::Option<#ity> },
+                    quote! { Some(v) },
+                    quote! { self.#rust },
+                ),
+                (true, false) => (
+                    quote! { ::core::option::Option<#ity> },
+                    quote! { Some(v) },
+                    quote! { self.#rust.ok_or_else(|| rt::Failure::new("required", "", #missing_msg))? },
+                ),
+                (false, true) => (
+                    quote! { rt::Tri<#ity> },
+                    quote! { rt::Tri::Value(v) },
+                    quote! { self.#rust },
+                ),
+            };
+            match constant {
+                Some(c) => b_inits.push(quote! { #rust: #c, }),
+                None => {
+                    let sdoc =
+                        format!(" Sets `{json}`; a value that breaks its rule makes `build` fail.");
+                    b_fields.push(quote! { #rust: #slot_ty, });
+                    b_inits.push(quote! { #rust: #init, });
+                    b_setters.push(quote! {
+                        #[doc = #sdoc]
+                        pub fn #rust<__V>(mut self, v: __V) -> Self
+                        where
+                            __V: ::core::convert::TryInto<#ity>,
+                            rt::Failure: From<__V::Error>,
+                        {
+                            match v.try_into() {
+                                Ok(v) => self.#rust = #store,
+                                Err(e) => {
+                                    if self.__error.is_none() {
+                                        self.__error = Some(rt::Failure::from(e).at(#json));
+                                    }
+                                }
+                            }
+                            self
+                        }
+                    });
                 }
-                (None, true, false) => {
-                    ctor_args.push(quote! { #rust: impl Into<#ity> });
-                    ctor_inits.push(quote! { #rust: #rust.into(), });
+            }
+            // An unset selector follows from the variant of the member it selects.
+            if let Some(sel) = f.select {
+                let Item::Select(sd) = &self.model.items[sel] else {
+                    unreachable!()
+                };
+                let selector_free = s.fields.iter().any(|g| {
+                    g.rust == sd.selector_rust
+                        && matches!(&g.ty, Ty::Named(e) if matches!(&self.model.items[*e], Item::Enum(en) if en.values.len() > 1))
+                });
+                if selector_free {
+                    let sel_rust = ident(&sd.selector_rust);
+                    b_infer.push(quote! {
+                        if self.#sel_rust.is_none() && let Some(p) = &self.#rust {
+                            self.#sel_rust = p.implied();
+                        }
+                    });
                 }
-                (None, false, true) => ctor_inits.push(quote! { #rust: rt::Tri::Absent, }),
-                (None, false, false) => ctor_inits.push(quote! { #rust: None, }),
             }
             let missing = format!("missing required member `{json}`");
             let missing = quote! { rt::fail::<__A::Error>("required", "", #missing) };
@@ -784,7 +838,7 @@ impl<'a> Emitter<'a> {
             }
         };
         let expecting = format!("an object ({})", s.name);
-        let (extras_iter, extra_ctor) = if matches!(s.extra, Extra::Closed) {
+        let (extras_iter, extra_build) = if matches!(s.extra, Extra::Closed) {
             (
                 quote! { ::core::iter::empty::<(&str, &serde_json::Value)>() },
                 quote! {},
@@ -800,11 +854,11 @@ impl<'a> Emitter<'a> {
         } else {
             quote! { |i, map| match i { #(#ser_arms)* _ => Ok(()) } }
         };
-        let ctor_doc = if ctor_args.is_empty() {
-            " A value with every optional member absent.".to_owned()
-        } else {
-            " A value from its required members; constants are filled in and optional members are absent.".to_owned()
-        };
+        let builder = format_ident!("{}Builder", s.name);
+        let builder_doc = format!(
+            " Builds a [`{}`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.",
+            s.name
+        );
         quote! {
             #doc
             #[derive(Debug, Clone, PartialEq)]
@@ -814,15 +868,35 @@ impl<'a> Emitter<'a> {
                 /// The input's member order, written back on encoding.
                 __order: rt::Order,
             }
-            impl #name {
-                #[doc = #ctor_doc]
-                #[allow(clippy::too_many_arguments)]
-                pub fn new(#(#ctor_args),*) -> Self {
-                    #name {
-                        #(#ctor_inits)*
-                        #extra_ctor
-                        __order: rt::Order::default(),
+            #[doc = #builder_doc]
+            #[derive(Debug, Clone, Default)]
+            #[must_use]
+            pub struct #builder {
+                #(#b_fields)*
+                __error: ::core::option::Option<rt::Failure>,
+            }
+            impl #builder {
+                #(#b_setters)*
+                /// The value, or the first member that failed its rule, the first required member
+                /// left unset, or the first rule the whole value breaks.
+                pub fn build(mut self) -> ::core::result::Result<#name, rt::Failure> {
+                    if let Some(e) = self.__error.take() {
+                        return Err(e);
                     }
+                    #(#b_infer)*
+                    let value = #name {
+                        #(#b_inits)*
+                        #extra_build
+                        __order: rt::Order::default(),
+                    };
+                    rt::Check::check(&value)?;
+                    Ok(value)
+                }
+            }
+            impl #name {
+                #[doc = #builder_doc]
+                pub fn builder() -> #builder {
+                    #builder::default()
                 }
                 /// The member order recorded when this value was decoded.
                 pub fn member_order(&self) -> &rt::Order {
@@ -959,6 +1033,209 @@ impl<'a> Emitter<'a> {
             impl rt::Probed for #name {
                 fn probe(&self) -> rt::Probe<'_> {
                     rt::Probe::Str(self.as_str())
+                }
+            }
+            impl rt::Check for #name {
+                fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+                    Ok(())
+                }
+            }
+        }
+    }
+
+    fn text(&mut self, t: &Text) -> TokenStream {
+        let name = ident(&t.name);
+        let r = &t.rule;
+        let mut doc = match (r.min.unwrap_or(0), r.max) {
+            (0, None) => "A string".to_owned(),
+            (min, None) => format!("A string of at least {min} characters"),
+            (0, Some(max)) => format!("A string of at most {max} characters"),
+            (min, Some(max)) => format!("A string of {min} to {max} characters"),
+        };
+        if let Some(p) = &r.pattern {
+            doc.push_str(&format!(" matching `{p}`"));
+        }
+        if r.date_time {
+            doc.push_str(", a date-time of the form `YYYY-MM-DDTHH:MM:SS[.mmm]Z`");
+        }
+        doc.push_str(
+            ". Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.",
+        );
+        let rule = self.str_rule(r);
+        quote! {
+            #[doc = #doc]
+            #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+            pub struct #name(rt::Str);
+            impl #name {
+                /// Checks `s` against the rule; the failure says which part of it `s` breaks.
+                pub fn new(s: impl Into<rt::Str>) -> ::core::result::Result<Self, rt::Failure> {
+                    let s = s.into();
+                    rt::str_failure(&#rule, &s)?;
+                    Ok(#name(s))
+                }
+                pub fn as_str(&self) -> &str {
+                    &self.0
+                }
+                pub fn into_inner(self) -> rt::Str {
+                    self.0
+                }
+            }
+            impl ::core::convert::TryFrom<&str> for #name {
+                type Error = rt::Failure;
+                fn try_from(s: &str) -> ::core::result::Result<Self, rt::Failure> {
+                    #name::new(s)
+                }
+            }
+            impl ::core::convert::TryFrom<::std::string::String> for #name {
+                type Error = rt::Failure;
+                fn try_from(s: ::std::string::String) -> ::core::result::Result<Self, rt::Failure> {
+                    #name::new(s)
+                }
+            }
+            impl ::core::convert::TryFrom<rt::Str> for #name {
+                type Error = rt::Failure;
+                fn try_from(s: rt::Str) -> ::core::result::Result<Self, rt::Failure> {
+                    #name::new(s)
+                }
+            }
+            impl std::str::FromStr for #name {
+                type Err = rt::Failure;
+                fn from_str(s: &str) -> ::core::result::Result<Self, rt::Failure> {
+                    #name::new(s)
+                }
+            }
+            impl std::ops::Deref for #name {
+                type Target = str;
+                fn deref(&self) -> &str {
+                    &self.0
+                }
+            }
+            impl AsRef<str> for #name {
+                fn as_ref(&self) -> &str {
+                    &self.0
+                }
+            }
+            impl std::borrow::Borrow<str> for #name {
+                fn borrow(&self) -> &str {
+                    &self.0
+                }
+            }
+            impl PartialEq<str> for #name {
+                fn eq(&self, other: &str) -> bool {
+                    self.0 == other
+                }
+            }
+            impl PartialEq<&str> for #name {
+                fn eq(&self, other: &&str) -> bool {
+                    self.0 == *other
+                }
+            }
+            impl PartialEq<::std::string::String> for #name {
+                fn eq(&self, other: &::std::string::String) -> bool {
+                    self.0 == other.as_str()
+                }
+            }
+            impl PartialEq<#name> for str {
+                fn eq(&self, other: &#name) -> bool {
+                    self == other.as_str()
+                }
+            }
+            impl PartialEq<#name> for &str {
+                fn eq(&self, other: &#name) -> bool {
+                    *self == other.as_str()
+                }
+            }
+            impl std::fmt::Debug for #name {
+                fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    std::fmt::Debug::fmt(self.as_str(), f)
+                }
+            }
+            impl std::fmt::Display for #name {
+                fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    f.write_str(&self.0)
+                }
+            }
+            impl serde::Serialize for #name {
+                fn serialize<__S: serde::Serializer>(&self, s: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
+                    s.serialize_str(&self.0)
+                }
+            }
+            impl<'de> serde::Deserialize<'de> for #name {
+                fn deserialize<__D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
+                    serde::de::DeserializeSeed::deserialize(rt::StrSeed(&#rule), d).map(#name)
+                }
+            }
+            impl rt::Probed for #name {
+                fn probe(&self) -> rt::Probe<'_> {
+                    rt::Probe::Str(&self.0)
+                }
+            }
+            impl rt::Check for #name {
+                fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+                    Ok(())
+                }
+            }
+        }
+    }
+
+    fn int_enumeration(&mut self, e: &IntEnum) -> TokenStream {
+        let name = ident(&e.name);
+        let doc = doc_attrs(&e.doc);
+        let variants: Vec<Ident> = e.values.iter().map(|(_, v)| ident(v)).collect();
+        let ints: Vec<i64> = e.values.iter().map(|(n, _)| *n).collect();
+        let rule = self.int_rule(&IntRule {
+            min: None,
+            max: None,
+            values: Some(ints.clone()),
+        });
+        quote! {
+            #doc
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+            pub enum #name {
+                #( #variants, )*
+            }
+            impl #name {
+                /// Every value, in schema order.
+                pub const ALL: &'static [#name] = &[#(#name::#variants),*];
+                /// The JSON integer of this value.
+                pub fn as_i64(&self) -> i64 {
+                    match self { #(#name::#variants => #ints,)* }
+                }
+            }
+            impl ::core::convert::TryFrom<i64> for #name {
+                type Error = rt::Failure;
+                fn try_from(v: i64) -> ::core::result::Result<Self, rt::Failure> {
+                    rt::int_failure(&#rule, v)?;
+                    match v {
+                        #(#ints => Ok(#name::#variants),)*
+                        _ => Err(rt::Failure::new("enum", "", "not an allowed value")),
+                    }
+                }
+            }
+            impl From<#name> for i64 {
+                fn from(v: #name) -> i64 {
+                    v.as_i64()
+                }
+            }
+            impl std::fmt::Display for #name {
+                fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    write!(f, "{}", self.as_i64())
+                }
+            }
+            impl serde::Serialize for #name {
+                fn serialize<__S: serde::Serializer>(&self, s: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
+                    s.serialize_i64(self.as_i64())
+                }
+            }
+            impl<'de> serde::Deserialize<'de> for #name {
+                fn deserialize<__D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
+                    let v = serde::de::DeserializeSeed::deserialize(rt::IntSeed(&#rule), d)?;
+                    #name::try_from(v).map_err(rt::Failure::into_error)
+                }
+            }
+            impl rt::Probed for #name {
+                fn probe(&self) -> rt::Probe<'_> {
+                    rt::Probe::Int(self.as_i64())
                 }
             }
             impl rt::Check for #name {
@@ -1137,6 +1414,13 @@ impl<'a> Emitter<'a> {
             let c = self.checks(ty, quote! { x });
             check_arms.push(quote! { #name::#v(x) => { let _ = x; #c } });
             match ty {
+                Ty::Named(i) if matches!(self.model.items[*i], Item::Text(_)) => {
+                    visits.push(quote! {
+                        fn visit_str<__E: serde::de::Error>(self, s: &str) -> ::core::result::Result<#name, __E> {
+                            #rty::new(s).map(#name::#v).map_err(rt::Failure::into_error)
+                        }
+                    });
+                }
                 Ty::Str(r) => {
                     let r = self.str_rule(r);
                     visits.push(quote! {
@@ -1240,9 +1524,33 @@ impl<'a> Emitter<'a> {
         let mut chosen = Vec::new();
         let mut index = Vec::new();
         let mut check_arms = Vec::new();
+        let mut implied = Vec::new();
+        let mut froms = Vec::new();
+        let rtys: Vec<String> = s
+            .variants
+            .iter()
+            .map(|v| self.rust_ty(&v.ty).to_string())
+            .collect();
         for (n, v) in s.variants.iter().enumerate() {
             let vn = ident(&v.name);
             let rty = self.rust_ty(&v.ty);
+            implied.push(match v.when.as_slice() {
+                [one] => {
+                    let one = ident(one);
+                    quote! { #name::#vn(_) => Some(#selector::#one), }
+                }
+                _ => quote! { #name::#vn(_) => None, },
+            });
+            // A variant type no other variant holds converts into the member directly.
+            if rtys.iter().filter(|t| **t == rtys[n]).count() == 1 {
+                froms.push(quote! {
+                    impl From<#rty> for #name {
+                        fn from(v: #rty) -> Self {
+                            #name::#vn(Box::new(v))
+                        }
+                    }
+                });
+            }
             let seed = self.seed(&v.ty);
             let c = self.checks(&v.ty, quote! { x });
             check_arms.push(quote! { #name::#vn(x) => { let x = &**x; let _ = x; #c } });
@@ -1284,7 +1592,13 @@ impl<'a> Emitter<'a> {
                     Ok(())
                 }
             }
+            #(#froms)*
             impl #name {
+                /// The selector value this variant stands for, when exactly one value chooses it
+                /// (a builder fills an unset selector from it).
+                pub fn implied(&self) -> ::core::option::Option<#selector> {
+                    match self { #(#implied)* }
+                }
                 /// Checks the value against the schema that `selector` chooses. A variant other than the
                 /// chosen one is accepted only when its JSON satisfies the chosen schema, exactly as
                 /// decoding the encoded document would decide.

@@ -15,6 +15,7 @@ pub mod load;
 pub mod model;
 pub mod names;
 pub mod normalize;
+pub mod shapes;
 
 pub use error::{Error, Result};
 pub use load::{SchemaFile, SchemaSet};
@@ -53,6 +54,7 @@ pub fn generate_dir(dir: &Path, options: &Options) -> Result<Output> {
 /// Runs the generator over an already loaded schema set.
 pub fn generate(set: SchemaSet, options: &Options) -> Result<Output> {
     let mut model = normalize::Normalizer::new(&set).run()?;
+    shapes::merge(&mut model);
     if let Some((name, tag)) = &options.document_union {
         document_union(&mut model, name, tag);
     }

@@ -130,6 +130,23 @@ pub struct Enum {
     pub values: Vec<(String, String)>,
 }
 
+/// A closed set of integers (`enum: [0, 1, 2]`, `const: 1`).
+#[derive(Debug, Clone)]
+pub struct IntEnum {
+    pub name: String,
+    pub doc: Option<String>,
+    /// `(value, Rust variant)`.
+    pub values: Vec<(i64, String)>,
+}
+
+/// A string constrained by lengths, a pattern or the date-time format: a type of its own, one per
+/// distinct rule, so that a value of it is valid by construction.
+#[derive(Debug, Clone)]
+pub struct Text {
+    pub name: String,
+    pub rule: StrRule,
+}
+
 /// A `oneOf` whose variants are objects told apart by a constant member.
 #[derive(Debug, Clone)]
 pub struct Tagged {
@@ -171,6 +188,8 @@ pub struct SelectVariant {
 pub enum Item {
     Struct(Struct),
     Enum(Enum),
+    IntEnum(IntEnum),
+    Text(Text),
     Tagged(Tagged),
     ByType(ByType),
     Select(Select),
@@ -181,9 +200,58 @@ impl Item {
         match self {
             Item::Struct(s) => &s.name,
             Item::Enum(e) => &e.name,
+            Item::IntEnum(e) => &e.name,
+            Item::Text(t) => &t.name,
             Item::Tagged(t) => &t.name,
             Item::ByType(b) => &b.name,
             Item::Select(s) => &s.name,
+        }
+    }
+}
+
+impl Ty {
+    /// Calls `f` on this position and every position inside it (array items, nullable values).
+    pub fn walk_mut(&mut self, f: &mut impl FnMut(&mut Ty)) {
+        f(self);
+        match self {
+            Ty::Array(a) => a.item.walk_mut(f),
+            Ty::Nullable(t) | Ty::Refined(t, _) => t.walk_mut(f),
+            _ => {}
+        }
+    }
+}
+
+impl Item {
+    /// Calls `f` on every value position the item declares.
+    pub fn walk_mut(&mut self, f: &mut impl FnMut(&mut Ty)) {
+        match self {
+            Item::Struct(s) => {
+                for fl in &mut s.fields {
+                    fl.ty.walk_mut(f);
+                }
+                if let Extra::Typed(t, _) = &mut s.extra {
+                    t.walk_mut(f);
+                }
+            }
+            Item::Enum(_) | Item::IntEnum(_) | Item::Text(_) => {}
+            Item::Tagged(t) => t.variants.iter_mut().for_each(|v| v.2.walk_mut(f)),
+            Item::ByType(b) => b.variants.iter_mut().for_each(|v| v.2.walk_mut(f)),
+            Item::Select(s) => s.variants.iter_mut().for_each(|v| v.ty.walk_mut(f)),
+        }
+    }
+}
+
+impl Model {
+    /// Calls `f` on every value position: items, roots and `$defs`.
+    pub fn walk_mut(&mut self, mut f: impl FnMut(&mut Ty)) {
+        for item in &mut self.items {
+            item.walk_mut(&mut f);
+        }
+        for r in &mut self.roots {
+            r.ty.walk_mut(&mut f);
+        }
+        for (_, t) in &mut self.defs {
+            t.walk_mut(&mut f);
         }
     }
 }

@@ -1,7 +1,7 @@
 //! `normalize` and `plan`: turn schema nodes into model types, naming every item that needs a name.
 //!
 //! Rules, in short: a `$ref` to an object, enum or union becomes a named item shared by every user; a
-//! `$ref` to a scalar is inlined with its constraints. `const`/`enum` become enums (strings) or checked
+//! `$ref` to a scalar is inlined with its constraints. `const`/`enum` become enums, of strings or of
 //! integers. `oneOf` becomes a tagged enum (decided by a constant member), a by-type enum, or a
 //! nullable. `allOf` members that only narrow values (`const`, `enum`, `type`, item counts) become
 //! checks on the shared type; members with structure are merged. `if`/`then` on sibling constants
@@ -10,7 +10,7 @@
 use crate::error::Result;
 use crate::load::{Loc, SchemaSet};
 use crate::model::*;
-use crate::names::{pascal, snake, unique};
+use crate::names::{join, join_plain, pascal, singular, snake, unique, variant_names};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -59,6 +59,8 @@ pub struct Normalizer<'a> {
     taken: BTreeSet<String>,
     memo: HashMap<Loc, Ty>,
     def_names: HashMap<Loc, String>,
+    /// Where each string pattern is declared: (under `$defs`, key) per site, in visiting order.
+    pattern_names: HashMap<String, Vec<(bool, String)>>,
 }
 
 impl<'a> Normalizer<'a> {
@@ -113,6 +115,7 @@ impl<'a> Normalizer<'a> {
             taken: BTreeSet::new(),
             memo: HashMap::new(),
             def_names,
+            pattern_names: HashMap::new(),
         }
     }
 
@@ -150,7 +153,79 @@ impl<'a> Normalizer<'a> {
                 self.model.defs.push((key, ty));
             }
         }
+        self.texts();
         Ok(self.model)
+    }
+
+    /// Gives every constrained string rule its own type (`Text1To160`, `StableId`, `DateTime`) and
+    /// puts it in place of the rule.
+    fn texts(&mut self) {
+        let mut rules: Vec<StrRule> = Vec::new();
+        self.model.walk_mut(|t| {
+            if let Ty::Str(r) = t
+                && *r != StrRule::default()
+                && !rules.contains(r)
+            {
+                rules.push(r.clone());
+            }
+        });
+        let base = |r: &StrRule| match &r.pattern {
+            Some(p) => self
+                .pattern_names
+                .get(p)
+                .and_then(|sites| pattern_name(sites)),
+            None if r.date_time => Some("DateTime".to_owned()),
+            None => None,
+        };
+        let bases: Vec<Option<String>> = rules.iter().map(base).collect();
+        let mut names = Vec::new();
+        for (r, b) in rules.iter().zip(&bases) {
+            let shared = bases.iter().filter(|o| *o == b).count() > 1;
+            let lengths = match (r.min.unwrap_or(0), r.max) {
+                (0, None) => String::new(),
+                (1, None) if b.is_none() => "NonEmpty".to_owned(),
+                (min, None) => format!("{min}OrMore"),
+                (min, Some(max)) => format!("{min}To{max}"),
+            };
+            names.push(match b {
+                Some(b) if shared => format!("{b}{lengths}"),
+                Some(b) => b.clone(),
+                None if lengths == "NonEmpty" => "NonEmptyText".to_owned(),
+                None => format!("Text{lengths}"),
+            });
+        }
+        let mut ids = Vec::new();
+        for (rule, name) in rules.iter().zip(names) {
+            let name = unique(name, &mut self.taken);
+            ids.push(self.push(Item::Text(Text {
+                name,
+                rule: rule.clone(),
+            })));
+        }
+        self.model.walk_mut(|t| {
+            if let Ty::Str(r) = t
+                && let Some(i) = rules.iter().position(|x| x == r)
+            {
+                *t = Ty::Named(ids[i]);
+            }
+        });
+    }
+
+    /// Remembers where the pattern of the string schema at `loc` is declared, to name its type.
+    fn name_pattern(&mut self, loc: &Loc, pattern: &str) {
+        let mut tokens = loc.pointer.rsplit('/');
+        let (Some(last), parent) = (tokens.next(), tokens.next()) else {
+            return;
+        };
+        let is_def = parent == Some("$defs");
+        if !is_def && parent != Some("properties") {
+            return;
+        }
+        let name = pascal(&last.replace("~1", "/").replace("~0", "~"));
+        self.pattern_names
+            .entry(pattern.to_owned())
+            .or_default()
+            .push((is_def, name));
     }
 
     fn node(&self, loc: &Loc) -> &'a Value {
@@ -162,11 +237,19 @@ impl<'a> Normalizer<'a> {
     }
 
     fn name_for(&mut self, loc: &Loc, hint: &str) -> String {
-        let base = self
+        let mut base = self
             .def_names
             .get(loc)
             .cloned()
             .unwrap_or_else(|| hint.to_owned());
+        // A `$defs` entry whose name a type made earlier holds is named after its file as well.
+        if self.taken.contains(&base)
+            && let Some(key) = loc.pointer.strip_prefix("/$defs/")
+            && !key.contains('/')
+        {
+            let stem = file_stem_name(&self.set.files[loc.file].path);
+            base = format!("{stem}{}", pascal(key));
+        }
         unique(base, &mut self.taken)
     }
 
@@ -327,6 +410,7 @@ impl<'a> Normalizer<'a> {
                                 format!("pattern {p} does not compile: {e}"),
                             ));
                         }
+                        self.name_pattern(loc, p);
                         Some(p.clone())
                     }
                     Some(_) => {
@@ -356,7 +440,7 @@ impl<'a> Normalizer<'a> {
                             "tuple `items` are not supported",
                         ));
                     }
-                    Some(_) => self.ty(&loc.child("items"), &format!("{hint}Item"))?,
+                    Some(_) => self.ty(&loc.child("items"), &singular(hint))?,
                     None => Ty::Any,
                 };
                 Ty::Array(Box::new(ArrayTy {
@@ -428,11 +512,26 @@ impl<'a> Normalizer<'a> {
             return Ok(Ty::Named(id));
         }
         if values.iter().all(|v| v.as_i64().is_some()) {
-            return Ok(Ty::Int(IntRule {
-                min: None,
-                max: None,
-                values: Some(values.iter().filter_map(Value::as_i64).collect()),
+            let name = self.name_for(loc, hint);
+            let mut taken = BTreeSet::new();
+            let values = values
+                .iter()
+                .filter_map(Value::as_i64)
+                .map(|v| {
+                    let variant = if v < 0 {
+                        format!("Minus{}", v.unsigned_abs())
+                    } else {
+                        format!("V{v}")
+                    };
+                    (v, unique(variant, &mut taken))
+                })
+                .collect();
+            let id = self.push(Item::IntEnum(IntEnum {
+                name,
+                doc: self.doc(loc),
+                values,
             }));
+            return Ok(Ty::Named(id));
         }
         match values {
             [Value::Bool(b)] => Ok(Ty::Bool(Some(*b))),
@@ -490,16 +589,21 @@ impl<'a> Normalizer<'a> {
             self.memo.insert(loc.clone(), Ty::Named(id));
             let mut taken = BTreeSet::new();
             let mut variants = Vec::new();
-            for (l, t) in locs.iter().zip(&targets) {
-                let value = self.node(t)["properties"][&tag]["const"]
-                    .as_str()
-                    .unwrap_or_default()
-                    .to_owned();
-                let vhint = format!("{name}{}", pascal(&value));
+            let values: Vec<String> = targets
+                .iter()
+                .map(|t| {
+                    self.node(t)["properties"][&tag]["const"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_owned()
+                })
+                .collect();
+            let hints = variant_names(&name, &values);
+            for ((l, value), vhint) in locs.iter().zip(values).zip(hints) {
                 let ty = self.ty(l, &vhint)?;
                 let vname = match &ty {
                     Ty::Named(i) => self.model.items[*i].name().to_owned(),
-                    _ => pascal(&value),
+                    _ => vhint,
                 };
                 variants.push((value, unique(vname, &mut taken), ty));
             }
@@ -534,7 +638,7 @@ impl<'a> Normalizer<'a> {
             let mut taken = BTreeSet::new();
             let mut variants = Vec::new();
             for (i, l) in locs.iter().enumerate() {
-                let ty = self.ty(l, &format!("{name}Variant{i}"))?;
+                let ty = self.ty(l, &join(&name, &format!("Variant{i}")))?;
                 let vname = match &ty {
                     Ty::Named(n) => self.model.items[*n].name().to_owned(),
                     _ => format!("Variant{i}"),
@@ -560,7 +664,7 @@ impl<'a> Normalizer<'a> {
         let name = self.name_for(loc, hint);
         let mut variants = Vec::new();
         for (k, l) in kinds {
-            let ty = self.ty(&l, &format!("{name}{}", pascal(&k)))?;
+            let ty = self.ty(&l, &join(&name, &pascal(&k)))?;
             variants.push((k.clone(), pascal(&k), ty));
         }
         let id = self.push(Item::ByType(ByType {
@@ -1024,7 +1128,13 @@ impl<'a> Normalizer<'a> {
                 continue;
             }
             let rust = unique(snake(json), &mut taken);
-            let hint = format!("{name}{}", pascal(json));
+            let mut hint = join(&name, &pascal(json));
+            if props
+                .iter()
+                .any(|(other, _)| other != json && join_plain(&name, &pascal(other)) == hint)
+            {
+                hint = join_plain(&name, &pascal(json));
+            }
             // The first location with structure gives the type; the others narrow it.
             let mut ty = None;
             let mut narrow = Vec::new();
@@ -1088,7 +1198,7 @@ impl<'a> Normalizer<'a> {
         let extra = if !closed.is_empty() {
             Extra::Closed
         } else if let Some((vl, nl)) = typed_extra {
-            let vty = self.ty(&vl, &format!("{name}Value"))?;
+            let vty = self.ty(&vl, &join(&name, "Value"))?;
             let key = match nl {
                 Some(nl) => match self
                     .node(&nl)
@@ -1210,7 +1320,7 @@ impl<'a> Normalizer<'a> {
                 None => groups.push((hit, vec![rust.clone()], json.clone())),
             }
         }
-        let name = unique(format!("{owner}{}", pascal(member)), &mut self.taken);
+        let name = unique(join(owner, &pascal(member)), &mut self.taken);
         let id = self.push(Item::Select(Select {
             name: name.clone(),
             selector_enum: enum_id,
@@ -1223,9 +1333,9 @@ impl<'a> Normalizer<'a> {
             let mut members = base.clone();
             members.extend(hit.iter().map(|&i| rules[i].1.clone()));
             let vhint = if hit.is_empty() {
-                format!("{name}Other")
+                join(&name, "Other")
             } else {
-                format!("{name}{}", pascal(&first))
+                join(&name, &pascal(&first))
             };
             let ty = self.merge(&at, &members, &vhint, true)?;
             let vname = match &ty {
@@ -1257,6 +1367,20 @@ impl<'a> Normalizer<'a> {
 }
 
 /// The item behind a named or refined type.
+/// The name of a pattern's type: the `$defs` key most files declare it under (the first on a tie),
+/// else the first member that uses it.
+fn pattern_name(sites: &[(bool, String)]) -> Option<String> {
+    let defs: Vec<&String> = sites.iter().filter(|s| s.0).map(|s| &s.1).collect();
+    let count = |n: &String| defs.iter().filter(|d| **d == n).count();
+    let mut best: Option<&String> = None;
+    for d in &defs {
+        if best.is_none_or(|b| count(d) > count(b)) {
+            best = Some(d);
+        }
+    }
+    best.or_else(|| sites.first().map(|s| &s.1)).cloned()
+}
+
 pub fn named_id(t: &Ty) -> Option<usize> {
     match t {
         Ty::Named(i) => Some(*i),

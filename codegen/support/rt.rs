@@ -1024,6 +1024,26 @@ impl Failure {
     }
 }
 
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.rel.is_empty() {
+            write!(f, "{}: {}", self.code, self.message)
+        } else {
+            write!(f, "{} at {}: {}", self.code, self.rel, self.message)
+        }
+    }
+}
+
+impl std::error::Error for Failure {}
+
+/// Conversions that cannot fail (a builder's setter given the member's own type) meet fallible ones
+/// (a constrained string from `&str`) in one error type.
+impl From<::core::convert::Infallible> for Failure {
+    fn from(never: ::core::convert::Infallible) -> Self {
+        match never {}
+    }
+}
+
 /// Runs the checks of member `token`, locating their failure under it.
 pub fn within(token: &str, f: impl FnOnce() -> Result<(), Failure>) -> Result<(), Failure> {
     f().map_err(|e| e.at(token))

@@ -52,8 +52,12 @@ fn regeneration_follows_the_project_schemas() {
     std::fs::write(&file, serde_json::to_string_pretty(&schema).unwrap()).unwrap();
     let after = generate_dir(&dir, &Options::default()).unwrap().code;
     assert!(
-        after.contains("pub favourite_colour: ::core::option::Option<rt::Str>"),
+        after.contains("pub favourite_colour: ::core::option::Option<Text0To20>"),
         "new field missing"
+    );
+    assert!(
+        after.contains("pub struct Text0To20(rt::Str)"),
+        "its constrained-string type is missing"
     );
     assert_ne!(
         before.lines().next(),

@@ -8,7 +8,7 @@
 
 use super::{Code, Issue};
 use crate::json::canonical;
-use crate::types::{Fixture, FixtureCommandsItem, FixtureEventsItem};
+use crate::types::{Fixture, FixtureCommand, FixtureEvent};
 use indexmap::IndexMap;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -29,15 +29,15 @@ struct EventIds<'a> {
 }
 
 impl<'a> EventIds<'a> {
-    fn of(event: &'a FixtureEventsItem) -> Self {
+    fn of(event: &'a FixtureEvent) -> Self {
         match event {
-            FixtureEventsItem::Event(e) => EventIds {
+            FixtureEvent::Event(e) => EventIds {
                 source_event_id: &e.source_event_id,
                 run_id: &e.run_id,
                 normalized_session_id: e.normalized_session_id.as_deref(),
                 event_type: e.event_type.as_str(),
             },
-            FixtureEventsItem::EventV2(e) => EventIds {
+            FixtureEvent::EventV2(e) => EventIds {
                 source_event_id: &e.source_event_id,
                 run_id: &e.run_id,
                 normalized_session_id: e.normalized_session_id.as_deref(),
@@ -158,8 +158,8 @@ pub(super) fn issues(fixture: &Fixture, value: &Value) -> Vec<Issue> {
     // 9
     for (i, command) in fixture.commands.iter().enumerate() {
         let seq = match command {
-            FixtureCommandsItem::Command(c) => &c.controller_seq,
-            FixtureCommandsItem::CommandV2(c) => &c.controller_seq,
+            FixtureCommand::Command(c) => &c.controller_seq,
+            FixtureCommand::CommandV2(c) => &c.controller_seq,
         };
         let want = i as i64 + 1;
         if *seq != want {

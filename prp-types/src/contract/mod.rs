@@ -16,7 +16,7 @@ mod binding;
 mod versions;
 
 use crate::decode::{self, DecodeError, MAX_DOCUMENT_BYTES};
-use crate::types::{Event, EventV2, Fixture, FixtureEventsItem};
+use crate::types::{Event, EventV2, Fixture, FixtureEvent};
 use serde::Serialize;
 use serde_json::Value;
 use std::fmt;
@@ -139,7 +139,7 @@ impl<T> Outcome<T> {
 pub type FixtureOutcome = Outcome<Fixture>;
 
 /// The outcome of validating one live event (v1 or v2).
-pub type EventOutcome = Outcome<FixtureEventsItem>;
+pub type EventOutcome = Outcome<FixtureEvent>;
 
 /// Stage 0: bytes to a JSON value, or the one `invalid_json` issue at `/`.
 fn parse(bytes: &[u8]) -> Result<Value, Issue> {
@@ -208,9 +208,9 @@ pub fn validate_event_bytes(bytes: &[u8]) -> EventOutcome {
         .and_then(Value::as_f64)
         .is_some_and(|n| n == 2.0);
     let typed = if v2 {
-        decode::decode::<EventV2>(bytes).map(FixtureEventsItem::EventV2)
+        decode::decode::<EventV2>(bytes).map(FixtureEvent::EventV2)
     } else {
-        decode::decode::<Event>(bytes).map(FixtureEventsItem::Event)
+        decode::decode::<Event>(bytes).map(FixtureEvent::Event)
     };
     match typed {
         Ok(t) => Outcome::valid(value, t),

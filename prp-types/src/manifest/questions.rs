@@ -102,7 +102,7 @@ fn generic(fixture: &QuestionAdapterFixture) -> Vec<String> {
     }
     let answers = &fixture.canonical_response.answers.extra;
     for (id, answer) in answers {
-        match questions.iter().find(|q| q.id == id) {
+        match questions.iter().find(|q| q.id == id.as_str()) {
             None => out.push(format!("answer {id} names no question")),
             Some(q) => answer_issues(q, answer, &mut out),
         }
@@ -145,7 +145,7 @@ fn answer_issues(q: &Question, a: &QuestionResponseAnswersValue, out: &mut Vec<S
     let selected = a.selected_option_ids.as_deref().unwrap_or_default();
     let mut seen = HashSet::new();
     for option in selected {
-        if !q.options.iter().flatten().any(|o| o.id == option) {
+        if !q.options.iter().flatten().any(|o| o.id == *option) {
             out.push(format!(
                 "answer {id}: option {option} is not an option of the question"
             ));

@@ -28,14 +28,54 @@ pub struct Revision {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-impl Revision {
-    /// A value from its required members; constants are filled in and optional members are absent.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(current: impl Into<RevisionCurrent>) -> Self {
-        Revision {
-            current: current.into(),
-            __order: rt::Order::default(),
+/// Builds a [`Revision`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+#[derive(Debug, Clone, Default)]
+#[must_use]
+pub struct RevisionBuilder {
+    current: ::core::option::Option<RevisionCurrent>,
+    __error: ::core::option::Option<rt::Failure>,
+}
+impl RevisionBuilder {
+    /// Sets `current`; a value that breaks its rule makes `build` fail.
+    pub fn current<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<RevisionCurrent>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.current = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("current"));
+                }
+            }
         }
+        self
+    }
+    /// The value, or the first member that failed its rule, the first required member
+    /// left unset, or the first rule the whole value breaks.
+    pub fn build(mut self) -> ::core::result::Result<Revision, rt::Failure> {
+        if let Some(e) = self.__error.take() {
+            return Err(e);
+        }
+        let value = Revision {
+            current: self
+                .current
+                .ok_or_else(|| rt::Failure::new(
+                    "required",
+                    "",
+                    "missing required member `current`",
+                ))?,
+            __order: rt::Order::default(),
+        };
+        rt::Check::check(&value)?;
+        Ok(value)
+    }
+}
+impl Revision {
+    /// Builds a [`Revision`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+    pub fn builder() -> RevisionBuilder {
+        RevisionBuilder::default()
     }
     /// The member order recorded when this value was decoded.
     pub fn member_order(&self) -> &rt::Order {
@@ -154,7 +194,7 @@ impl rt::Check for Revision {
 #[serde(untagged)]
 pub enum RevisionCurrent {
     Integer(rt::Integer),
-    String(rt::Str),
+    String(Text),
 }
 impl<'de> serde::Deserialize<'de> for RevisionCurrent {
     fn deserialize<__D: serde::Deserializer<'de>>(
@@ -191,8 +231,9 @@ impl<'de> serde::Deserialize<'de> for RevisionCurrent {
                 self,
                 s: &str,
             ) -> ::core::result::Result<RevisionCurrent, __E> {
-                rt::check_str::<__E>(&STR_0, s)?;
-                Ok(RevisionCurrent::String(rt::Str::from(s)))
+                Text::new(s)
+                    .map(RevisionCurrent::String)
+                    .map_err(rt::Failure::into_error)
             }
         }
         d.deserialize_any(V).map_err(|e: __D::Error| e)
@@ -215,9 +256,125 @@ impl rt::Check for RevisionCurrent {
             }
             RevisionCurrent::String(x) => {
                 let _ = x;
-                rt::str_failure(&STR_0, x)?;
             }
         }
+        Ok(())
+    }
+}
+///A string matching `^[a-z]+$`. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Text(rt::Str);
+impl Text {
+    /// Checks `s` against the rule; the failure says which part of it `s` breaks.
+    pub fn new(s: impl Into<rt::Str>) -> ::core::result::Result<Self, rt::Failure> {
+        let s = s.into();
+        rt::str_failure(&STR_0, &s)?;
+        Ok(Text(s))
+    }
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+    pub fn into_inner(self) -> rt::Str {
+        self.0
+    }
+}
+impl ::core::convert::TryFrom<&str> for Text {
+    type Error = rt::Failure;
+    fn try_from(s: &str) -> ::core::result::Result<Self, rt::Failure> {
+        Text::new(s)
+    }
+}
+impl ::core::convert::TryFrom<::std::string::String> for Text {
+    type Error = rt::Failure;
+    fn try_from(s: ::std::string::String) -> ::core::result::Result<Self, rt::Failure> {
+        Text::new(s)
+    }
+}
+impl ::core::convert::TryFrom<rt::Str> for Text {
+    type Error = rt::Failure;
+    fn try_from(s: rt::Str) -> ::core::result::Result<Self, rt::Failure> {
+        Text::new(s)
+    }
+}
+impl std::str::FromStr for Text {
+    type Err = rt::Failure;
+    fn from_str(s: &str) -> ::core::result::Result<Self, rt::Failure> {
+        Text::new(s)
+    }
+}
+impl std::ops::Deref for Text {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+impl AsRef<str> for Text {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+impl std::borrow::Borrow<str> for Text {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+impl PartialEq<str> for Text {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+impl PartialEq<&str> for Text {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+impl PartialEq<::std::string::String> for Text {
+    fn eq(&self, other: &::std::string::String) -> bool {
+        self.0 == other.as_str()
+    }
+}
+impl PartialEq<Text> for str {
+    fn eq(&self, other: &Text) -> bool {
+        self == other.as_str()
+    }
+}
+impl PartialEq<Text> for &str {
+    fn eq(&self, other: &Text) -> bool {
+        *self == other.as_str()
+    }
+}
+impl std::fmt::Debug for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+impl std::fmt::Display for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl serde::Serialize for Text {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Text {
+    fn deserialize<__D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        serde::de::DeserializeSeed::deserialize(rt::StrSeed(&STR_0), d).map(Text)
+    }
+}
+impl rt::Probed for Text {
+    fn probe(&self) -> rt::Probe<'_> {
+        rt::Probe::Str(&self.0)
+    }
+}
+impl rt::Check for Text {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         Ok(())
     }
 }

@@ -33,19 +33,144 @@ pub struct Order {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-impl Order {
-    /// A value from its required members; constants are filled in and optional members are absent.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(state: impl Into<OrderState>) -> Self {
-        Order {
-            state: state.into(),
-            blocker: None,
-            note: None,
-            mode: None,
-            host: None,
-            items: None,
-            __order: rt::Order::default(),
+/// Builds a [`Order`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+#[derive(Debug, Clone, Default)]
+#[must_use]
+pub struct OrderBuilder {
+    state: ::core::option::Option<OrderState>,
+    blocker: ::core::option::Option<rt::Str>,
+    note: ::core::option::Option<rt::Str>,
+    mode: ::core::option::Option<OrderMode>,
+    host: ::core::option::Option<rt::Str>,
+    items: ::core::option::Option<Vec<rt::Str>>,
+    __error: ::core::option::Option<rt::Failure>,
+}
+impl OrderBuilder {
+    /// Sets `state`; a value that breaks its rule makes `build` fail.
+    pub fn state<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<OrderState>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.state = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("state"));
+                }
+            }
         }
+        self
+    }
+    /// Sets `blocker`; a value that breaks its rule makes `build` fail.
+    pub fn blocker<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<rt::Str>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.blocker = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("blocker"));
+                }
+            }
+        }
+        self
+    }
+    /// Sets `note`; a value that breaks its rule makes `build` fail.
+    pub fn note<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<rt::Str>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.note = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("note"));
+                }
+            }
+        }
+        self
+    }
+    /// Sets `mode`; a value that breaks its rule makes `build` fail.
+    pub fn mode<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<OrderMode>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.mode = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("mode"));
+                }
+            }
+        }
+        self
+    }
+    /// Sets `host`; a value that breaks its rule makes `build` fail.
+    pub fn host<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<rt::Str>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.host = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("host"));
+                }
+            }
+        }
+        self
+    }
+    /// Sets `items`; a value that breaks its rule makes `build` fail.
+    pub fn items<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<Vec<rt::Str>>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.items = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("items"));
+                }
+            }
+        }
+        self
+    }
+    /// The value, or the first member that failed its rule, the first required member
+    /// left unset, or the first rule the whole value breaks.
+    pub fn build(mut self) -> ::core::result::Result<Order, rt::Failure> {
+        if let Some(e) = self.__error.take() {
+            return Err(e);
+        }
+        let value = Order {
+            state: self
+                .state
+                .ok_or_else(|| rt::Failure::new(
+                    "required",
+                    "",
+                    "missing required member `state`",
+                ))?,
+            blocker: self.blocker,
+            note: self.note,
+            mode: self.mode,
+            host: self.host,
+            items: self.items,
+            __order: rt::Order::default(),
+        };
+        rt::Check::check(&value)?;
+        Ok(value)
+    }
+}
+impl Order {
+    /// Builds a [`Order`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+    pub fn builder() -> OrderBuilder {
+        OrderBuilder::default()
     }
     /// The member order recorded when this value was decoded.
     pub fn member_order(&self) -> &rt::Order {

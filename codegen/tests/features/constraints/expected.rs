@@ -24,37 +24,209 @@ pub(crate) use for_each_schema_type;
 /// Limits.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Limits {
-    pub path: rt::Str,
-    pub name: rt::Str,
+    pub path: Path,
+    pub name: Text0To3,
     pub seq: i64,
     pub ratio: ::core::option::Option<f64>,
-    pub priority: ::core::option::Option<i64>,
+    pub priority: ::core::option::Option<LimitsPriority>,
     pub done: ::core::option::Option<bool>,
-    pub when: rt::Str,
-    pub refs: ::core::option::Option<Vec<LimitsRefsItem>>,
+    pub when: DateTime,
+    pub refs: ::core::option::Option<Vec<LimitsRef>>,
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-impl Limits {
-    /// A value from its required members; constants are filled in and optional members are absent.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        path: impl Into<rt::Str>,
-        name: impl Into<rt::Str>,
-        seq: impl Into<i64>,
-        when: impl Into<rt::Str>,
-    ) -> Self {
-        Limits {
-            path: path.into(),
-            name: name.into(),
-            seq: seq.into(),
-            ratio: None,
-            priority: None,
-            done: None,
-            when: when.into(),
-            refs: None,
-            __order: rt::Order::default(),
+/// Builds a [`Limits`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+#[derive(Debug, Clone, Default)]
+#[must_use]
+pub struct LimitsBuilder {
+    path: ::core::option::Option<Path>,
+    name: ::core::option::Option<Text0To3>,
+    seq: ::core::option::Option<i64>,
+    ratio: ::core::option::Option<f64>,
+    priority: ::core::option::Option<LimitsPriority>,
+    done: ::core::option::Option<bool>,
+    when: ::core::option::Option<DateTime>,
+    refs: ::core::option::Option<Vec<LimitsRef>>,
+    __error: ::core::option::Option<rt::Failure>,
+}
+impl LimitsBuilder {
+    /// Sets `path`; a value that breaks its rule makes `build` fail.
+    pub fn path<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<Path>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.path = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("path"));
+                }
+            }
         }
+        self
+    }
+    /// Sets `name`; a value that breaks its rule makes `build` fail.
+    pub fn name<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<Text0To3>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.name = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("name"));
+                }
+            }
+        }
+        self
+    }
+    /// Sets `seq`; a value that breaks its rule makes `build` fail.
+    pub fn seq<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<i64>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.seq = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("seq"));
+                }
+            }
+        }
+        self
+    }
+    /// Sets `ratio`; a value that breaks its rule makes `build` fail.
+    pub fn ratio<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<f64>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.ratio = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("ratio"));
+                }
+            }
+        }
+        self
+    }
+    /// Sets `priority`; a value that breaks its rule makes `build` fail.
+    pub fn priority<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<LimitsPriority>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.priority = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("priority"));
+                }
+            }
+        }
+        self
+    }
+    /// Sets `done`; a value that breaks its rule makes `build` fail.
+    pub fn done<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<bool>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.done = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("done"));
+                }
+            }
+        }
+        self
+    }
+    /// Sets `when`; a value that breaks its rule makes `build` fail.
+    pub fn when<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<DateTime>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.when = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("when"));
+                }
+            }
+        }
+        self
+    }
+    /// Sets `refs`; a value that breaks its rule makes `build` fail.
+    pub fn refs<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<Vec<LimitsRef>>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.refs = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("refs"));
+                }
+            }
+        }
+        self
+    }
+    /// The value, or the first member that failed its rule, the first required member
+    /// left unset, or the first rule the whole value breaks.
+    pub fn build(mut self) -> ::core::result::Result<Limits, rt::Failure> {
+        if let Some(e) = self.__error.take() {
+            return Err(e);
+        }
+        let value = Limits {
+            path: self
+                .path
+                .ok_or_else(|| rt::Failure::new(
+                    "required",
+                    "",
+                    "missing required member `path`",
+                ))?,
+            name: self
+                .name
+                .ok_or_else(|| rt::Failure::new(
+                    "required",
+                    "",
+                    "missing required member `name`",
+                ))?,
+            seq: self
+                .seq
+                .ok_or_else(|| rt::Failure::new(
+                    "required",
+                    "",
+                    "missing required member `seq`",
+                ))?,
+            ratio: self.ratio,
+            priority: self.priority,
+            done: self.done,
+            when: self
+                .when
+                .ok_or_else(|| rt::Failure::new(
+                    "required",
+                    "",
+                    "missing required member `when`",
+                ))?,
+            refs: self.refs,
+            __order: rt::Order::default(),
+        };
+        rt::Check::check(&value)?;
+        Ok(value)
+    }
+}
+impl Limits {
+    /// Builds a [`Limits`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+    pub fn builder() -> LimitsBuilder {
+        LimitsBuilder::default()
     }
     /// The member order recorded when this value was decoded.
     pub fn member_order(&self) -> &rt::Order {
@@ -115,14 +287,14 @@ impl Limits {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Limits, __A::Error> {
-        let mut __path: ::core::option::Option<rt::Str> = None;
-        let mut __name: ::core::option::Option<rt::Str> = None;
+        let mut __path: ::core::option::Option<Path> = None;
+        let mut __name: ::core::option::Option<Text0To3> = None;
         let mut __seq: ::core::option::Option<i64> = None;
         let mut __ratio: ::core::option::Option<f64> = None;
-        let mut __priority: ::core::option::Option<i64> = None;
+        let mut __priority: ::core::option::Option<LimitsPriority> = None;
         let mut __done: ::core::option::Option<bool> = None;
-        let mut __when: ::core::option::Option<rt::Str> = None;
-        let mut __refs: ::core::option::Option<Vec<LimitsRefsItem>> = None;
+        let mut __when: ::core::option::Option<DateTime> = None;
+        let mut __refs: ::core::option::Option<Vec<LimitsRef>> = None;
         let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
@@ -132,14 +304,14 @@ impl Limits {
                         return Err(rt::duplicate(&mut map, "path"));
                     }
                     __order_seen.push(0u16);
-                    __path = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
+                    __path = Some(map.next_value_seed(rt::TypeSeed::<Path>::new())?);
                 }
                 "name" => {
                     if __name.is_some() {
                         return Err(rt::duplicate(&mut map, "name"));
                     }
                     __order_seen.push(1u16);
-                    __name = Some(map.next_value_seed(rt::StrSeed(&STR_1))?);
+                    __name = Some(map.next_value_seed(rt::TypeSeed::<Text0To3>::new())?);
                 }
                 "seq" => {
                     if __seq.is_some() {
@@ -160,7 +332,9 @@ impl Limits {
                         return Err(rt::duplicate(&mut map, "priority"));
                     }
                     __order_seen.push(4u16);
-                    __priority = Some(map.next_value_seed(rt::IntSeed(&INT_1))?);
+                    __priority = Some(
+                        map.next_value_seed(rt::TypeSeed::<LimitsPriority>::new())?,
+                    );
                 }
                 "done" => {
                     if __done.is_some() {
@@ -174,7 +348,7 @@ impl Limits {
                         return Err(rt::duplicate(&mut map, "when"));
                     }
                     __order_seen.push(6u16);
-                    __when = Some(map.next_value_seed(rt::StrSeed(&STR_2))?);
+                    __when = Some(map.next_value_seed(rt::TypeSeed::<DateTime>::new())?);
                 }
                 "refs" => {
                     if __refs.is_some() {
@@ -184,7 +358,7 @@ impl Limits {
                     __refs = Some(
                         map
                             .next_value_seed(rt::VecSeed {
-                                item: rt::TypeSeed::<LimitsRefsItem>::new(),
+                                item: rt::TypeSeed::<LimitsRef>::new(),
                                 min: Some(1u64),
                                 max: Some(3u64),
                                 unique: true,
@@ -277,26 +451,6 @@ impl rt::Check for Limits {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         {
             rt::within(
-                "path",
-                || {
-                    let x = &self.path;
-                    rt::str_failure(&STR_0, x)?;
-                    Ok(())
-                },
-            )?;
-        }
-        {
-            rt::within(
-                "name",
-                || {
-                    let x = &self.name;
-                    rt::str_failure(&STR_1, x)?;
-                    Ok(())
-                },
-            )?;
-        }
-        {
-            rt::within(
                 "seq",
                 || {
                     let x = &self.seq;
@@ -314,15 +468,6 @@ impl rt::Check for Limits {
                 },
             )?;
         }
-        if let Some(x) = &self.priority {
-            rt::within(
-                "priority",
-                || {
-                    rt::int_failure(&INT_1, *x)?;
-                    Ok(())
-                },
-            )?;
-        }
         if let Some(x) = &self.done {
             rt::within(
                 "done",
@@ -332,16 +477,6 @@ impl rt::Check for Limits {
                             rt::Failure::new("const", "", format!("must be {}", true)),
                         );
                     }
-                    Ok(())
-                },
-            )?;
-        }
-        {
-            rt::within(
-                "when",
-                || {
-                    let x = &self.when;
-                    rt::str_failure(&STR_2, x)?;
                     Ok(())
                 },
             )?;
@@ -367,30 +502,140 @@ impl rt::Check for Limits {
         Ok(())
     }
 }
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LimitsPriority {
+    V0,
+    V1,
+    V2,
+}
+impl LimitsPriority {
+    /// Every value, in schema order.
+    pub const ALL: &'static [LimitsPriority] = &[
+        LimitsPriority::V0,
+        LimitsPriority::V1,
+        LimitsPriority::V2,
+    ];
+    /// The JSON integer of this value.
+    pub fn as_i64(&self) -> i64 {
+        match self {
+            LimitsPriority::V0 => 0i64,
+            LimitsPriority::V1 => 1i64,
+            LimitsPriority::V2 => 2i64,
+        }
+    }
+}
+impl ::core::convert::TryFrom<i64> for LimitsPriority {
+    type Error = rt::Failure;
+    fn try_from(v: i64) -> ::core::result::Result<Self, rt::Failure> {
+        rt::int_failure(&INT_1, v)?;
+        match v {
+            0i64 => Ok(LimitsPriority::V0),
+            1i64 => Ok(LimitsPriority::V1),
+            2i64 => Ok(LimitsPriority::V2),
+            _ => Err(rt::Failure::new("enum", "", "not an allowed value")),
+        }
+    }
+}
+impl From<LimitsPriority> for i64 {
+    fn from(v: LimitsPriority) -> i64 {
+        v.as_i64()
+    }
+}
+impl std::fmt::Display for LimitsPriority {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.as_i64())
+    }
+}
+impl serde::Serialize for LimitsPriority {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        s.serialize_i64(self.as_i64())
+    }
+}
+impl<'de> serde::Deserialize<'de> for LimitsPriority {
+    fn deserialize<__D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        let v = serde::de::DeserializeSeed::deserialize(rt::IntSeed(&INT_1), d)?;
+        LimitsPriority::try_from(v).map_err(rt::Failure::into_error)
+    }
+}
+impl rt::Probed for LimitsPriority {
+    fn probe(&self) -> rt::Probe<'_> {
+        rt::Probe::Int(self.as_i64())
+    }
+}
+impl rt::Check for LimitsPriority {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        Ok(())
+    }
+}
 #[derive(Debug, Clone, PartialEq)]
-pub struct LimitsRefsItem {
+pub struct LimitsRef {
     pub id: rt::Str,
     /// Members the schema does not declare, kept in input order and written back.
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-impl LimitsRefsItem {
-    /// A value from its required members; constants are filled in and optional members are absent.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(id: impl Into<rt::Str>) -> Self {
-        LimitsRefsItem {
-            id: id.into(),
+/// Builds a [`LimitsRef`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+#[derive(Debug, Clone, Default)]
+#[must_use]
+pub struct LimitsRefBuilder {
+    id: ::core::option::Option<rt::Str>,
+    __error: ::core::option::Option<rt::Failure>,
+}
+impl LimitsRefBuilder {
+    /// Sets `id`; a value that breaks its rule makes `build` fail.
+    pub fn id<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<rt::Str>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.id = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("id"));
+                }
+            }
+        }
+        self
+    }
+    /// The value, or the first member that failed its rule, the first required member
+    /// left unset, or the first rule the whole value breaks.
+    pub fn build(mut self) -> ::core::result::Result<LimitsRef, rt::Failure> {
+        if let Some(e) = self.__error.take() {
+            return Err(e);
+        }
+        let value = LimitsRef {
+            id: self
+                .id
+                .ok_or_else(|| rt::Failure::new(
+                    "required",
+                    "",
+                    "missing required member `id`",
+                ))?,
             extra: Default::default(),
             __order: rt::Order::default(),
-        }
+        };
+        rt::Check::check(&value)?;
+        Ok(value)
+    }
+}
+impl LimitsRef {
+    /// Builds a [`LimitsRef`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+    pub fn builder() -> LimitsRefBuilder {
+        LimitsRefBuilder::default()
     }
     /// The member order recorded when this value was decoded.
     pub fn member_order(&self) -> &rt::Order {
         &self.__order
     }
 }
-impl serde::Serialize for LimitsRefsItem {
+impl serde::Serialize for LimitsRef {
     fn serialize<__S: serde::Serializer>(
         &self,
         s: __S,
@@ -410,13 +655,13 @@ impl serde::Serialize for LimitsRefsItem {
         map.end()
     }
 }
-impl LimitsRefsItem {
+impl LimitsRef {
     /// Decodes the members of an object; `pre` is a member a tagged union already read.
     #[doc(hidden)]
     pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
-    ) -> ::core::result::Result<LimitsRefsItem, __A::Error> {
+    ) -> ::core::result::Result<LimitsRef, __A::Error> {
         let mut __id: ::core::option::Option<rt::Str> = None;
         let mut extra = serde_json::Map::new();
         let mut __order_seen = rt::OrderRecorder::new();
@@ -428,7 +673,7 @@ impl LimitsRefsItem {
                         return Err(rt::duplicate(&mut map, "id"));
                     }
                     __order_seen.push(0u16);
-                    __id = Some(map.next_value_seed(rt::StrSeed(&STR_3))?);
+                    __id = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
                 }
                 _ => {
                     if extra.contains_key(key.as_str()) {
@@ -444,7 +689,7 @@ impl LimitsRefsItem {
             .ok_or_else(|| rt::fail::<
                 __A::Error,
             >("required", "", "missing required member `id`"))?;
-        let value = LimitsRefsItem {
+        let value = LimitsRef {
             id,
             extra,
             __order: __order_seen.finish(),
@@ -452,27 +697,27 @@ impl LimitsRefsItem {
         Ok(value)
     }
 }
-impl<'de> serde::Deserialize<'de> for LimitsRefsItem {
+impl<'de> serde::Deserialize<'de> for LimitsRef {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
         struct V;
         impl<'de> serde::de::Visitor<'de> for V {
-            type Value = LimitsRefsItem;
+            type Value = LimitsRef;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (LimitsRefsItem)")
+                f.write_str("an object (LimitsRef)")
             }
             fn visit_map<__A: serde::de::MapAccess<'de>>(
                 self,
                 map: __A,
-            ) -> ::core::result::Result<LimitsRefsItem, __A::Error> {
-                LimitsRefsItem::__visit(map, None)
+            ) -> ::core::result::Result<LimitsRef, __A::Error> {
+                LimitsRef::__visit(map, None)
             }
         }
         d.deserialize_map(V)
     }
 }
-impl rt::Fields for LimitsRefsItem {
+impl rt::Fields for LimitsRef {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
             "id" => rt::Probed::probe(&self.id),
@@ -480,18 +725,369 @@ impl rt::Fields for LimitsRefsItem {
         }
     }
 }
-impl rt::Probed for LimitsRefsItem {
+impl rt::Probed for LimitsRef {
     fn probe(&self) -> rt::Probe<'_> {
         rt::Probe::Object
     }
 }
-impl rt::Check for LimitsRefsItem {
+impl rt::Check for LimitsRef {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         for k in self.extra.keys() {
             if matches!(k.as_str(), "id") {
                 return Err(rt::shadowing(k));
             }
         }
+        Ok(())
+    }
+}
+///A string of at least 1 characters matching `^(?!/)(?!.*(?:^|/)\.\.(?:/|$)).+$`. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Path(rt::Str);
+impl Path {
+    /// Checks `s` against the rule; the failure says which part of it `s` breaks.
+    pub fn new(s: impl Into<rt::Str>) -> ::core::result::Result<Self, rt::Failure> {
+        let s = s.into();
+        rt::str_failure(&STR_1, &s)?;
+        Ok(Path(s))
+    }
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+    pub fn into_inner(self) -> rt::Str {
+        self.0
+    }
+}
+impl ::core::convert::TryFrom<&str> for Path {
+    type Error = rt::Failure;
+    fn try_from(s: &str) -> ::core::result::Result<Self, rt::Failure> {
+        Path::new(s)
+    }
+}
+impl ::core::convert::TryFrom<::std::string::String> for Path {
+    type Error = rt::Failure;
+    fn try_from(s: ::std::string::String) -> ::core::result::Result<Self, rt::Failure> {
+        Path::new(s)
+    }
+}
+impl ::core::convert::TryFrom<rt::Str> for Path {
+    type Error = rt::Failure;
+    fn try_from(s: rt::Str) -> ::core::result::Result<Self, rt::Failure> {
+        Path::new(s)
+    }
+}
+impl std::str::FromStr for Path {
+    type Err = rt::Failure;
+    fn from_str(s: &str) -> ::core::result::Result<Self, rt::Failure> {
+        Path::new(s)
+    }
+}
+impl std::ops::Deref for Path {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+impl AsRef<str> for Path {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+impl std::borrow::Borrow<str> for Path {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+impl PartialEq<str> for Path {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+impl PartialEq<&str> for Path {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+impl PartialEq<::std::string::String> for Path {
+    fn eq(&self, other: &::std::string::String) -> bool {
+        self.0 == other.as_str()
+    }
+}
+impl PartialEq<Path> for str {
+    fn eq(&self, other: &Path) -> bool {
+        self == other.as_str()
+    }
+}
+impl PartialEq<Path> for &str {
+    fn eq(&self, other: &Path) -> bool {
+        *self == other.as_str()
+    }
+}
+impl std::fmt::Debug for Path {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+impl std::fmt::Display for Path {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl serde::Serialize for Path {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Path {
+    fn deserialize<__D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        serde::de::DeserializeSeed::deserialize(rt::StrSeed(&STR_1), d).map(Path)
+    }
+}
+impl rt::Probed for Path {
+    fn probe(&self) -> rt::Probe<'_> {
+        rt::Probe::Str(&self.0)
+    }
+}
+impl rt::Check for Path {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        Ok(())
+    }
+}
+///A string of at most 3 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Text0To3(rt::Str);
+impl Text0To3 {
+    /// Checks `s` against the rule; the failure says which part of it `s` breaks.
+    pub fn new(s: impl Into<rt::Str>) -> ::core::result::Result<Self, rt::Failure> {
+        let s = s.into();
+        rt::str_failure(&STR_2, &s)?;
+        Ok(Text0To3(s))
+    }
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+    pub fn into_inner(self) -> rt::Str {
+        self.0
+    }
+}
+impl ::core::convert::TryFrom<&str> for Text0To3 {
+    type Error = rt::Failure;
+    fn try_from(s: &str) -> ::core::result::Result<Self, rt::Failure> {
+        Text0To3::new(s)
+    }
+}
+impl ::core::convert::TryFrom<::std::string::String> for Text0To3 {
+    type Error = rt::Failure;
+    fn try_from(s: ::std::string::String) -> ::core::result::Result<Self, rt::Failure> {
+        Text0To3::new(s)
+    }
+}
+impl ::core::convert::TryFrom<rt::Str> for Text0To3 {
+    type Error = rt::Failure;
+    fn try_from(s: rt::Str) -> ::core::result::Result<Self, rt::Failure> {
+        Text0To3::new(s)
+    }
+}
+impl std::str::FromStr for Text0To3 {
+    type Err = rt::Failure;
+    fn from_str(s: &str) -> ::core::result::Result<Self, rt::Failure> {
+        Text0To3::new(s)
+    }
+}
+impl std::ops::Deref for Text0To3 {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+impl AsRef<str> for Text0To3 {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+impl std::borrow::Borrow<str> for Text0To3 {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+impl PartialEq<str> for Text0To3 {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+impl PartialEq<&str> for Text0To3 {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+impl PartialEq<::std::string::String> for Text0To3 {
+    fn eq(&self, other: &::std::string::String) -> bool {
+        self.0 == other.as_str()
+    }
+}
+impl PartialEq<Text0To3> for str {
+    fn eq(&self, other: &Text0To3) -> bool {
+        self == other.as_str()
+    }
+}
+impl PartialEq<Text0To3> for &str {
+    fn eq(&self, other: &Text0To3) -> bool {
+        *self == other.as_str()
+    }
+}
+impl std::fmt::Debug for Text0To3 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+impl std::fmt::Display for Text0To3 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl serde::Serialize for Text0To3 {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Text0To3 {
+    fn deserialize<__D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        serde::de::DeserializeSeed::deserialize(rt::StrSeed(&STR_2), d).map(Text0To3)
+    }
+}
+impl rt::Probed for Text0To3 {
+    fn probe(&self) -> rt::Probe<'_> {
+        rt::Probe::Str(&self.0)
+    }
+}
+impl rt::Check for Text0To3 {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        Ok(())
+    }
+}
+///A string, a date-time of the form `YYYY-MM-DDTHH:MM:SS[.mmm]Z`. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DateTime(rt::Str);
+impl DateTime {
+    /// Checks `s` against the rule; the failure says which part of it `s` breaks.
+    pub fn new(s: impl Into<rt::Str>) -> ::core::result::Result<Self, rt::Failure> {
+        let s = s.into();
+        rt::str_failure(&STR_3, &s)?;
+        Ok(DateTime(s))
+    }
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+    pub fn into_inner(self) -> rt::Str {
+        self.0
+    }
+}
+impl ::core::convert::TryFrom<&str> for DateTime {
+    type Error = rt::Failure;
+    fn try_from(s: &str) -> ::core::result::Result<Self, rt::Failure> {
+        DateTime::new(s)
+    }
+}
+impl ::core::convert::TryFrom<::std::string::String> for DateTime {
+    type Error = rt::Failure;
+    fn try_from(s: ::std::string::String) -> ::core::result::Result<Self, rt::Failure> {
+        DateTime::new(s)
+    }
+}
+impl ::core::convert::TryFrom<rt::Str> for DateTime {
+    type Error = rt::Failure;
+    fn try_from(s: rt::Str) -> ::core::result::Result<Self, rt::Failure> {
+        DateTime::new(s)
+    }
+}
+impl std::str::FromStr for DateTime {
+    type Err = rt::Failure;
+    fn from_str(s: &str) -> ::core::result::Result<Self, rt::Failure> {
+        DateTime::new(s)
+    }
+}
+impl std::ops::Deref for DateTime {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+impl AsRef<str> for DateTime {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+impl std::borrow::Borrow<str> for DateTime {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+impl PartialEq<str> for DateTime {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+impl PartialEq<&str> for DateTime {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+impl PartialEq<::std::string::String> for DateTime {
+    fn eq(&self, other: &::std::string::String) -> bool {
+        self.0 == other.as_str()
+    }
+}
+impl PartialEq<DateTime> for str {
+    fn eq(&self, other: &DateTime) -> bool {
+        self == other.as_str()
+    }
+}
+impl PartialEq<DateTime> for &str {
+    fn eq(&self, other: &DateTime) -> bool {
+        *self == other.as_str()
+    }
+}
+impl std::fmt::Debug for DateTime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+impl std::fmt::Display for DateTime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl serde::Serialize for DateTime {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DateTime {
+    fn deserialize<__D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        serde::de::DeserializeSeed::deserialize(rt::StrSeed(&STR_3), d).map(DateTime)
+    }
+}
+impl rt::Probed for DateTime {
+    fn probe(&self) -> rt::Probe<'_> {
+        rt::Probe::Str(&self.0)
+    }
+}
+impl rt::Check for DateTime {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         Ok(())
     }
 }
@@ -505,28 +1101,28 @@ impl rt::Document for Limits {
 }
 static PAT_0: rt::Pattern = rt::Pattern::new("^(?!/)(?!.*(?:^|/)\\.\\.(?:/|$)).+$");
 static STR_0: rt::StrRule = rt::StrRule {
+    min: None,
+    max: None,
+    pattern: None,
+    date_time: false,
+};
+static STR_1: rt::StrRule = rt::StrRule {
     min: Some(1u64),
     max: None,
     pattern: Some(&PAT_0),
     date_time: false,
 };
-static STR_1: rt::StrRule = rt::StrRule {
+static STR_2: rt::StrRule = rt::StrRule {
     min: None,
     max: Some(3u64),
     pattern: None,
     date_time: false,
 };
-static STR_2: rt::StrRule = rt::StrRule {
-    min: None,
-    max: None,
-    pattern: None,
-    date_time: true,
-};
 static STR_3: rt::StrRule = rt::StrRule {
     min: None,
     max: None,
     pattern: None,
-    date_time: false,
+    date_time: true,
 };
 static INT_0: rt::IntRule = rt::IntRule {
     min: Some(1i64),

@@ -24,8 +24,8 @@ macro_rules! for_each_schema_type {
     ($m:ident) => {
         $m ! { ("https://example.test/cross/a.schema.json", A),
         ("https://example.test/cross/b.schema.json", B),
-        ("https://example.test/cross/a.schema.json#/$defs/id", __Schema0),
-        ("https://example.test/cross/b.schema.json#/$defs/id", __Schema1) }
+        ("https://example.test/cross/a.schema.json#/$defs/id", Text0To3),
+        ("https://example.test/cross/b.schema.json#/$defs/id", Id) }
     };
 }
 #[allow(unused_imports)]
@@ -33,22 +33,102 @@ pub(crate) use for_each_schema_type;
 /// Alpha.
 #[derive(Debug, Clone, PartialEq)]
 pub struct A {
-    pub id: rt::Str,
+    pub id: Text0To3,
     pub beta: B,
-    pub beta_id: ::core::option::Option<rt::Str>,
+    pub beta_id: ::core::option::Option<Id>,
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-impl A {
-    /// A value from its required members; constants are filled in and optional members are absent.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(id: impl Into<rt::Str>, beta: impl Into<B>) -> Self {
-        A {
-            id: id.into(),
-            beta: beta.into(),
-            beta_id: None,
-            __order: rt::Order::default(),
+/// Builds a [`A`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+#[derive(Debug, Clone, Default)]
+#[must_use]
+pub struct ABuilder {
+    id: ::core::option::Option<Text0To3>,
+    beta: ::core::option::Option<B>,
+    beta_id: ::core::option::Option<Id>,
+    __error: ::core::option::Option<rt::Failure>,
+}
+impl ABuilder {
+    /// Sets `id`; a value that breaks its rule makes `build` fail.
+    pub fn id<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<Text0To3>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.id = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("id"));
+                }
+            }
         }
+        self
+    }
+    /// Sets `beta`; a value that breaks its rule makes `build` fail.
+    pub fn beta<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<B>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.beta = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("beta"));
+                }
+            }
+        }
+        self
+    }
+    /// Sets `betaId`; a value that breaks its rule makes `build` fail.
+    pub fn beta_id<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<Id>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.beta_id = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("betaId"));
+                }
+            }
+        }
+        self
+    }
+    /// The value, or the first member that failed its rule, the first required member
+    /// left unset, or the first rule the whole value breaks.
+    pub fn build(mut self) -> ::core::result::Result<A, rt::Failure> {
+        if let Some(e) = self.__error.take() {
+            return Err(e);
+        }
+        let value = A {
+            id: self
+                .id
+                .ok_or_else(|| rt::Failure::new(
+                    "required",
+                    "",
+                    "missing required member `id`",
+                ))?,
+            beta: self
+                .beta
+                .ok_or_else(|| rt::Failure::new(
+                    "required",
+                    "",
+                    "missing required member `beta`",
+                ))?,
+            beta_id: self.beta_id,
+            __order: rt::Order::default(),
+        };
+        rt::Check::check(&value)?;
+        Ok(value)
+    }
+}
+impl A {
+    /// Builds a [`A`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+    pub fn builder() -> ABuilder {
+        ABuilder::default()
     }
     /// The member order recorded when this value was decoded.
     pub fn member_order(&self) -> &rt::Order {
@@ -89,9 +169,9 @@ impl A {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<A, __A::Error> {
-        let mut __id: ::core::option::Option<rt::Str> = None;
+        let mut __id: ::core::option::Option<Text0To3> = None;
         let mut __beta: ::core::option::Option<B> = None;
-        let mut __beta_id: ::core::option::Option<rt::Str> = None;
+        let mut __beta_id: ::core::option::Option<Id> = None;
         let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
@@ -101,7 +181,7 @@ impl A {
                         return Err(rt::duplicate(&mut map, "id"));
                     }
                     __order_seen.push(0u16);
-                    __id = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
+                    __id = Some(map.next_value_seed(rt::TypeSeed::<Text0To3>::new())?);
                 }
                 "beta" => {
                     if __beta.is_some() {
@@ -115,7 +195,7 @@ impl A {
                         return Err(rt::duplicate(&mut map, "betaId"));
                     }
                     __order_seen.push(2u16);
-                    __beta_id = Some(map.next_value_seed(rt::StrSeed(&STR_1))?);
+                    __beta_id = Some(map.next_value_seed(rt::TypeSeed::<Id>::new())?);
                 }
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
@@ -182,29 +262,10 @@ impl rt::Check for A {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         {
             rt::within(
-                "id",
-                || {
-                    let x = &self.id;
-                    rt::str_failure(&STR_0, x)?;
-                    Ok(())
-                },
-            )?;
-        }
-        {
-            rt::within(
                 "beta",
                 || {
                     let x = &self.beta;
                     rt::Check::check(x)?;
-                    Ok(())
-                },
-            )?;
-        }
-        if let Some(x) = &self.beta_id {
-            rt::within(
-                "betaId",
-                || {
-                    rt::str_failure(&STR_1, x)?;
                     Ok(())
                 },
             )?;
@@ -215,21 +276,61 @@ impl rt::Check for A {
 /// Beta.
 #[derive(Debug, Clone, PartialEq)]
 pub struct B {
-    pub id: rt::Str,
+    pub id: Id,
     /// Members the schema does not declare, kept in input order and written back.
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-impl B {
-    /// A value from its required members; constants are filled in and optional members are absent.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(id: impl Into<rt::Str>) -> Self {
-        B {
-            id: id.into(),
+/// Builds a [`B`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+#[derive(Debug, Clone, Default)]
+#[must_use]
+pub struct BBuilder {
+    id: ::core::option::Option<Id>,
+    __error: ::core::option::Option<rt::Failure>,
+}
+impl BBuilder {
+    /// Sets `id`; a value that breaks its rule makes `build` fail.
+    pub fn id<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<Id>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.id = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("id"));
+                }
+            }
+        }
+        self
+    }
+    /// The value, or the first member that failed its rule, the first required member
+    /// left unset, or the first rule the whole value breaks.
+    pub fn build(mut self) -> ::core::result::Result<B, rt::Failure> {
+        if let Some(e) = self.__error.take() {
+            return Err(e);
+        }
+        let value = B {
+            id: self
+                .id
+                .ok_or_else(|| rt::Failure::new(
+                    "required",
+                    "",
+                    "missing required member `id`",
+                ))?,
             extra: Default::default(),
             __order: rt::Order::default(),
-        }
+        };
+        rt::Check::check(&value)?;
+        Ok(value)
+    }
+}
+impl B {
+    /// Builds a [`B`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+    pub fn builder() -> BBuilder {
+        BBuilder::default()
     }
     /// The member order recorded when this value was decoded.
     pub fn member_order(&self) -> &rt::Order {
@@ -263,7 +364,7 @@ impl B {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<B, __A::Error> {
-        let mut __id: ::core::option::Option<rt::Str> = None;
+        let mut __id: ::core::option::Option<Id> = None;
         let mut extra = serde_json::Map::new();
         let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
@@ -274,7 +375,7 @@ impl B {
                         return Err(rt::duplicate(&mut map, "id"));
                     }
                     __order_seen.push(0u16);
-                    __id = Some(map.next_value_seed(rt::StrSeed(&STR_1))?);
+                    __id = Some(map.next_value_seed(rt::TypeSeed::<Id>::new())?);
                 }
                 _ => {
                     if extra.contains_key(key.as_str()) {
@@ -333,16 +434,6 @@ impl rt::Probed for B {
 }
 impl rt::Check for B {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        {
-            rt::within(
-                "id",
-                || {
-                    let x = &self.id;
-                    rt::str_failure(&STR_1, x)?;
-                    Ok(())
-                },
-            )?;
-        }
         for k in self.extra.keys() {
             if matches!(k.as_str(), "id") {
                 return Err(rt::shadowing(k));
@@ -351,41 +442,237 @@ impl rt::Check for B {
         Ok(())
     }
 }
-/// The schema `https://example.test/cross/a.schema.json#/$defs/id`, checkable on its own.
-#[doc(hidden)]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(transparent)]
-pub struct __Schema0(pub rt::Str);
-impl<'de> serde::Deserialize<'de> for __Schema0 {
+///A string of at most 3 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Text0To3(rt::Str);
+impl Text0To3 {
+    /// Checks `s` against the rule; the failure says which part of it `s` breaks.
+    pub fn new(s: impl Into<rt::Str>) -> ::core::result::Result<Self, rt::Failure> {
+        let s = s.into();
+        rt::str_failure(&STR_0, &s)?;
+        Ok(Text0To3(s))
+    }
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+    pub fn into_inner(self) -> rt::Str {
+        self.0
+    }
+}
+impl ::core::convert::TryFrom<&str> for Text0To3 {
+    type Error = rt::Failure;
+    fn try_from(s: &str) -> ::core::result::Result<Self, rt::Failure> {
+        Text0To3::new(s)
+    }
+}
+impl ::core::convert::TryFrom<::std::string::String> for Text0To3 {
+    type Error = rt::Failure;
+    fn try_from(s: ::std::string::String) -> ::core::result::Result<Self, rt::Failure> {
+        Text0To3::new(s)
+    }
+}
+impl ::core::convert::TryFrom<rt::Str> for Text0To3 {
+    type Error = rt::Failure;
+    fn try_from(s: rt::Str) -> ::core::result::Result<Self, rt::Failure> {
+        Text0To3::new(s)
+    }
+}
+impl std::str::FromStr for Text0To3 {
+    type Err = rt::Failure;
+    fn from_str(s: &str) -> ::core::result::Result<Self, rt::Failure> {
+        Text0To3::new(s)
+    }
+}
+impl std::ops::Deref for Text0To3 {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+impl AsRef<str> for Text0To3 {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+impl std::borrow::Borrow<str> for Text0To3 {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+impl PartialEq<str> for Text0To3 {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+impl PartialEq<&str> for Text0To3 {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+impl PartialEq<::std::string::String> for Text0To3 {
+    fn eq(&self, other: &::std::string::String) -> bool {
+        self.0 == other.as_str()
+    }
+}
+impl PartialEq<Text0To3> for str {
+    fn eq(&self, other: &Text0To3) -> bool {
+        self == other.as_str()
+    }
+}
+impl PartialEq<Text0To3> for &str {
+    fn eq(&self, other: &Text0To3) -> bool {
+        *self == other.as_str()
+    }
+}
+impl std::fmt::Debug for Text0To3 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+impl std::fmt::Display for Text0To3 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl serde::Serialize for Text0To3 {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Text0To3 {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        serde::de::DeserializeSeed::deserialize(rt::StrSeed(&STR_0), d).map(__Schema0)
+        serde::de::DeserializeSeed::deserialize(rt::StrSeed(&STR_0), d).map(Text0To3)
     }
 }
-impl rt::Check for __Schema0 {
+impl rt::Probed for Text0To3 {
+    fn probe(&self) -> rt::Probe<'_> {
+        rt::Probe::Str(&self.0)
+    }
+}
+impl rt::Check for Text0To3 {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        let x = &self.0;
-        rt::str_failure(&STR_0, x)?;
         Ok(())
     }
 }
-/// The schema `https://example.test/cross/b.schema.json#/$defs/id`, checkable on its own.
-#[doc(hidden)]
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[serde(transparent)]
-pub struct __Schema1(pub rt::Str);
-impl<'de> serde::Deserialize<'de> for __Schema1 {
+///A string matching `^b`. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Id(rt::Str);
+impl Id {
+    /// Checks `s` against the rule; the failure says which part of it `s` breaks.
+    pub fn new(s: impl Into<rt::Str>) -> ::core::result::Result<Self, rt::Failure> {
+        let s = s.into();
+        rt::str_failure(&STR_1, &s)?;
+        Ok(Id(s))
+    }
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+    pub fn into_inner(self) -> rt::Str {
+        self.0
+    }
+}
+impl ::core::convert::TryFrom<&str> for Id {
+    type Error = rt::Failure;
+    fn try_from(s: &str) -> ::core::result::Result<Self, rt::Failure> {
+        Id::new(s)
+    }
+}
+impl ::core::convert::TryFrom<::std::string::String> for Id {
+    type Error = rt::Failure;
+    fn try_from(s: ::std::string::String) -> ::core::result::Result<Self, rt::Failure> {
+        Id::new(s)
+    }
+}
+impl ::core::convert::TryFrom<rt::Str> for Id {
+    type Error = rt::Failure;
+    fn try_from(s: rt::Str) -> ::core::result::Result<Self, rt::Failure> {
+        Id::new(s)
+    }
+}
+impl std::str::FromStr for Id {
+    type Err = rt::Failure;
+    fn from_str(s: &str) -> ::core::result::Result<Self, rt::Failure> {
+        Id::new(s)
+    }
+}
+impl std::ops::Deref for Id {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+impl AsRef<str> for Id {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+impl std::borrow::Borrow<str> for Id {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+impl PartialEq<str> for Id {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+impl PartialEq<&str> for Id {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+impl PartialEq<::std::string::String> for Id {
+    fn eq(&self, other: &::std::string::String) -> bool {
+        self.0 == other.as_str()
+    }
+}
+impl PartialEq<Id> for str {
+    fn eq(&self, other: &Id) -> bool {
+        self == other.as_str()
+    }
+}
+impl PartialEq<Id> for &str {
+    fn eq(&self, other: &Id) -> bool {
+        *self == other.as_str()
+    }
+}
+impl std::fmt::Debug for Id {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+impl std::fmt::Display for Id {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl serde::Serialize for Id {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Id {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        serde::de::DeserializeSeed::deserialize(rt::StrSeed(&STR_1), d).map(__Schema1)
+        serde::de::DeserializeSeed::deserialize(rt::StrSeed(&STR_1), d).map(Id)
     }
 }
-impl rt::Check for __Schema1 {
+impl rt::Probed for Id {
+    fn probe(&self) -> rt::Probe<'_> {
+        rt::Probe::Str(&self.0)
+    }
+}
+impl rt::Check for Id {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        let x = &self.0;
-        rt::str_failure(&STR_1, x)?;
         Ok(())
     }
 }

@@ -28,14 +28,54 @@ pub struct Answers {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-impl Answers {
-    /// A value from its required members; constants are filled in and optional members are absent.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(answers: impl Into<AnswersAnswers>) -> Self {
-        Answers {
-            answers: answers.into(),
-            __order: rt::Order::default(),
+/// Builds a [`Answers`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+#[derive(Debug, Clone, Default)]
+#[must_use]
+pub struct AnswersBuilder {
+    answers: ::core::option::Option<AnswersAnswers>,
+    __error: ::core::option::Option<rt::Failure>,
+}
+impl AnswersBuilder {
+    /// Sets `answers`; a value that breaks its rule makes `build` fail.
+    pub fn answers<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<AnswersAnswers>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.answers = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("answers"));
+                }
+            }
         }
+        self
+    }
+    /// The value, or the first member that failed its rule, the first required member
+    /// left unset, or the first rule the whole value breaks.
+    pub fn build(mut self) -> ::core::result::Result<Answers, rt::Failure> {
+        if let Some(e) = self.__error.take() {
+            return Err(e);
+        }
+        let value = Answers {
+            answers: self
+                .answers
+                .ok_or_else(|| rt::Failure::new(
+                    "required",
+                    "",
+                    "missing required member `answers`",
+                ))?,
+            __order: rt::Order::default(),
+        };
+        rt::Check::check(&value)?;
+        Ok(value)
+    }
+}
+impl Answers {
+    /// Builds a [`Answers`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+    pub fn builder() -> AnswersBuilder {
+        AnswersBuilder::default()
     }
     /// The member order recorded when this value was decoded.
     pub fn member_order(&self) -> &rt::Order {
@@ -157,14 +197,31 @@ pub struct AnswersAnswers {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-impl AnswersAnswers {
-    /// A value with every optional member absent.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        AnswersAnswers {
+/// Builds a [`AnswersAnswers`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+#[derive(Debug, Clone, Default)]
+#[must_use]
+pub struct AnswersAnswersBuilder {
+    __error: ::core::option::Option<rt::Failure>,
+}
+impl AnswersAnswersBuilder {
+    /// The value, or the first member that failed its rule, the first required member
+    /// left unset, or the first rule the whole value breaks.
+    pub fn build(mut self) -> ::core::result::Result<AnswersAnswers, rt::Failure> {
+        if let Some(e) = self.__error.take() {
+            return Err(e);
+        }
+        let value = AnswersAnswers {
             extra: Default::default(),
             __order: rt::Order::default(),
-        }
+        };
+        rt::Check::check(&value)?;
+        Ok(value)
+    }
+}
+impl AnswersAnswers {
+    /// Builds a [`AnswersAnswers`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+    pub fn builder() -> AnswersAnswersBuilder {
+        AnswersAnswersBuilder::default()
     }
     /// The member order recorded when this value was decoded.
     pub fn member_order(&self) -> &rt::Order {
@@ -274,14 +331,54 @@ pub struct AnswersAnswersValue {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-impl AnswersAnswersValue {
-    /// A value from its required members; constants are filled in and optional members are absent.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(value: impl Into<rt::Str>) -> Self {
-        AnswersAnswersValue {
-            value: value.into(),
-            __order: rt::Order::default(),
+/// Builds a [`AnswersAnswersValue`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+#[derive(Debug, Clone, Default)]
+#[must_use]
+pub struct AnswersAnswersValueBuilder {
+    value: ::core::option::Option<rt::Str>,
+    __error: ::core::option::Option<rt::Failure>,
+}
+impl AnswersAnswersValueBuilder {
+    /// Sets `value`; a value that breaks its rule makes `build` fail.
+    pub fn value<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<rt::Str>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.value = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("value"));
+                }
+            }
         }
+        self
+    }
+    /// The value, or the first member that failed its rule, the first required member
+    /// left unset, or the first rule the whole value breaks.
+    pub fn build(mut self) -> ::core::result::Result<AnswersAnswersValue, rt::Failure> {
+        if let Some(e) = self.__error.take() {
+            return Err(e);
+        }
+        let value = AnswersAnswersValue {
+            value: self
+                .value
+                .ok_or_else(|| rt::Failure::new(
+                    "required",
+                    "",
+                    "missing required member `value`",
+                ))?,
+            __order: rt::Order::default(),
+        };
+        rt::Check::check(&value)?;
+        Ok(value)
+    }
+}
+impl AnswersAnswersValue {
+    /// Builds a [`AnswersAnswersValue`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+    pub fn builder() -> AnswersAnswersValueBuilder {
+        AnswersAnswersValueBuilder::default()
     }
     /// The member order recorded when this value was decoded.
     pub fn member_order(&self) -> &rt::Order {

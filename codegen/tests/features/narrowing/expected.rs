@@ -34,17 +34,91 @@ pub struct Envelope {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-impl Envelope {
-    /// A value from its required members; constants are filled in and optional members are absent.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(ref_: impl Into<Reference>) -> Self {
-        Envelope {
-            ref_: ref_.into(),
-            more: None,
-            merged: None,
+/// Builds a [`Envelope`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+#[derive(Debug, Clone, Default)]
+#[must_use]
+pub struct EnvelopeBuilder {
+    ref_: ::core::option::Option<Reference>,
+    more: ::core::option::Option<Vec<Reference>>,
+    merged: ::core::option::Option<EnvelopeMerged>,
+    __error: ::core::option::Option<rt::Failure>,
+}
+impl EnvelopeBuilder {
+    /// Sets `ref`; a value that breaks its rule makes `build` fail.
+    pub fn ref_<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<Reference>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.ref_ = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("ref"));
+                }
+            }
+        }
+        self
+    }
+    /// Sets `more`; a value that breaks its rule makes `build` fail.
+    pub fn more<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<Vec<Reference>>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.more = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("more"));
+                }
+            }
+        }
+        self
+    }
+    /// Sets `merged`; a value that breaks its rule makes `build` fail.
+    pub fn merged<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<EnvelopeMerged>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.merged = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("merged"));
+                }
+            }
+        }
+        self
+    }
+    /// The value, or the first member that failed its rule, the first required member
+    /// left unset, or the first rule the whole value breaks.
+    pub fn build(mut self) -> ::core::result::Result<Envelope, rt::Failure> {
+        if let Some(e) = self.__error.take() {
+            return Err(e);
+        }
+        let value = Envelope {
+            ref_: self
+                .ref_
+                .ok_or_else(|| rt::Failure::new(
+                    "required",
+                    "",
+                    "missing required member `ref`",
+                ))?,
+            more: self.more,
+            merged: self.merged,
             extra: Default::default(),
             __order: rt::Order::default(),
-        }
+        };
+        rt::Check::check(&value)?;
+        Ok(value)
+    }
+}
+impl Envelope {
+    /// Builds a [`Envelope`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+    pub fn builder() -> EnvelopeBuilder {
+        EnvelopeBuilder::default()
     }
     /// The member order recorded when this value was decoded.
     pub fn member_order(&self) -> &rt::Order {
@@ -250,22 +324,85 @@ impl rt::Check for Envelope {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reference {
     pub kind: ReferenceKind,
-    pub id: rt::Str,
+    pub id: NonEmptyText,
     /// Members the schema does not declare, kept in input order and written back.
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-impl Reference {
-    /// A value from its required members; constants are filled in and optional members are absent.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(kind: impl Into<ReferenceKind>, id: impl Into<rt::Str>) -> Self {
-        Reference {
-            kind: kind.into(),
-            id: id.into(),
+/// Builds a [`Reference`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+#[derive(Debug, Clone, Default)]
+#[must_use]
+pub struct ReferenceBuilder {
+    kind: ::core::option::Option<ReferenceKind>,
+    id: ::core::option::Option<NonEmptyText>,
+    __error: ::core::option::Option<rt::Failure>,
+}
+impl ReferenceBuilder {
+    /// Sets `kind`; a value that breaks its rule makes `build` fail.
+    pub fn kind<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<ReferenceKind>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.kind = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("kind"));
+                }
+            }
+        }
+        self
+    }
+    /// Sets `id`; a value that breaks its rule makes `build` fail.
+    pub fn id<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<NonEmptyText>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.id = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("id"));
+                }
+            }
+        }
+        self
+    }
+    /// The value, or the first member that failed its rule, the first required member
+    /// left unset, or the first rule the whole value breaks.
+    pub fn build(mut self) -> ::core::result::Result<Reference, rt::Failure> {
+        if let Some(e) = self.__error.take() {
+            return Err(e);
+        }
+        let value = Reference {
+            kind: self
+                .kind
+                .ok_or_else(|| rt::Failure::new(
+                    "required",
+                    "",
+                    "missing required member `kind`",
+                ))?,
+            id: self
+                .id
+                .ok_or_else(|| rt::Failure::new(
+                    "required",
+                    "",
+                    "missing required member `id`",
+                ))?,
             extra: Default::default(),
             __order: rt::Order::default(),
-        }
+        };
+        rt::Check::check(&value)?;
+        Ok(value)
+    }
+}
+impl Reference {
+    /// Builds a [`Reference`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+    pub fn builder() -> ReferenceBuilder {
+        ReferenceBuilder::default()
     }
     /// The member order recorded when this value was decoded.
     pub fn member_order(&self) -> &rt::Order {
@@ -301,7 +438,7 @@ impl Reference {
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Reference, __A::Error> {
         let mut __kind: ::core::option::Option<ReferenceKind> = None;
-        let mut __id: ::core::option::Option<rt::Str> = None;
+        let mut __id: ::core::option::Option<NonEmptyText> = None;
         let mut extra = serde_json::Map::new();
         let mut __order_seen = rt::OrderRecorder::new();
         if let Some((k, v)) = pre {
@@ -333,7 +470,9 @@ impl Reference {
                         return Err(rt::duplicate(&mut map, "id"));
                     }
                     __order_seen.push(1u16);
-                    __id = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
+                    __id = Some(
+                        map.next_value_seed(rt::TypeSeed::<NonEmptyText>::new())?,
+                    );
                 }
                 _ => {
                     if extra.contains_key(key.as_str()) {
@@ -398,16 +537,6 @@ impl rt::Probed for Reference {
 }
 impl rt::Check for Reference {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        {
-            rt::within(
-                "id",
-                || {
-                    let x = &self.id;
-                    rt::str_failure(&STR_0, x)?;
-                    Ok(())
-                },
-            )?;
-        }
         for k in self.extra.keys() {
             if matches!(k.as_str(), "kind" | "id") {
                 return Err(rt::shadowing(k));
@@ -491,27 +620,109 @@ impl rt::Check for ReferenceKind {
 pub struct EnvelopeMerged {
     pub count: rt::Integer,
     pub kind: ReferenceKind,
-    pub id: rt::Str,
+    pub id: NonEmptyText,
     /// Members the schema does not declare, kept in input order and written back.
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-impl EnvelopeMerged {
-    /// A value from its required members; constants are filled in and optional members are absent.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        count: impl Into<rt::Integer>,
-        kind: impl Into<ReferenceKind>,
-        id: impl Into<rt::Str>,
-    ) -> Self {
-        EnvelopeMerged {
-            count: count.into(),
-            kind: kind.into(),
-            id: id.into(),
+/// Builds a [`EnvelopeMerged`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+#[derive(Debug, Clone, Default)]
+#[must_use]
+pub struct EnvelopeMergedBuilder {
+    count: ::core::option::Option<rt::Integer>,
+    kind: ::core::option::Option<ReferenceKind>,
+    id: ::core::option::Option<NonEmptyText>,
+    __error: ::core::option::Option<rt::Failure>,
+}
+impl EnvelopeMergedBuilder {
+    /// Sets `count`; a value that breaks its rule makes `build` fail.
+    pub fn count<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<rt::Integer>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.count = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("count"));
+                }
+            }
+        }
+        self
+    }
+    /// Sets `kind`; a value that breaks its rule makes `build` fail.
+    pub fn kind<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<ReferenceKind>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.kind = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("kind"));
+                }
+            }
+        }
+        self
+    }
+    /// Sets `id`; a value that breaks its rule makes `build` fail.
+    pub fn id<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<NonEmptyText>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.id = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("id"));
+                }
+            }
+        }
+        self
+    }
+    /// The value, or the first member that failed its rule, the first required member
+    /// left unset, or the first rule the whole value breaks.
+    pub fn build(mut self) -> ::core::result::Result<EnvelopeMerged, rt::Failure> {
+        if let Some(e) = self.__error.take() {
+            return Err(e);
+        }
+        let value = EnvelopeMerged {
+            count: self
+                .count
+                .ok_or_else(|| rt::Failure::new(
+                    "required",
+                    "",
+                    "missing required member `count`",
+                ))?,
+            kind: self
+                .kind
+                .ok_or_else(|| rt::Failure::new(
+                    "required",
+                    "",
+                    "missing required member `kind`",
+                ))?,
+            id: self
+                .id
+                .ok_or_else(|| rt::Failure::new(
+                    "required",
+                    "",
+                    "missing required member `id`",
+                ))?,
             extra: Default::default(),
             __order: rt::Order::default(),
-        }
+        };
+        rt::Check::check(&value)?;
+        Ok(value)
+    }
+}
+impl EnvelopeMerged {
+    /// Builds a [`EnvelopeMerged`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+    pub fn builder() -> EnvelopeMergedBuilder {
+        EnvelopeMergedBuilder::default()
     }
     /// The member order recorded when this value was decoded.
     pub fn member_order(&self) -> &rt::Order {
@@ -549,7 +760,7 @@ impl EnvelopeMerged {
     ) -> ::core::result::Result<EnvelopeMerged, __A::Error> {
         let mut __count: ::core::option::Option<rt::Integer> = None;
         let mut __kind: ::core::option::Option<ReferenceKind> = None;
-        let mut __id: ::core::option::Option<rt::Str> = None;
+        let mut __id: ::core::option::Option<NonEmptyText> = None;
         let mut extra = serde_json::Map::new();
         let mut __order_seen = rt::OrderRecorder::new();
         if let Some((k, v)) = pre {
@@ -588,7 +799,9 @@ impl EnvelopeMerged {
                         return Err(rt::duplicate(&mut map, "id"));
                     }
                     __order_seen.push(2u16);
-                    __id = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
+                    __id = Some(
+                        map.next_value_seed(rt::TypeSeed::<NonEmptyText>::new())?,
+                    );
                 }
                 _ => {
                     if extra.contains_key(key.as_str()) {
@@ -669,21 +882,128 @@ impl rt::Check for EnvelopeMerged {
                 },
             )?;
         }
-        {
-            rt::within(
-                "id",
-                || {
-                    let x = &self.id;
-                    rt::str_failure(&STR_0, x)?;
-                    Ok(())
-                },
-            )?;
-        }
         for k in self.extra.keys() {
             if matches!(k.as_str(), "count" | "kind" | "id") {
                 return Err(rt::shadowing(k));
             }
         }
+        Ok(())
+    }
+}
+///A string of at least 1 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NonEmptyText(rt::Str);
+impl NonEmptyText {
+    /// Checks `s` against the rule; the failure says which part of it `s` breaks.
+    pub fn new(s: impl Into<rt::Str>) -> ::core::result::Result<Self, rt::Failure> {
+        let s = s.into();
+        rt::str_failure(&STR_0, &s)?;
+        Ok(NonEmptyText(s))
+    }
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+    pub fn into_inner(self) -> rt::Str {
+        self.0
+    }
+}
+impl ::core::convert::TryFrom<&str> for NonEmptyText {
+    type Error = rt::Failure;
+    fn try_from(s: &str) -> ::core::result::Result<Self, rt::Failure> {
+        NonEmptyText::new(s)
+    }
+}
+impl ::core::convert::TryFrom<::std::string::String> for NonEmptyText {
+    type Error = rt::Failure;
+    fn try_from(s: ::std::string::String) -> ::core::result::Result<Self, rt::Failure> {
+        NonEmptyText::new(s)
+    }
+}
+impl ::core::convert::TryFrom<rt::Str> for NonEmptyText {
+    type Error = rt::Failure;
+    fn try_from(s: rt::Str) -> ::core::result::Result<Self, rt::Failure> {
+        NonEmptyText::new(s)
+    }
+}
+impl std::str::FromStr for NonEmptyText {
+    type Err = rt::Failure;
+    fn from_str(s: &str) -> ::core::result::Result<Self, rt::Failure> {
+        NonEmptyText::new(s)
+    }
+}
+impl std::ops::Deref for NonEmptyText {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+impl AsRef<str> for NonEmptyText {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+impl std::borrow::Borrow<str> for NonEmptyText {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+impl PartialEq<str> for NonEmptyText {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+impl PartialEq<&str> for NonEmptyText {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+impl PartialEq<::std::string::String> for NonEmptyText {
+    fn eq(&self, other: &::std::string::String) -> bool {
+        self.0 == other.as_str()
+    }
+}
+impl PartialEq<NonEmptyText> for str {
+    fn eq(&self, other: &NonEmptyText) -> bool {
+        self == other.as_str()
+    }
+}
+impl PartialEq<NonEmptyText> for &str {
+    fn eq(&self, other: &NonEmptyText) -> bool {
+        *self == other.as_str()
+    }
+}
+impl std::fmt::Debug for NonEmptyText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+impl std::fmt::Display for NonEmptyText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl serde::Serialize for NonEmptyText {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+impl<'de> serde::Deserialize<'de> for NonEmptyText {
+    fn deserialize<__D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        serde::de::DeserializeSeed::deserialize(rt::StrSeed(&STR_0), d).map(NonEmptyText)
+    }
+}
+impl rt::Probed for NonEmptyText {
+    fn probe(&self) -> rt::Probe<'_> {
+        rt::Probe::Str(&self.0)
+    }
+}
+impl rt::Check for NonEmptyText {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         Ok(())
     }
 }

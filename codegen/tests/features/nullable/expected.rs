@@ -33,21 +33,103 @@ pub struct Record {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-impl Record {
-    /// A value from its required members; constants are filled in and optional members are absent.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        a: impl Into<::core::option::Option<rt::Str>>,
-        c: impl Into<::core::option::Option<RecordC>>,
-    ) -> Self {
-        Record {
-            a: a.into(),
-            b: rt::Tri::Absent,
-            c: c.into(),
-            d: None,
+/// Builds a [`Record`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+#[derive(Debug, Clone, Default)]
+#[must_use]
+pub struct RecordBuilder {
+    a: ::core::option::Option<rt::Str>,
+    b: rt::Tri<rt::Integer>,
+    c: ::core::option::Option<RecordC>,
+    d: ::core::option::Option<rt::Str>,
+    __error: ::core::option::Option<rt::Failure>,
+}
+impl RecordBuilder {
+    /// Sets `a`; a value that breaks its rule makes `build` fail.
+    pub fn a<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<rt::Str>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.a = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("a"));
+                }
+            }
+        }
+        self
+    }
+    /// Sets `b`; a value that breaks its rule makes `build` fail.
+    pub fn b<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<rt::Integer>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.b = rt::Tri::Value(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("b"));
+                }
+            }
+        }
+        self
+    }
+    /// Sets `c`; a value that breaks its rule makes `build` fail.
+    pub fn c<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<RecordC>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.c = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("c"));
+                }
+            }
+        }
+        self
+    }
+    /// Sets `d`; a value that breaks its rule makes `build` fail.
+    pub fn d<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<rt::Str>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.d = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("d"));
+                }
+            }
+        }
+        self
+    }
+    /// The value, or the first member that failed its rule, the first required member
+    /// left unset, or the first rule the whole value breaks.
+    pub fn build(mut self) -> ::core::result::Result<Record, rt::Failure> {
+        if let Some(e) = self.__error.take() {
+            return Err(e);
+        }
+        let value = Record {
+            a: self.a,
+            b: self.b,
+            c: self.c,
+            d: self.d,
             extra: Default::default(),
             __order: rt::Order::default(),
-        }
+        };
+        rt::Check::check(&value)?;
+        Ok(value)
+    }
+}
+impl Record {
+    /// Builds a [`Record`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+    pub fn builder() -> RecordBuilder {
+        RecordBuilder::default()
     }
     /// The member order recorded when this value was decoded.
     pub fn member_order(&self) -> &rt::Order {
@@ -247,15 +329,55 @@ pub struct RecordC {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-impl RecordC {
-    /// A value from its required members; constants are filled in and optional members are absent.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(x: impl Into<bool>) -> Self {
-        RecordC {
-            x: x.into(),
+/// Builds a [`RecordC`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+#[derive(Debug, Clone, Default)]
+#[must_use]
+pub struct RecordCBuilder {
+    x: ::core::option::Option<bool>,
+    __error: ::core::option::Option<rt::Failure>,
+}
+impl RecordCBuilder {
+    /// Sets `x`; a value that breaks its rule makes `build` fail.
+    pub fn x<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<bool>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.x = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("x"));
+                }
+            }
+        }
+        self
+    }
+    /// The value, or the first member that failed its rule, the first required member
+    /// left unset, or the first rule the whole value breaks.
+    pub fn build(mut self) -> ::core::result::Result<RecordC, rt::Failure> {
+        if let Some(e) = self.__error.take() {
+            return Err(e);
+        }
+        let value = RecordC {
+            x: self
+                .x
+                .ok_or_else(|| rt::Failure::new(
+                    "required",
+                    "",
+                    "missing required member `x`",
+                ))?,
             extra: Default::default(),
             __order: rt::Order::default(),
-        }
+        };
+        rt::Check::check(&value)?;
+        Ok(value)
+    }
+}
+impl RecordC {
+    /// Builds a [`RecordC`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+    pub fn builder() -> RecordCBuilder {
+        RecordCBuilder::default()
     }
     /// The member order recorded when this value was decoded.
     pub fn member_order(&self) -> &rt::Order {

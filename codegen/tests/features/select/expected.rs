@@ -30,15 +30,81 @@ pub struct Message {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-impl Message {
-    /// A value from its required members; constants are filled in and optional members are absent.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(type_: impl Into<MessageType>, body: impl Into<MessageBody>) -> Self {
-        Message {
-            type_: type_.into(),
-            body: body.into(),
-            __order: rt::Order::default(),
+/// Builds a [`Message`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+#[derive(Debug, Clone, Default)]
+#[must_use]
+pub struct MessageBuilder {
+    type_: ::core::option::Option<MessageType>,
+    body: ::core::option::Option<MessageBody>,
+    __error: ::core::option::Option<rt::Failure>,
+}
+impl MessageBuilder {
+    /// Sets `type`; a value that breaks its rule makes `build` fail.
+    pub fn type_<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<MessageType>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.type_ = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("type"));
+                }
+            }
         }
+        self
+    }
+    /// Sets `body`; a value that breaks its rule makes `build` fail.
+    pub fn body<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<MessageBody>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.body = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("body"));
+                }
+            }
+        }
+        self
+    }
+    /// The value, or the first member that failed its rule, the first required member
+    /// left unset, or the first rule the whole value breaks.
+    pub fn build(mut self) -> ::core::result::Result<Message, rt::Failure> {
+        if let Some(e) = self.__error.take() {
+            return Err(e);
+        }
+        if self.type_.is_none() && let Some(p) = &self.body {
+            self.type_ = p.implied();
+        }
+        let value = Message {
+            type_: self
+                .type_
+                .ok_or_else(|| rt::Failure::new(
+                    "required",
+                    "",
+                    "missing required member `type`",
+                ))?,
+            body: self
+                .body
+                .ok_or_else(|| rt::Failure::new(
+                    "required",
+                    "",
+                    "missing required member `body`",
+                ))?,
+            __order: rt::Order::default(),
+        };
+        rt::Check::check(&value)?;
+        Ok(value)
+    }
+}
+impl Message {
+    /// Builds a [`Message`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+    pub fn builder() -> MessageBuilder {
+        MessageBuilder::default()
     }
     /// The member order recorded when this value was decoded.
     pub fn member_order(&self) -> &rt::Order {
@@ -360,7 +426,31 @@ impl rt::Check for MessageBody {
         Ok(())
     }
 }
+impl From<Text> for MessageBody {
+    fn from(v: Text) -> Self {
+        MessageBody::Text(Box::new(v))
+    }
+}
+impl From<MessageBodyImage> for MessageBody {
+    fn from(v: MessageBodyImage) -> Self {
+        MessageBody::Image(Box::new(v))
+    }
+}
+impl From<MessageBodyOther> for MessageBody {
+    fn from(v: MessageBodyOther) -> Self {
+        MessageBody::Other(Box::new(v))
+    }
+}
 impl MessageBody {
+    /// The selector value this variant stands for, when exactly one value chooses it
+    /// (a builder fills an unset selector from it).
+    pub fn implied(&self) -> ::core::option::Option<MessageType> {
+        match self {
+            MessageBody::Text(_) => Some(MessageType::Text),
+            MessageBody::Image(_) => Some(MessageType::Image),
+            MessageBody::Other(_) => Some(MessageType::Ping),
+        }
+    }
     /// Checks the value against the schema that `selector` chooses. A variant other than the
     /// chosen one is accepted only when its JSON satisfies the chosen schema, exactly as
     /// decoding the encoded document would decide.
@@ -388,18 +478,58 @@ impl MessageBody {
 }
 #[derive(Debug, Clone, PartialEq)]
 pub struct Text {
-    pub text: rt::Str,
+    pub text: Text0To5,
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-impl Text {
-    /// A value from its required members; constants are filled in and optional members are absent.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(text: impl Into<rt::Str>) -> Self {
-        Text {
-            text: text.into(),
-            __order: rt::Order::default(),
+/// Builds a [`Text`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+#[derive(Debug, Clone, Default)]
+#[must_use]
+pub struct TextBuilder {
+    text: ::core::option::Option<Text0To5>,
+    __error: ::core::option::Option<rt::Failure>,
+}
+impl TextBuilder {
+    /// Sets `text`; a value that breaks its rule makes `build` fail.
+    pub fn text<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<Text0To5>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.text = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("text"));
+                }
+            }
         }
+        self
+    }
+    /// The value, or the first member that failed its rule, the first required member
+    /// left unset, or the first rule the whole value breaks.
+    pub fn build(mut self) -> ::core::result::Result<Text, rt::Failure> {
+        if let Some(e) = self.__error.take() {
+            return Err(e);
+        }
+        let value = Text {
+            text: self
+                .text
+                .ok_or_else(|| rt::Failure::new(
+                    "required",
+                    "",
+                    "missing required member `text`",
+                ))?,
+            __order: rt::Order::default(),
+        };
+        rt::Check::check(&value)?;
+        Ok(value)
+    }
+}
+impl Text {
+    /// Builds a [`Text`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+    pub fn builder() -> TextBuilder {
+        TextBuilder::default()
     }
     /// The member order recorded when this value was decoded.
     pub fn member_order(&self) -> &rt::Order {
@@ -433,7 +563,7 @@ impl Text {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Text, __A::Error> {
-        let mut __text: ::core::option::Option<rt::Str> = None;
+        let mut __text: ::core::option::Option<Text0To5> = None;
         let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
@@ -443,7 +573,7 @@ impl Text {
                         return Err(rt::duplicate(&mut map, "text"));
                     }
                     __order_seen.push(0u16);
-                    __text = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
+                    __text = Some(map.next_value_seed(rt::TypeSeed::<Text0To5>::new())?);
                 }
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
@@ -499,36 +629,66 @@ impl rt::Probed for Text {
 }
 impl rt::Check for Text {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        {
-            rt::within(
-                "text",
-                || {
-                    let x = &self.text;
-                    rt::str_failure(&STR_0, x)?;
-                    Ok(())
-                },
-            )?;
-        }
         Ok(())
     }
 }
 #[derive(Debug, Clone, PartialEq)]
 pub struct MessageBodyImage {
-    pub url: rt::Str,
+    pub url: Url,
     /// Members the schema does not declare, kept in input order and written back.
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-impl MessageBodyImage {
-    /// A value from its required members; constants are filled in and optional members are absent.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(url: impl Into<rt::Str>) -> Self {
-        MessageBodyImage {
-            url: url.into(),
+/// Builds a [`MessageBodyImage`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+#[derive(Debug, Clone, Default)]
+#[must_use]
+pub struct MessageBodyImageBuilder {
+    url: ::core::option::Option<Url>,
+    __error: ::core::option::Option<rt::Failure>,
+}
+impl MessageBodyImageBuilder {
+    /// Sets `url`; a value that breaks its rule makes `build` fail.
+    pub fn url<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<Url>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.url = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("url"));
+                }
+            }
+        }
+        self
+    }
+    /// The value, or the first member that failed its rule, the first required member
+    /// left unset, or the first rule the whole value breaks.
+    pub fn build(mut self) -> ::core::result::Result<MessageBodyImage, rt::Failure> {
+        if let Some(e) = self.__error.take() {
+            return Err(e);
+        }
+        let value = MessageBodyImage {
+            url: self
+                .url
+                .ok_or_else(|| rt::Failure::new(
+                    "required",
+                    "",
+                    "missing required member `url`",
+                ))?,
             extra: Default::default(),
             __order: rt::Order::default(),
-        }
+        };
+        rt::Check::check(&value)?;
+        Ok(value)
+    }
+}
+impl MessageBodyImage {
+    /// Builds a [`MessageBodyImage`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+    pub fn builder() -> MessageBodyImageBuilder {
+        MessageBodyImageBuilder::default()
     }
     /// The member order recorded when this value was decoded.
     pub fn member_order(&self) -> &rt::Order {
@@ -562,7 +722,7 @@ impl MessageBodyImage {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<MessageBodyImage, __A::Error> {
-        let mut __url: ::core::option::Option<rt::Str> = None;
+        let mut __url: ::core::option::Option<Url> = None;
         let mut extra = serde_json::Map::new();
         let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
@@ -573,7 +733,7 @@ impl MessageBodyImage {
                         return Err(rt::duplicate(&mut map, "url"));
                     }
                     __order_seen.push(0u16);
-                    __url = Some(map.next_value_seed(rt::StrSeed(&STR_1))?);
+                    __url = Some(map.next_value_seed(rt::TypeSeed::<Url>::new())?);
                 }
                 _ => {
                     if extra.contains_key(key.as_str()) {
@@ -632,16 +792,6 @@ impl rt::Probed for MessageBodyImage {
 }
 impl rt::Check for MessageBodyImage {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        {
-            rt::within(
-                "url",
-                || {
-                    let x = &self.url;
-                    rt::str_failure(&STR_1, x)?;
-                    Ok(())
-                },
-            )?;
-        }
         for k in self.extra.keys() {
             if matches!(k.as_str(), "url") {
                 return Err(rt::shadowing(k));
@@ -658,15 +808,49 @@ pub struct MessageBodyOther {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-impl MessageBodyOther {
-    /// A value with every optional member absent.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new() -> Self {
-        MessageBodyOther {
-            channel: None,
+/// Builds a [`MessageBodyOther`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+#[derive(Debug, Clone, Default)]
+#[must_use]
+pub struct MessageBodyOtherBuilder {
+    channel: ::core::option::Option<MessageBodyOtherChannel>,
+    __error: ::core::option::Option<rt::Failure>,
+}
+impl MessageBodyOtherBuilder {
+    /// Sets `channel`; a value that breaks its rule makes `build` fail.
+    pub fn channel<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<MessageBodyOtherChannel>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.channel = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("channel"));
+                }
+            }
+        }
+        self
+    }
+    /// The value, or the first member that failed its rule, the first required member
+    /// left unset, or the first rule the whole value breaks.
+    pub fn build(mut self) -> ::core::result::Result<MessageBodyOther, rt::Failure> {
+        if let Some(e) = self.__error.take() {
+            return Err(e);
+        }
+        let value = MessageBodyOther {
+            channel: self.channel,
             extra: Default::default(),
             __order: rt::Order::default(),
-        }
+        };
+        rt::Check::check(&value)?;
+        Ok(value)
+    }
+}
+impl MessageBodyOther {
+    /// Builds a [`MessageBodyOther`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+    pub fn builder() -> MessageBodyOtherBuilder {
+        MessageBodyOtherBuilder::default()
     }
     /// The member order recorded when this value was decoded.
     pub fn member_order(&self) -> &rt::Order {
@@ -859,6 +1043,240 @@ impl rt::Probed for MessageBodyOtherChannel {
     }
 }
 impl rt::Check for MessageBodyOtherChannel {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        Ok(())
+    }
+}
+///A string of at most 5 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Text0To5(rt::Str);
+impl Text0To5 {
+    /// Checks `s` against the rule; the failure says which part of it `s` breaks.
+    pub fn new(s: impl Into<rt::Str>) -> ::core::result::Result<Self, rt::Failure> {
+        let s = s.into();
+        rt::str_failure(&STR_0, &s)?;
+        Ok(Text0To5(s))
+    }
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+    pub fn into_inner(self) -> rt::Str {
+        self.0
+    }
+}
+impl ::core::convert::TryFrom<&str> for Text0To5 {
+    type Error = rt::Failure;
+    fn try_from(s: &str) -> ::core::result::Result<Self, rt::Failure> {
+        Text0To5::new(s)
+    }
+}
+impl ::core::convert::TryFrom<::std::string::String> for Text0To5 {
+    type Error = rt::Failure;
+    fn try_from(s: ::std::string::String) -> ::core::result::Result<Self, rt::Failure> {
+        Text0To5::new(s)
+    }
+}
+impl ::core::convert::TryFrom<rt::Str> for Text0To5 {
+    type Error = rt::Failure;
+    fn try_from(s: rt::Str) -> ::core::result::Result<Self, rt::Failure> {
+        Text0To5::new(s)
+    }
+}
+impl std::str::FromStr for Text0To5 {
+    type Err = rt::Failure;
+    fn from_str(s: &str) -> ::core::result::Result<Self, rt::Failure> {
+        Text0To5::new(s)
+    }
+}
+impl std::ops::Deref for Text0To5 {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+impl AsRef<str> for Text0To5 {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+impl std::borrow::Borrow<str> for Text0To5 {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+impl PartialEq<str> for Text0To5 {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+impl PartialEq<&str> for Text0To5 {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+impl PartialEq<::std::string::String> for Text0To5 {
+    fn eq(&self, other: &::std::string::String) -> bool {
+        self.0 == other.as_str()
+    }
+}
+impl PartialEq<Text0To5> for str {
+    fn eq(&self, other: &Text0To5) -> bool {
+        self == other.as_str()
+    }
+}
+impl PartialEq<Text0To5> for &str {
+    fn eq(&self, other: &Text0To5) -> bool {
+        *self == other.as_str()
+    }
+}
+impl std::fmt::Debug for Text0To5 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+impl std::fmt::Display for Text0To5 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl serde::Serialize for Text0To5 {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Text0To5 {
+    fn deserialize<__D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        serde::de::DeserializeSeed::deserialize(rt::StrSeed(&STR_0), d).map(Text0To5)
+    }
+}
+impl rt::Probed for Text0To5 {
+    fn probe(&self) -> rt::Probe<'_> {
+        rt::Probe::Str(&self.0)
+    }
+}
+impl rt::Check for Text0To5 {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        Ok(())
+    }
+}
+///A string matching `^https://`. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Url(rt::Str);
+impl Url {
+    /// Checks `s` against the rule; the failure says which part of it `s` breaks.
+    pub fn new(s: impl Into<rt::Str>) -> ::core::result::Result<Self, rt::Failure> {
+        let s = s.into();
+        rt::str_failure(&STR_1, &s)?;
+        Ok(Url(s))
+    }
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+    pub fn into_inner(self) -> rt::Str {
+        self.0
+    }
+}
+impl ::core::convert::TryFrom<&str> for Url {
+    type Error = rt::Failure;
+    fn try_from(s: &str) -> ::core::result::Result<Self, rt::Failure> {
+        Url::new(s)
+    }
+}
+impl ::core::convert::TryFrom<::std::string::String> for Url {
+    type Error = rt::Failure;
+    fn try_from(s: ::std::string::String) -> ::core::result::Result<Self, rt::Failure> {
+        Url::new(s)
+    }
+}
+impl ::core::convert::TryFrom<rt::Str> for Url {
+    type Error = rt::Failure;
+    fn try_from(s: rt::Str) -> ::core::result::Result<Self, rt::Failure> {
+        Url::new(s)
+    }
+}
+impl std::str::FromStr for Url {
+    type Err = rt::Failure;
+    fn from_str(s: &str) -> ::core::result::Result<Self, rt::Failure> {
+        Url::new(s)
+    }
+}
+impl std::ops::Deref for Url {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+impl AsRef<str> for Url {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+impl std::borrow::Borrow<str> for Url {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+impl PartialEq<str> for Url {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+impl PartialEq<&str> for Url {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+impl PartialEq<::std::string::String> for Url {
+    fn eq(&self, other: &::std::string::String) -> bool {
+        self.0 == other.as_str()
+    }
+}
+impl PartialEq<Url> for str {
+    fn eq(&self, other: &Url) -> bool {
+        self == other.as_str()
+    }
+}
+impl PartialEq<Url> for &str {
+    fn eq(&self, other: &Url) -> bool {
+        *self == other.as_str()
+    }
+}
+impl std::fmt::Debug for Url {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+impl std::fmt::Display for Url {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl serde::Serialize for Url {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Url {
+    fn deserialize<__D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<Self, __D::Error> {
+        serde::de::DeserializeSeed::deserialize(rt::StrSeed(&STR_1), d).map(Url)
+    }
+}
+impl rt::Probed for Url {
+    fn probe(&self) -> rt::Probe<'_> {
+        rt::Probe::Str(&self.0)
+    }
+}
+impl rt::Check for Url {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         Ok(())
     }

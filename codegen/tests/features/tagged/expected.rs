@@ -157,16 +157,56 @@ pub struct Circle {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-impl Circle {
-    /// A value from its required members; constants are filled in and optional members are absent.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(radius: impl Into<f64>) -> Self {
-        Circle {
+/// Builds a [`Circle`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+#[derive(Debug, Clone, Default)]
+#[must_use]
+pub struct CircleBuilder {
+    radius: ::core::option::Option<f64>,
+    __error: ::core::option::Option<rt::Failure>,
+}
+impl CircleBuilder {
+    /// Sets `radius`; a value that breaks its rule makes `build` fail.
+    pub fn radius<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<f64>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.radius = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("radius"));
+                }
+            }
+        }
+        self
+    }
+    /// The value, or the first member that failed its rule, the first required member
+    /// left unset, or the first rule the whole value breaks.
+    pub fn build(mut self) -> ::core::result::Result<Circle, rt::Failure> {
+        if let Some(e) = self.__error.take() {
+            return Err(e);
+        }
+        let value = Circle {
             kind: CircleKind::Circle,
-            radius: radius.into(),
+            radius: self
+                .radius
+                .ok_or_else(|| rt::Failure::new(
+                    "required",
+                    "",
+                    "missing required member `radius`",
+                ))?,
             extra: Default::default(),
             __order: rt::Order::default(),
-        }
+        };
+        rt::Check::check(&value)?;
+        Ok(value)
+    }
+}
+impl Circle {
+    /// Builds a [`Circle`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+    pub fn builder() -> CircleBuilder {
+        CircleBuilder::default()
     }
     /// The member order recorded when this value was decoded.
     pub fn member_order(&self) -> &rt::Order {
@@ -383,15 +423,55 @@ pub struct Square {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-impl Square {
-    /// A value from its required members; constants are filled in and optional members are absent.
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(side: impl Into<rt::Integer>) -> Self {
-        Square {
-            kind: SquareKind::Square,
-            side: side.into(),
-            __order: rt::Order::default(),
+/// Builds a [`Square`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+#[derive(Debug, Clone, Default)]
+#[must_use]
+pub struct SquareBuilder {
+    side: ::core::option::Option<rt::Integer>,
+    __error: ::core::option::Option<rt::Failure>,
+}
+impl SquareBuilder {
+    /// Sets `side`; a value that breaks its rule makes `build` fail.
+    pub fn side<__V>(mut self, v: __V) -> Self
+    where
+        __V: ::core::convert::TryInto<rt::Integer>,
+        rt::Failure: From<__V::Error>,
+    {
+        match v.try_into() {
+            Ok(v) => self.side = Some(v),
+            Err(e) => {
+                if self.__error.is_none() {
+                    self.__error = Some(rt::Failure::from(e).at("side"));
+                }
+            }
         }
+        self
+    }
+    /// The value, or the first member that failed its rule, the first required member
+    /// left unset, or the first rule the whole value breaks.
+    pub fn build(mut self) -> ::core::result::Result<Square, rt::Failure> {
+        if let Some(e) = self.__error.take() {
+            return Err(e);
+        }
+        let value = Square {
+            kind: SquareKind::Square,
+            side: self
+                .side
+                .ok_or_else(|| rt::Failure::new(
+                    "required",
+                    "",
+                    "missing required member `side`",
+                ))?,
+            __order: rt::Order::default(),
+        };
+        rt::Check::check(&value)?;
+        Ok(value)
+    }
+}
+impl Square {
+    /// Builds a [`Square`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
+    pub fn builder() -> SquareBuilder {
+        SquareBuilder::default()
     }
     /// The member order recorded when this value was decoded.
     pub fn member_order(&self) -> &rt::Order {

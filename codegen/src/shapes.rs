@@ -1,0 +1,135 @@
+//! One type per distinct shape: items that a schema set describes twice (the same member in a v1
+//! and a v2 schema, say) become one Rust type.
+//!
+//! Two items merge when their names are equal once version words are taken out and their
+//! definitions are equal once names and descriptions are. Merging the two enums of a member makes
+//! the structs holding them equal in turn, so this runs until nothing changes. The shortest name
+//! (then the first) is kept.
+
+use crate::model::*;
+use crate::names::unversioned;
+use std::collections::{HashMap, HashSet};
+
+pub fn merge(model: &mut Model) {
+    loop {
+        let mut first: HashMap<(String, String), usize> = HashMap::new();
+        let mut rep: Vec<usize> = (0..model.items.len()).collect();
+        for (i, item) in model.items.iter().enumerate() {
+            let key = (unversioned(item.name()), shape(item));
+            match first.get(&key) {
+                Some(&j) => {
+                    let keep = if model.items[i].name().len() < model.items[j].name().len() {
+                        i
+                    } else {
+                        j
+                    };
+                    let drop = i + j - keep;
+                    rep[drop] = keep;
+                    rep[keep] = keep;
+                    first.insert(key, keep);
+                }
+                None => {
+                    first.insert(key, i);
+                }
+            }
+        }
+        // Chains (a dropped item chosen as a keeper earlier) resolve to their last keeper.
+        for i in 0..rep.len() {
+            let mut r = rep[i];
+            while rep[r] != r {
+                r = rep[r];
+            }
+            rep[i] = r;
+        }
+        if rep.iter().enumerate().all(|(i, &r)| i == r) {
+            return;
+        }
+        // A type now serving several versions drops its version words when the plain name is free.
+        let names: HashSet<String> = model.items.iter().map(|i| i.name().to_owned()).collect();
+        for keep in 0..rep.len() {
+            if rep[keep] == keep && rep.iter().enumerate().any(|(i, &r)| r == keep && i != keep) {
+                let plain = unversioned(model.items[keep].name());
+                if !names.contains(&plain) {
+                    set_name(&mut model.items[keep], plain);
+                }
+            }
+        }
+        let mut index = vec![usize::MAX; rep.len()];
+        let mut kept = Vec::new();
+        for (i, item) in std::mem::take(&mut model.items).into_iter().enumerate() {
+            if rep[i] == i {
+                index[i] = kept.len();
+                kept.push(item);
+            }
+        }
+        let to = |i: usize| index[rep[i]];
+        for item in &mut kept {
+            remap_indexes(item, &to);
+        }
+        model.items = kept;
+        model.walk_mut(|t| {
+            if let Ty::Named(i) = t {
+                *i = to(*i);
+            }
+        });
+    }
+}
+
+fn set_name(item: &mut Item, name: String) {
+    match item {
+        Item::Struct(s) => s.name = name,
+        Item::Enum(e) => e.name = name,
+        Item::IntEnum(e) => e.name = name,
+        Item::Text(t) => t.name = name,
+        Item::Tagged(t) => t.name = name,
+        Item::ByType(b) => b.name = name,
+        Item::Select(s) => s.name = name,
+    }
+}
+
+/// The definition with names and descriptions blanked: what decides the generated behaviour.
+fn shape(item: &Item) -> String {
+    let mut item = item.clone();
+    match &mut item {
+        Item::Struct(s) => {
+            s.name.clear();
+            s.doc = None;
+            for f in &mut s.fields {
+                f.doc = None;
+            }
+        }
+        Item::Enum(e) => {
+            e.name.clear();
+            e.doc = None;
+        }
+        Item::IntEnum(e) => {
+            e.name.clear();
+            e.doc = None;
+        }
+        Item::Text(t) => t.name.clear(),
+        Item::Tagged(t) => {
+            t.name.clear();
+            t.doc = None;
+        }
+        Item::ByType(b) => {
+            b.name.clear();
+            b.doc = None;
+        }
+        Item::Select(s) => s.name.clear(),
+    }
+    format!("{item:?}")
+}
+
+fn remap_indexes(item: &mut Item, to: &impl Fn(usize) -> usize) {
+    match item {
+        Item::Struct(s) => {
+            for f in &mut s.fields {
+                if let Some(sel) = &mut f.select {
+                    *sel = to(*sel);
+                }
+            }
+        }
+        Item::Select(s) => s.selector_enum = to(s.selector_enum),
+        _ => {}
+    }
+}
