@@ -94,6 +94,54 @@ fn code<T: serde::de::DeserializeOwned + std::fmt::Debug>(json: &str) -> String 
 }
 
 #[test]
+fn constrained_values_are_types_and_builders_check_them() {
+    use constraints::*;
+    use rt_support::Check as _;
+    // A constrained string is its own type: made only through its rule, read as `&str`.
+    assert_eq!(Path::try_from("../x").unwrap_err().code, "pattern");
+    assert_eq!(Text0To3::try_from("éééé").unwrap_err().code, "max_length");
+    assert_eq!("2026-01-01".parse::<DateTime>().unwrap_err().code, "format");
+    let p: Path = "a/b".parse().unwrap();
+    assert_eq!(p, "a/b");
+    assert!(p.ends_with('b'));
+    // A closed set of integers is an enum, written as its integer.
+    assert_eq!(LimitsPriority::try_from(3).unwrap_err().code, "enum");
+    assert_eq!(i64::from(LimitsPriority::V2), 2);
+    // The builder leaves optionals absent, reports a refused member at its pointer
+    // and runs the whole value's checks.
+    let refs = vec![LimitsRef::builder().id("a").build().unwrap()];
+    let l = Limits::builder()
+        .path("a")
+        .name("n")
+        .seq(1)
+        .when("2026-01-01T00:00:00Z")
+        .refs(refs.clone())
+        .build()
+        .unwrap();
+    assert!(l.done.is_none() && l.priority.is_none());
+    assert_eq!(l.check(), Ok(()));
+    let json = serde_json::to_string(&l).unwrap();
+    assert_eq!(
+        json,
+        r#"{"path":"a","name":"n","seq":1,"when":"2026-01-01T00:00:00Z","refs":[{"id":"a"}]}"#
+    );
+    let err = Limits::builder().path("/abs").build().unwrap_err();
+    assert_eq!((err.code, err.rel.as_str()), ("pattern", "/path"));
+    let err = Limits::builder().path("a").build().unwrap_err();
+    assert_eq!(err.code, "required");
+    let twice = vec![refs[0].clone(), refs[0].clone()];
+    let err = Limits::builder()
+        .path("a")
+        .name("n")
+        .seq(1)
+        .when("2026-01-01T00:00:00Z")
+        .refs(twice)
+        .build()
+        .unwrap_err();
+    assert_eq!((err.code, err.rel.as_str()), ("unique_items", "/refs"));
+}
+
+#[test]
 fn tagged_unions_pick_the_variant_by_constant() {
     use tagged::*;
     let s: Shape = ok(r#"{"kind":"circle","radius":1.5,"colour":"red"}"#);
