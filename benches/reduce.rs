@@ -1,9 +1,9 @@
 //! Reduction of synthetic sessions of 10k, 100k and 1M events, beside merely decoding the same
 //! events with the typed decoder: events per second, and the cost per event as the session grows.
 //!
-//! `reduce` folds a whole pre-parsed session in one batch, so at 1M events it also reads a gigabyte
-//! of input `Value`s from memory and pays for them. `reduce_streamed` is the live case: events
-//! arrive in batches of 1,000 built just before they are applied (their construction is not timed,
+//! `reduce` folds a whole pre-decoded session of typed `Event`s in one batch, so at 1M events it
+//! also reads about a gigabyte of input events from memory and pays for it. `reduce_streamed` is
+//! the live case: events arrive in batches of 1,000 built just before they are applied (their construction is not timed,
 //! nor is dropping the snapshot), so it measures what the growing session state costs per event.
 //! `remember_streamed` is its baseline in the same run: the least any exactly-once reducer does per
 //! event (a `HashSet` of the ids seen and a `Vec` entry per event), so that what the machine charges
@@ -22,20 +22,21 @@ mod rounds;
 
 use criterion::{BenchmarkId, Criterion, Throughput};
 use prp_types::reducer::Snapshot;
+use prp_types::types::Event;
 use rounds::{env_usize, median};
-use serde_json::{Value, json};
+use serde_json::json;
 use std::collections::HashSet;
 use std::hint::black_box;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// A session of `n` events from one runner: turns of item deltas, tool executions and completions.
-fn session(n: usize) -> Vec<Value> {
+fn session(n: usize) -> Vec<Event> {
     session_range(0..n)
 }
 
 /// Events `range` of that session.
-fn session_range(range: std::ops::Range<usize>) -> Vec<Value> {
+fn session_range(range: std::ops::Range<usize>) -> Vec<Event> {
     range
         .map(|i| {
             let seq = i + 1;
@@ -71,7 +72,7 @@ fn session_range(range: std::ops::Range<usize>) -> Vec<Value> {
             if let Some(item) = item {
                 e["itemId"] = json!(item);
             }
-            e
+            prp_types::decode(&serde_json::to_vec(&e).unwrap()).expect("a valid event")
         })
         .collect()
 }
@@ -84,15 +85,15 @@ type Remembered = (String, u64, String, String);
 
 /// The baseline: remembers each new id and keeps an entry for it, as a hand-written reducer that
 /// only deduplicates and logs would.
-fn remember(ids: &mut HashSet<String>, log: &mut Vec<Remembered>, batch: &[Value]) {
+fn remember(ids: &mut HashSet<String>, log: &mut Vec<Remembered>, batch: &[Event]) {
     for e in batch {
-        let id = e["sourceEventId"].as_str().expect("an id");
+        let id = e.source_event_id.as_str();
         if ids.insert(id.to_owned()) {
             log.push((
                 id.to_owned(),
-                e["sourceSeq"].as_u64().expect("a sequence"),
-                e["eventType"].as_str().expect("a type").to_owned(),
-                e["emittedAt"].as_str().expect("a time").to_owned(),
+                e.source_seq as u64,
+                e.event_type.as_str().to_owned(),
+                e.emitted_at.as_str().to_owned(),
             ));
         }
     }
@@ -103,7 +104,7 @@ fn remember(ids: &mut HashSet<String>, log: &mut Vec<Remembered>, batch: &[Value
 fn streamed<S>(
     n: usize,
     start: impl FnOnce() -> S,
-    mut step: impl FnMut(&mut S, &[Value]),
+    mut step: impl FnMut(&mut S, &[Event]),
 ) -> Duration {
     let mut total = Duration::ZERO;
     let mut state = start();

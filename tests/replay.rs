@@ -10,10 +10,12 @@ mod support;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use prp_types::reducer::ReplayEvent as _;
 use prp_types::reducer::{
     self, BatchOutcome, Integrity, ItemStatus, MAX_GAP_MISSING, Outcome, ReduceErrorCode,
     SessionState, Snapshot, TurnState, goldens,
 };
+use prp_types::types::{Fixture, FixtureEvent};
 use serde_json::{Value, json};
 
 // ---------------------------------------------------------------------------------------------
@@ -273,8 +275,8 @@ fn unsupported_required_version_is_rejected_before_replay() {
 // ---------------------------------------------------------------------------------------------
 // Idempotence and incremental feeding, over every fixture
 
-/// Every accepted fixture (project, then corpus when present) as a parsed value.
-fn all_fixtures() -> Vec<(String, Value)> {
+/// Every accepted fixture (project, then corpus when present), typed.
+fn all_fixtures() -> Vec<(String, Fixture)> {
     let mut dirs = vec![project_fixtures()];
     dirs.extend(corpus_fixtures());
     let mut out = Vec::new();
@@ -282,11 +284,8 @@ fn all_fixtures() -> Vec<(String, Value)> {
         for name in replay_fixture_names(&dir) {
             let path = dir.join(format!("replay/{name}.json"));
             let bytes = fs::read(&path).unwrap();
-            if reducer::replay_fixture_bytes(&bytes).is_ok() {
-                out.push((
-                    path.display().to_string(),
-                    serde_json::from_slice(&bytes).unwrap(),
-                ));
+            if let Some(fixture) = prp_types::contract::validate_fixture_bytes(&bytes).document {
+                out.push((path.display().to_string(), fixture.typed));
             }
         }
     }
@@ -294,8 +293,8 @@ fn all_fixtures() -> Vec<(String, Value)> {
     out
 }
 
-fn events_of(fixture: &Value) -> &[Value] {
-    fixture["events"].as_array().unwrap()
+fn events_of(fixture: &Fixture) -> &[FixtureEvent] {
+    &fixture.events
 }
 
 #[test]
@@ -316,12 +315,12 @@ fn replaying_the_same_batch_again_changes_nothing() {
 }
 
 /// The ids delivered more than once within one chunk, sorted: what §2.2 rule 1 lists.
-fn duplicates_within_chunks(events: &[Value], chunk: usize) -> Vec<String> {
+fn duplicates_within_chunks(events: &[FixtureEvent], chunk: usize) -> Vec<String> {
     let mut ids = std::collections::BTreeSet::new();
     for part in events.chunks(chunk) {
         let mut seen = std::collections::HashSet::new();
         for e in part {
-            let id = e["sourceEventId"].as_str().unwrap().to_owned();
+            let id = e.view().unwrap().source_event_id.to_owned();
             if !seen.insert(id.clone()) {
                 ids.insert(id);
             }
@@ -410,6 +409,32 @@ fn ev(id: &str, seq: u64, event_type: &str, payload: Value) -> Value {
     })
 }
 
+/// The same event as v2, whose payloads (but for goals and capabilities) are any object: how the
+/// tests reach payloads that no v1 schema admits.
+fn ev2(id: &str, seq: u64, event_type: &str, payload: Value) -> Value {
+    with(
+        with(
+            ev(id, seq, event_type, payload),
+            "schema",
+            json!("paperclip.prp.event.v2"),
+        ),
+        "schemaVersion",
+        json!(2),
+    )
+}
+
+/// Events written as JSON, decoded as a fixture's events are: what the reducer is given.
+fn typed(events: &[Value]) -> Vec<FixtureEvent> {
+    events.iter().map(|e| typed1(e.clone())).collect()
+}
+
+fn typed1(event: Value) -> FixtureEvent {
+    match prp_types::decode(&serde_json::to_vec(&event).unwrap()) {
+        Ok(e) => e,
+        Err(err) => panic!("not a valid event ({err}):\n{event:#}"),
+    }
+}
+
 fn with(mut event: Value, key: &str, value: Value) -> Value {
     event[key] = value;
     event
@@ -427,12 +452,12 @@ fn summaries(snapshot: &Snapshot) -> Vec<String> {
 fn a_stale_event_is_listed_flips_integrity_and_is_not_applied() {
     let mut s = session();
     let outcome = s
-        .reduce(&[
+        .reduce(&typed(&[
             ev("e1", 1, "session.started", json!({})),
             ev("e2", 2, "turn.started", json!({})),
             ev("e_old", 2, "session.closed", json!({})),
             ev("e_older", 1, "session.failed", json!({})),
-        ])
+        ]))
         .unwrap();
     assert_eq!(
         outcome,
@@ -459,13 +484,14 @@ fn a_stale_event_is_listed_flips_integrity_and_is_not_applied() {
     assert_eq!(s.source_cursors()["runner:runner_a"], 2);
     // Seen again: listed once; and a later in-order event keeps integrity at gap_detected.
     assert_eq!(
-        s.apply(&ev("e_old", 2, "session.closed", json!({})))
+        s.apply(&typed1(ev("e_old", 2, "session.closed", json!({}))))
             .unwrap(),
         Outcome::OutOfOrder
     );
     assert_eq!(s.out_of_order_event_ids().count(), 2);
     assert_eq!(
-        s.apply(&ev("e3", 3, "turn.completed", json!({}))).unwrap(),
+        s.apply(&typed1(ev("e3", 3, "turn.completed", json!({}))))
+            .unwrap(),
         Outcome::Applied
     );
     assert_eq!(s.integrity(), Integrity::GapDetected);
@@ -474,11 +500,11 @@ fn a_stale_event_is_listed_flips_integrity_and_is_not_applied() {
 #[test]
 fn an_out_of_order_arrival_after_a_gap_stays_out() {
     let mut s = session();
-    s.reduce(&[
+    s.reduce(&typed(&[
         ev("e1", 1, "session.started", json!({})),
         ev("e3", 3, "turn.started", json!({})),
         ev("e2", 2, "item.started", json!({"kind": "late"})),
-    ])
+    ]))
     .unwrap();
     assert_eq!(s.gaps().len(), 1);
     assert_eq!((s.gaps()[0].expected, s.gaps()[0].received), (2, 3));
@@ -486,8 +512,13 @@ fn an_out_of_order_arrival_after_a_gap_stays_out() {
     assert!(s.items().is_empty(), "the late event gets no projection");
     // It also gets no timeline entry, and replay of the batch is idempotent.
     let before = s.to_pretty();
-    s.reduce(&[ev("e2", 2, "item.started", json!({"kind": "late"}))])
-        .unwrap();
+    s.reduce(&typed(&[ev(
+        "e2",
+        2,
+        "item.started",
+        json!({"kind": "late"}),
+    )]))
+    .unwrap();
     assert_eq!(s.to_pretty(), before);
 }
 
@@ -501,7 +532,7 @@ fn sources_have_their_own_cursors_including_the_control_plane() {
             json!("paperclip_1"),
         )
     };
-    s.reduce(&[
+    s.reduce(&typed(&[
         ev("r1", 1, "session.started", json!({})),
         control("c1", 1, "run.attached", json!({})),
         ev("r2", 2, "turn.started", json!({})),
@@ -511,7 +542,7 @@ fn sources_have_their_own_cursors_including_the_control_plane() {
             "sourceInstanceId",
             json!("runner_b"),
         ),
-    ])
+    ]))
     .unwrap();
     let cursors: Vec<(&str, u64)> = s
         .source_cursors()
@@ -534,7 +565,7 @@ fn sources_have_their_own_cursors_including_the_control_plane() {
     assert_eq!(summaries(&s)[1], "run attached");
     // The same sourceSeq from another source is not stale.
     assert_eq!(
-        s.apply(&control("c3", 3, "run.attached", json!({})))
+        s.apply(&typed1(control("c3", 3, "run.attached", json!({}))))
             .unwrap(),
         Outcome::Applied
     );
@@ -552,10 +583,10 @@ fn gaps_list_at_most_256_missing_numbers() {
     for (missing_count, listed, truncated) in cases {
         let received = 2 + missing_count;
         let mut s = session();
-        s.reduce(&[
+        s.reduce(&typed(&[
             ev("e1", 1, "session.started", json!({})),
             ev("e2", received, "turn.started", json!({})),
-        ])
+        ]))
         .unwrap();
         let gap = &s.gaps()[0];
         assert_eq!(gap.expected, 2);
@@ -569,12 +600,12 @@ fn gaps_list_at_most_256_missing_numbers() {
     }
     // The largest sourceSeq: a huge gap costs 256 numbers, not 2^53.
     let mut s = session();
-    s.apply(&ev(
+    s.apply(&typed1(ev(
         "far",
         reducer::MAX_SOURCE_SEQ,
         "session.started",
         json!({}),
-    ))
+    )))
     .unwrap();
     let gap = &s.gaps()[0];
     assert_eq!(
@@ -591,7 +622,8 @@ fn gaps_list_at_most_256_missing_numbers() {
 #[test]
 fn the_gap_entry_keeps_the_golden_key_order() {
     let mut s = session();
-    s.apply(&ev("e", 3, "session.started", json!({}))).unwrap();
+    s.apply(&typed1(ev("e", 3, "session.started", json!({}))))
+        .unwrap();
     let text = s.summary().to_pretty();
     let keys = [
         "sourceKey",
@@ -615,7 +647,7 @@ fn runtime_requests_are_created_resolved_expired_and_cancelled() {
         json!({"request": {"schema": "paperclip.runtime_request.v1", "requestKind": "runtime",
                            "requestId": id, "type": t, "status": "pending", "prompt": prompt}})
     };
-    s.reduce(&[
+    s.reduce(&typed(&[
         ev(
             "e1",
             1,
@@ -672,7 +704,7 @@ fn runtime_requests_are_created_resolved_expired_and_cancelled() {
             "runtime_request.expired",
             json!({"requestId": "ends in space "}),
         ),
-    ])
+    ]))
     .unwrap();
     assert_eq!(
         summaries(&s),
@@ -706,7 +738,7 @@ fn items_follow_the_projection_rules() {
     let mut s = session();
     let item =
         |id: &str, seq: u64, t: &str, p: Value| with(ev(id, seq, t, p), "itemId", json!("i1"));
-    s.reduce(&[
+    s.reduce(&typed(&[
         item("e1", 1, "item.delta", json!({"text": "Hel"})),
         item("e2", 2, "item.delta", json!({"text": "lo"})),
         item("e3", 3, "item.started", json!({"text": ""})),
@@ -723,7 +755,7 @@ fn items_follow_the_projection_rules() {
             "itemId",
             json!("i2"),
         ),
-    ])
+    ]))
     .unwrap();
     let items = s.to_value()["items"].clone();
     assert_eq!(
@@ -758,7 +790,7 @@ fn items_follow_the_projection_rules() {
 #[test]
 fn session_turn_and_phase_projections() {
     let mut s = session();
-    s.reduce(&[
+    s.reduce(&typed(&[
         ev(
             "e1",
             1,
@@ -772,7 +804,7 @@ fn session_turn_and_phase_projections() {
             "turnId",
             json!("t1"),
         ),
-    ])
+    ]))
     .unwrap();
     assert_eq!(s.run_phase(), "harness_starting");
     assert_eq!(s.active_turn_id(), Some("t1"));
@@ -783,10 +815,10 @@ fn session_turn_and_phase_projections() {
             "Phase changed to unknown"
         ]
     );
-    s.reduce(&[
+    s.reduce(&typed(&[
         ev("e5", 5, "turn.cancelled", json!({})),
         ev("e6", 6, "session.failed", json!({})),
-        ev(
+        ev2(
             "e7",
             7,
             "run.terminal",
@@ -794,7 +826,7 @@ fn session_turn_and_phase_projections() {
         ),
         ev("e8", 8, "turn.started", json!({})),
         ev("e9", 9, "session.updated", json!({})),
-    ])
+    ]))
     .unwrap();
     // Events after run.terminal are still applied; the terminal does not touch session or turn.
     assert_eq!(s.run_phase(), "terminal");
@@ -818,7 +850,7 @@ fn session_turn_and_phase_projections() {
 #[test]
 fn diagnostics_summaries() {
     let mut s = session();
-    s.reduce(&[
+    s.reduce(&typed(&[
         ev(
             "e1",
             1,
@@ -832,10 +864,10 @@ fn diagnostics_summaries() {
             json!({"message": "", "code": "harness_slow_start"}),
         ),
         ev("e3", 3, "runner.diagnostic", json!({"code": ""})),
-        ev("e4", 4, "harness.diagnostic", json!("not an object")),
-        ev("e5", 5, "run.result.proposed", json!({"summary": 5})),
-        ev("e6", 6, "run.terminal", json!({})),
-    ])
+        ev("e4", 4, "harness.diagnostic", json!({})),
+        ev2("e5", 5, "run.result.proposed", json!({"summary": 5})),
+        ev2("e6", 6, "run.terminal", json!({})),
+    ]))
     .unwrap();
     assert_eq!(
         summaries(&s),
@@ -852,22 +884,21 @@ fn diagnostics_summaries() {
 
 #[test]
 fn v2_events_reduce_like_v1_events() {
-    let v2 = |id: &str, seq: u64, t: &str, p: Value| {
-        with(
-            with(ev(id, seq, t, p), "schema", json!("paperclip.prp.event.v2")),
-            "schemaVersion",
-            json!(2),
-        )
-    };
+    let v2 = ev2;
+    let capability = json!({
+        "availability": "unsupported", "actions": [], "autonomousUpdates": false,
+        "persistentAcrossResume": false, "maxObjectiveChars": 1, "tokenBudgetControl": false,
+        "usageReporting": false
+    });
     let mut s = session();
-    s.reduce(&[
+    s.reduce(&typed(&[
         v2("g1", 1, "session.started", json!({})),
         v2("g2", 2, "session.goal.snapshot", json!({"goal": null})),
         v2(
             "g3",
             3,
             "session.capabilities.updated",
-            json!({"sessionGoals": {}}),
+            json!({ "sessionGoals": capability }),
         ),
         v2("g4", 4, "session.goal.cleared", json!({})),
         v2(
@@ -876,7 +907,7 @@ fn v2_events_reduce_like_v1_events() {
             "run.terminal",
             json!({"turnTerminalState": "completed", "runTerminalState": "succeeded"}),
         ),
-    ])
+    ]))
     .unwrap();
     assert_eq!(
         summaries(&s),
@@ -897,15 +928,19 @@ fn v2_events_reduce_like_v1_events() {
 }
 
 #[test]
-fn unknown_event_types_are_timeline_only() {
+fn event_types_without_a_rule_are_timeline_only() {
     let mut s = session();
-    s.apply(&ev("x1", 1, "future.thing.happened", json!({"kind": "x"})))
+    let before = s.to_value();
+    s.apply(&typed1(ev("x1", 1, "usage.reported", json!({"kind": "x"}))))
         .unwrap();
-    assert_eq!(summaries(&s), ["future thing happened"]);
+    assert_eq!(summaries(&s), ["usage reported"]);
     assert_eq!(
         s.timeline().get(0).map(|e| e.event_type()),
-        Some("future.thing.happened")
+        Some("usage.reported")
     );
+    let after = s.to_value();
+    assert_eq!(after["items"], before["items"], "`kind` is not an item's");
+    assert_eq!(after["runPhase"], before["runPhase"]);
 }
 
 fn plan(plan_id: &str, revision: u64, steps: &[(&str, &str)]) -> Value {
@@ -930,7 +965,7 @@ fn the_plan_projection_keeps_the_latest_applied_plan_per_plan_id() {
             json!("runner_b"),
         )
     };
-    s.reduce(&[
+    s.reduce(&typed(&[
         with(
             ev(
                 "p1",
@@ -970,13 +1005,13 @@ fn the_plan_projection_keeps_the_latest_applied_plan_per_plan_id() {
         // Another stream: application order decides; revision is informational.
         other("q1", 1, plan("plan_a", 1, &[("s3", "blocked")])),
         // Not a plan (a v2 payload is only checked to be an object): left out.
-        ev(
+        ev2(
             "p4",
             4,
             "plan.updated",
             json!({"planId": "plan_b", "steps": "nope"}),
         ),
-    ])
+    ]))
     .unwrap();
     let plans = s.plans();
     assert_eq!(plans.len(), 2);
@@ -1006,103 +1041,62 @@ fn the_plan_projection_keeps_the_latest_applied_plan_per_plan_id() {
 #[test]
 fn the_plan_projection_follows_source_seq_within_a_stream_fed_one_by_one() {
     let mut s = session();
-    s.apply(&ev(
+    s.apply(&typed1(ev(
         "p2",
         2,
         "plan.updated",
         plan("plan", 2, &[("b", "completed")]),
-    ))
+    )))
     .unwrap();
-    s.apply(&ev(
+    s.apply(&typed1(ev(
         "p1",
         1,
         "plan.updated",
         plan("plan", 1, &[("a", "pending")]),
-    ))
+    )))
     .unwrap();
     assert_eq!(s.plans().get("plan").unwrap().plan.steps[0].step_id, "b");
 }
 
 #[test]
-fn malformed_events_are_errors_and_leave_the_snapshot_unchanged() {
+fn a_sequence_out_of_range_is_an_error_and_leaves_the_snapshot_unchanged() {
     let mut s = session();
-    s.apply(&ev("e1", 1, "session.started", json!({}))).unwrap();
+    s.apply(&typed1(ev("e1", 1, "session.started", json!({}))))
+        .unwrap();
     let before = s.to_pretty();
-    let cases = [
-        (
-            json!([ev("e2", 2, "turn.started", json!({})), json!("text")]),
-            "/1",
-            ReduceErrorCode::NotAnObject,
-        ),
-        (
-            json!([
-                ev("e2", 2, "turn.started", json!({})),
-                with(ev("e3", 3, "x", json!({})), "sourceSeq", json!(-3))
-            ]),
-            "/1/sourceSeq",
-            ReduceErrorCode::InvalidMember,
-        ),
-        (
-            json!([with(ev("e2", 2, "x", json!({})), "sourceSeq", json!(1.5))]),
-            "/0/sourceSeq",
-            ReduceErrorCode::InvalidMember,
-        ),
-        (
-            json!([with(ev("e2", 2, "x", json!({})), "eventType", Value::Null)]),
-            "/0/eventType",
-            ReduceErrorCode::InvalidMember,
-        ),
-        (
-            json!([with(ev("e2", 2, "x", json!({})), "turnId", json!(["t"]))]),
-            "/0/turnId",
-            ReduceErrorCode::InvalidMember,
-        ),
-    ];
-    for (batch, pointer, code) in cases {
-        let err = s.reduce(batch.as_array().unwrap()).unwrap_err();
-        assert_eq!((err.pointer.as_str(), err.code), (pointer, code), "{err}");
+    // Decoded events always fit; a value changed in code may not.
+    for (seq, pointer) in [(-3, "/1/sourceSeq"), (1 << 53, "/1/sourceSeq")] {
+        let mut batch = typed(&[
+            ev("e2", 2, "turn.started", json!({})),
+            ev("e3", 3, "turn.completed", json!({})),
+        ]);
+        let FixtureEvent::Event(e) = &mut batch[1] else {
+            panic!("a v1 event")
+        };
+        e.source_seq = seq;
+        let err = s.reduce(&batch).unwrap_err();
+        assert_eq!(
+            (err.pointer.as_str(), err.code),
+            (pointer, ReduceErrorCode::InvalidMember),
+            "{err}"
+        );
         assert_eq!(
             s.to_pretty(),
             before,
             "nothing applied before the bad event"
         );
+        let err = s.apply(&batch[1]).unwrap_err();
+        assert_eq!(err.pointer, "/sourceSeq");
+        assert!(
+            err.to_string()
+                .starts_with("invalid_member at /sourceSeq: "),
+            "{err}"
+        );
     }
-    let mut missing = ev("e2", 2, "x", json!({}));
-    missing.as_object_mut().unwrap().remove("sourceEventId");
-    let err = s.apply(&missing).unwrap_err();
-    assert_eq!(
-        (err.pointer.as_str(), err.code.as_str()),
-        ("/sourceEventId", "missing_member")
-    );
-    assert_eq!(
-        err.to_string(),
-        "missing_member at /sourceEventId: the event has no `sourceEventId`"
-    );
 }
 
 #[test]
-fn malformed_fixtures_are_errors() {
-    assert_eq!(
-        reducer::replay_fixture(&json!(1)).unwrap_err().code,
-        ReduceErrorCode::NotAnObject
-    );
-    let base = json!({"name": "n", "identity": {}, "capabilities": {}, "events": []});
-    assert!(reducer::replay_fixture(&base).is_ok());
-    for (key, value, pointer) in [
-        ("name", json!(3), "/name"),
-        ("identity", json!([]), "/identity"),
-        ("capabilities", Value::Null, "/capabilities"),
-        ("events", json!({}), "/events"),
-        (
-            "events",
-            json!([{"sourceEventId": 1}]),
-            "/events/0/sourceEventId",
-        ),
-    ] {
-        let mut f = base.clone();
-        f[key] = value;
-        assert_eq!(reducer::replay_fixture(&f).unwrap_err().pointer, pointer);
-    }
+fn malformed_fixture_bytes_are_errors() {
     for bad in [
         &b"{"[..],
         b"[]",
@@ -1116,12 +1110,12 @@ fn malformed_fixtures_are_errors() {
 #[test]
 fn copies_keep_input_key_order_unknown_members_and_numbers() {
     let mut s = session();
-    s.apply(&ev(
+    s.apply(&typed1(ev2(
         "e1",
         1,
         "run.result.proposed",
         json!({"z": 1.0, "a": [1e21, 0.5, -0.0], "m": {"y": true, "x": null}}),
-    ))
+    )))
     .unwrap();
     let text = s.to_pretty();
     assert!(
@@ -1137,9 +1131,10 @@ fn duplicate_ids_are_sorted_by_utf16_code_units() {
     let ids = ["\u{ffff}b", "\u{10000}a", "a"];
     let mut batch = Vec::new();
     for (i, id) in ids.iter().enumerate() {
-        batch.push(ev(id, i as u64 + 1, "x.y", json!({})));
-        batch.push(ev(id, i as u64 + 1, "x.y", json!({})));
+        batch.push(ev(id, i as u64 + 1, "session.updated", json!({})));
+        batch.push(ev(id, i as u64 + 1, "session.updated", json!({})));
     }
+    let batch = typed(&batch);
     s.reduce(&batch).unwrap();
     assert_eq!(
         s.duplicate_event_ids().collect::<Vec<_>>(),
@@ -1187,7 +1182,7 @@ fn deltas_interleaved_across_many_items_reach_their_own_item() {
             text.push_str(&delta);
         }
     }
-    s.reduce(&batch).unwrap();
+    s.reduce(&typed(&batch)).unwrap();
     let items: Vec<(&str, &str)> = s.items().iter().map(|item| (item.id, item.text)).collect();
     let order: Vec<String> = (0..7).map(|i| format!("item{}", (i * 3) % 7)).collect();
     let expected: Vec<(&str, &str)> = order
@@ -1222,7 +1217,7 @@ mod batches {
             .iter()
             .map(|&(id, step, second, kind, item)| {
                 let seq = &mut seqs[usize::from(second)];
-                *seq = (*seq + i64::from(step)).max(0);
+                *seq = (*seq + i64::from(step)).max(1);
                 let (event_type, payload) = match kind {
                     0 => ("item.delta", json!({ "text": format!("{id} ") })),
                     1 => ("item.started", json!({ "kind": "reasoning" })),
@@ -1269,7 +1264,8 @@ mod batches {
         #![proptest_config(ProptestConfig::with_cases(48))]
         #[test]
         fn one_batch_equals_one_event_at_a_time_and_the_rules(specs in stream()) {
-            let events = events(&specs);
+            let json = events(&specs);
+            let events = typed(&json);
             let mut whole = session();
             let outcome = whole.reduce(&events).unwrap();
             let mut single = session();
@@ -1282,10 +1278,10 @@ mod batches {
                 }
             }
             prop_assert_eq!(outcome, counts);
-            let (processed, out_of_order) = model(&events);
+            let (processed, out_of_order) = model(&json);
             prop_assert_eq!(whole.processed_event_ids().collect::<Vec<_>>(), processed);
             prop_assert_eq!(whole.out_of_order_event_ids().collect::<Vec<_>>(), out_of_order);
-            for e in &events {
+            for e in &json {
                 let id = e["sourceEventId"].as_str().unwrap();
                 prop_assert_eq!(whole.is_processed(id), single.is_processed(id));
             }
@@ -1304,8 +1300,8 @@ fn ids_applied_long_ago_are_still_known() {
     // older ids sit in frozen generations behind the filter, which is rebuilt as it fills.
     let n: u64 = 130_000;
     let mut s = session();
-    let events: Vec<Value> = (1..=n)
-        .map(|seq| ev(&format!("long{seq}"), seq, "x.y", json!({})))
+    let events: Vec<FixtureEvent> = (1..=n)
+        .map(|seq| typed1(ev(&format!("long{seq}"), seq, "session.updated", json!({}))))
         .collect();
     for batch in events.chunks(5_000) {
         s.reduce(batch).unwrap();
@@ -1316,15 +1312,16 @@ fn ids_applied_long_ago_are_still_known() {
     // Redelivered from the first, a middle and the current generation with fresh sequence numbers:
     // dropped as processed, not applied and not out of order.
     assert_eq!(
-        s.apply(&ev("long7", n + 1, "x.y", json!({}))).unwrap(),
+        s.apply(&typed1(ev("long7", n + 1, "session.updated", json!({}))))
+            .unwrap(),
         Outcome::AlreadyProcessed
     );
     let again = [
-        ev("long60000", n + 2, "x.y", json!({})),
-        ev("long129999", n + 3, "x.y", json!({})),
-        ev("fresh", n + 4, "x.y", json!({})),
+        ev("long60000", n + 2, "session.updated", json!({})),
+        ev("long129999", n + 3, "session.updated", json!({})),
+        ev("fresh", n + 4, "session.updated", json!({})),
     ];
-    let outcome = s.reduce(&again).unwrap();
+    let outcome = s.reduce(&typed(&again)).unwrap();
     assert_eq!((outcome.already_processed, outcome.applied), (2, 1));
     assert_eq!(s.out_of_order_event_ids().count(), 0);
 }

@@ -717,7 +717,7 @@ impl<'a> Emitter<'a> {
                     }
                 },
                 quote! { #extra_name, },
-                quote! { other => self.#extra_name.get(other).map_or(rt::Probe::Absent, rt::Probed::probe), },
+                quote! { other => rt::Fields::field(&self.#extra_name, other), },
             ),
             Extra::Typed(vty, key) => {
                 let t = self.rust_ty(vty);
@@ -838,6 +838,22 @@ impl<'a> Emitter<'a> {
             }
         };
         let expecting = format!("an object ({})", s.name);
+        let json_object = match &s.extra {
+            Extra::Open if !declared.is_empty() => quote! {
+                fn json_object(&self, key: &str) -> ::core::option::Option<&serde_json::Map<::std::string::String, serde_json::Value>> {
+                    match key {
+                        #(#declared)|* => None,
+                        other => rt::Fields::json_object(&self.#extra_name, other),
+                    }
+                }
+            },
+            Extra::Open => quote! {
+                fn json_object(&self, key: &str) -> ::core::option::Option<&serde_json::Map<::std::string::String, serde_json::Value>> {
+                    rt::Fields::json_object(&self.#extra_name, key)
+                }
+            },
+            _ => quote! {},
+        };
         let (extras_iter, extra_build) = if matches!(s.extra, Extra::Closed) {
             (
                 quote! { ::core::iter::empty::<(&str, &serde_json::Value)>() },
@@ -957,6 +973,7 @@ impl<'a> Emitter<'a> {
                         #extra_probe
                     }
                 }
+                #json_object
             }
             impl rt::Probed for #name {
                 fn probe(&self) -> rt::Probe<'_> {
@@ -1560,6 +1577,29 @@ impl<'a> Emitter<'a> {
             defs.push(quote! { #vn(Box<#rty>), });
             arms.push(quote! { #(#selector::#whens)|* => Ok(#name::#vn(Box::new(serde::de::DeserializeSeed::deserialize(#seed, d)?))), });
         }
+        // Members are readable by name when every variant is an object.
+        fn object(items: &[Item], ty: &Ty) -> bool {
+            match ty {
+                Ty::Object | Ty::Any => true,
+                Ty::Named(i) => matches!(items[*i], Item::Struct(_)),
+                Ty::Refined(t, _) => object(items, t),
+                _ => false,
+            }
+        }
+        let objects = s.variants.iter().all(|v| object(&self.model.items, &v.ty));
+        let fields = objects.then(|| {
+            let vns: Vec<Ident> = s.variants.iter().map(|v| ident(&v.name)).collect();
+            quote! {
+                impl rt::Fields for #name {
+                    fn field(&self, key: &str) -> rt::Probe<'_> {
+                        match self { #(#name::#vns(x) => rt::Fields::field(&**x, key),)* }
+                    }
+                    fn json_object(&self, key: &str) -> ::core::option::Option<&serde_json::Map<::std::string::String, serde_json::Value>> {
+                        match self { #(#name::#vns(x) => rt::Fields::json_object(&**x, key),)* }
+                    }
+                }
+            }
+        });
         let selector_name = self.model.items[s.selector_enum].name();
         let doc = format!(
             " A member whose schema is chosen by the value of [`{selector_name}`]; one variant per group of values."
@@ -1593,6 +1633,7 @@ impl<'a> Emitter<'a> {
                 }
             }
             #(#froms)*
+            #fields
             impl #name {
                 /// The selector value this variant stands for, when exactly one value chooses it
                 /// (a builder fills an unset selector from it).

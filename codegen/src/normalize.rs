@@ -10,7 +10,7 @@
 use crate::error::Result;
 use crate::load::{Loc, SchemaSet};
 use crate::model::*;
-use crate::names::{join, join_plain, pascal, singular, snake, unique, variant_names};
+use crate::names::{join, join_plain, pascal, singular, snake, unique, unversioned, variant_names};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -1341,10 +1341,22 @@ impl<'a> Normalizer<'a> {
             let vname = match &ty {
                 _ if hit.is_empty() => "Other".to_owned(),
                 t => match named_id(t) {
-                    Some(i) => self.model.items[i]
-                        .name()
-                        .trim_start_matches(&name)
-                        .to_owned(),
+                    // `EventPayloadSemanticToolInput` in `EventPayload` is `SemanticToolInput`;
+                    // `EventPayloadGoalSnapshotV2` in `EventPayloadV2` is `GoalSnapshot`.
+                    Some(i) => {
+                        let item = self.model.items[i].name();
+                        let plain = unversioned(&name);
+                        match item.strip_prefix(name.as_str()) {
+                            Some(rest) => rest.to_owned(),
+                            None if plain != name => {
+                                let rest = item.strip_prefix(plain.as_str()).unwrap_or(item);
+                                rest.strip_suffix(&name[plain.len()..])
+                                    .unwrap_or(rest)
+                                    .to_owned()
+                            }
+                            None => item.to_owned(),
+                        }
+                    }
                     None => pascal(&first),
                 },
             };

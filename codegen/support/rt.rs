@@ -1462,9 +1462,50 @@ pub fn probe_optional<T: Probed>(v: &Option<T>) -> Probe<'_> {
     }
 }
 
-/// Objects whose members can be probed by name, declared or not.
+/// Objects whose members can be probed by name, declared or not: how code that knows a member only
+/// by its JSON name (a reducer reading `payload.kind`) reads a typed value without encoding it.
 pub trait Fields {
     fn field(&self, key: &str) -> Probe<'_>;
+    /// An undeclared member that is a JSON object, for reading one level further. Declared members
+    /// are typed: read them through their fields.
+    fn json_object(&self, key: &str) -> Option<&serde_json::Map<String, serde_json::Value>> {
+        let _ = key;
+        None
+    }
+}
+
+/// Objects up to this many members are searched key by key: cheaper than hashing the name.
+const SCANNED_MEMBERS: usize = 8;
+
+/// The member `key` of a JSON object.
+pub fn json_member<'a>(
+    object: &'a serde_json::Map<String, serde_json::Value>,
+    key: &str,
+) -> Option<&'a serde_json::Value> {
+    if object.len() <= SCANNED_MEMBERS {
+        object.iter().find_map(|(k, v)| (k == key).then_some(v))
+    } else {
+        object.get(key)
+    }
+}
+
+impl Fields for serde_json::Map<String, serde_json::Value> {
+    fn field(&self, key: &str) -> Probe<'_> {
+        json_member(self, key).map_or(Probe::Absent, Probed::probe)
+    }
+    fn json_object(&self, key: &str) -> Option<&serde_json::Map<String, serde_json::Value>> {
+        json_member(self, key)?.as_object()
+    }
+}
+
+/// A value that is not an object has no members.
+impl Fields for serde_json::Value {
+    fn field(&self, key: &str) -> Probe<'_> {
+        self.as_object().map_or(Probe::Absent, |o| o.field(key))
+    }
+    fn json_object(&self, key: &str) -> Option<&serde_json::Map<String, serde_json::Value>> {
+        self.as_object()?.json_object(key)
+    }
 }
 
 /// Identity of the schema a generated document type was made from.

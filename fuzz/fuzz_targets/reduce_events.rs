@@ -1,12 +1,14 @@
-//! Sessions built from arbitrary bytes, reduced in batches: each 4 bytes make one event (type, id
-//! from a small pool so that ids repeat, sequence step so that events go stale or leave gaps, item
-//! and text from small pools with empty and multibyte strings). Checks that nothing panics and that
-//! what the snapshot reports agrees with itself.
+//! Sessions built from arbitrary bytes, reduced in batches: each 4 bytes make one v2 event (whose
+//! payloads are any object; type, id from a small pool so that ids repeat, sequence step so that
+//! events go stale or leave gaps, item and text from small pools with empty and multibyte strings),
+//! decoded as a peer's events would be. Checks that nothing panics and that what the snapshot
+//! reports agrees with itself.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use prp_types::reducer::Snapshot;
-use serde_json::{Value, json};
+use prp_types::types::EventV2;
+use serde_json::json;
 
 const TYPES: [&str; 16] = [
     "item.started",
@@ -24,10 +26,10 @@ const TYPES: [&str; 16] = [
     "run.result.proposed",
     "run.terminal",
     "session.started",
-    "future.kind_of.event",
+    "usage.reported",
 ];
 const ITEMS: [&str; 8] = [
-    "",
+    "i0",
     "i1",
     "i2",
     "ü3",
@@ -47,15 +49,16 @@ const TEXTS: [&str; 8] = [
     "x",
 ];
 
-fn event(chunk: &[u8], seq: &mut u64) -> Value {
+fn event(chunk: &[u8], seq: &mut u64) -> EventV2 {
     let [kind, id, step, pick] = [chunk[0], chunk[1], chunk[2], chunk[3]];
     // Mostly the next sequence number; sometimes a repeat, a step back or a gap.
     *seq = match step % 8 {
         0 => *seq,
-        1 => seq.saturating_sub(u64::from(step / 8)),
+        1 => seq.saturating_sub(u64::from(step / 8)).max(1),
         2 => *seq + u64::from(step),
         _ => *seq + 1,
-    };
+    }
+    .max(1);
     let event_type = TYPES[usize::from(kind) % TYPES.len()];
     let text = TEXTS[usize::from(pick >> 4) % TEXTS.len()];
     let payload = match kind / 16 % 4 {
@@ -65,6 +68,10 @@ fn event(chunk: &[u8], seq: &mut u64) -> Value {
         _ => json!({"request": {"requestId": text, "prompt": text}, "summary": text, "text": 7}),
     };
     let mut e = json!({
+        "schema": "paperclip.prp.event.v2",
+        "schemaVersion": 2,
+        "priority": 1,
+        "runId": "run",
         "sourceEventId": format!("e{}", id % 48),
         "sourceSeq": *seq,
         "sourceKind": "runner",
@@ -77,7 +84,7 @@ fn event(chunk: &[u8], seq: &mut u64) -> Value {
     if pick & 8 != 0 {
         e["itemId"] = json!(ITEMS[usize::from(pick) % ITEMS.len()]);
     }
-    e
+    prp_types::decode(&serde_json::to_vec(&e).unwrap()).expect("a valid v2 event")
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -85,7 +92,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let mut seq = 0;
-    let events: Vec<Value> = data.chunks_exact(4).map(|c| event(c, &mut seq)).collect();
+    let events: Vec<EventV2> = data.chunks_exact(4).map(|c| event(c, &mut seq)).collect();
     let mut snapshot = Snapshot::new("fuzz", json!({}), json!({}));
     for batch in events.chunks(usize::from(batch_size).max(1)) {
         snapshot.reduce(batch).expect("well-formed events");

@@ -1,5 +1,5 @@
-//! Typed errors of the reducer. The reducer trusts validation for meaning (ids matching the
-//! identity, one terminal, ...) but never for shape: input it cannot read is an error, not a panic.
+//! Typed errors of the reducer. Typed events guarantee the shape of what the reducer reads; what
+//! is left is a value changed in code so that it no longer fits (a `sourceSeq` out of range).
 
 use crate::decode::DecodeError;
 
@@ -18,20 +18,14 @@ pub struct ReduceError {
 /// The stable codes of [`ReduceError`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ReduceErrorCode {
-    /// An event or fixture that is not a JSON object.
-    NotAnObject,
-    /// A member the reducer reads is absent.
-    MissingMember,
-    /// A member the reducer reads has the wrong type or is out of range.
+    /// A member the reducer reads is out of the range it can hold, or cannot be written as JSON.
     InvalidMember,
 }
 
 impl ReduceErrorCode {
-    /// The snake_case code: `not_an_object`, `missing_member`, `invalid_member`.
+    /// The snake_case code: `invalid_member`.
     pub fn as_str(self) -> &'static str {
         match self {
-            ReduceErrorCode::NotAnObject => "not_an_object",
-            ReduceErrorCode::MissingMember => "missing_member",
             ReduceErrorCode::InvalidMember => "invalid_member",
         }
     }

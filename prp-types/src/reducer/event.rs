@@ -1,26 +1,42 @@
-//! The envelope members the reducer reads, borrowed from a JSON event (PROTOCOL §1.4).
+//! The events the reducer folds: the generated v1 and v2 events, read in place (PROTOCOL §1.4).
 //!
-//! The reducer takes events as `serde_json::Value`s rather than typed [`crate::types::Event`]s:
-//! it reads nine members, and its copies of `run.result.proposed` and `run.terminal` payloads must
-//! keep the input's key order and unknown members, which only the original value has (a typed
-//! struct writes its declared members first and its `extra` after). Borrowing avoids copying
-//! anything that is not kept.
+//! The reducer reads nine envelope members and, for a few event types, payload members by JSON
+//! name (`payload.kind`, `payload.request.prompt`). Typed payloads answer those through
+//! [`Fields`], so a decoded event is reduced without being encoded or parsed again; only the two
+//! payloads the snapshot keeps whole (`run.result.proposed`, `run.terminal`) are written out as
+//! JSON, in their recorded member order.
 
-use serde_json::{Map, Value};
+use std::borrow::Cow;
+
+use serde::Deserialize;
+use serde_json::Value;
 
 use super::error::{ReduceError, ReduceErrorCode};
+use crate::types::rt::{Fields, Probe};
+use crate::types::{
+    Event, EventPayload, EventPayloadV2, EventType, EventTypeV2, EventV2, FixtureEvent, Plan,
+};
 
 /// The largest `sourceSeq` (2^53 − 1, the largest exact JSON integer).
 pub const MAX_SOURCE_SEQ: u64 = 9_007_199_254_740_991;
 
-/// One event as the reducer sees it.
-#[derive(Debug, Clone, Copy)]
+/// An event the reducer can fold: [`Event`] (v1), [`EventV2`], or a replay fixture's
+/// [`FixtureEvent`] (either).
+pub trait ReplayEvent {
+    /// What the reducer reads of this event. A decoded event always has a view; a value changed in
+    /// code may not (a `sourceSeq` outside `0..=MAX_SOURCE_SEQ`, a kept payload holding a number
+    /// JSON cannot write).
+    fn view(&self) -> Result<EventView<'_>, ReduceError>;
+}
+
+/// One event as the reducer sees it, borrowed from the typed event.
+#[derive(Clone)]
 pub struct EventView<'a> {
     /// `sourceEventId`: the delivery-independent identity of the event.
     pub source_event_id: &'a str,
     /// `sourceSeq`: the position of the event in its source stream, `0..=MAX_SOURCE_SEQ`.
     pub source_seq: u64,
-    /// `sourceKind`: `runner` or `control_plane` (any string is accepted).
+    /// `sourceKind`.
     pub source_kind: &'a str,
     /// `sourceInstanceId`.
     pub source_instance_id: &'a str,
@@ -32,197 +48,166 @@ pub struct EventView<'a> {
     pub turn_id: Option<&'a str>,
     /// `itemId`, when present.
     pub item_id: Option<&'a str>,
-    /// `payload`, exactly as delivered.
-    pub payload: &'a Value,
-    /// `payload` when it is an object; the spec reads any other payload as `{}`.
-    pub object: Option<&'a Map<String, Value>>,
+    /// The payload's members, by JSON name.
+    pub(crate) payload: &'a dyn Fields,
+    /// The payload as JSON, for the event types whose payload the snapshot keeps.
+    pub(crate) kept: Option<Value>,
+    /// The checklist of a `plan.updated` event, when its payload is one.
+    pub(crate) plan: Option<Cow<'a, Plan>>,
+}
+
+impl std::fmt::Debug for EventView<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EventView")
+            .field("source_event_id", &self.source_event_id)
+            .field("source_seq", &self.source_seq)
+            .field("event_type", &self.event_type)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<'a> EventView<'a> {
-    /// Reads the members the reducer needs; pointers in the error are relative to the event.
-    ///
-    /// One walk over the event's members, rather than a hashed lookup per member: this is the
-    /// reducer's hottest path, and an event has only a dozen members.
-    pub fn from_value(event: &'a Value) -> Result<Self, ReduceError> {
-        let Some(map) = event.as_object() else {
-            return Err(ReduceError::new(
-                ReduceErrorCode::NotAnObject,
-                "",
-                "an event must be a JSON object",
-            ));
-        };
-        let mut m = Members::default();
-        for (key, value) in map {
-            let slot = match key.as_str() {
-                "sourceEventId" => &mut m.source_event_id,
-                "sourceSeq" => &mut m.source_seq,
-                "sourceKind" => &mut m.source_kind,
-                "sourceInstanceId" => &mut m.source_instance_id,
-                "eventType" => &mut m.event_type,
-                "emittedAt" => &mut m.emitted_at,
-                "turnId" => &mut m.turn_id,
-                "itemId" => &mut m.item_id,
-                "payload" => &mut m.payload,
-                _ => continue,
-            };
-            *slot = Some(value);
-        }
-        // Checked in envelope order, so the first error reported is the first in the schema.
-        let payload = m.payload;
-        Ok(EventView {
-            source_event_id: string(m.source_event_id, "sourceEventId")?,
-            source_seq: source_seq(m.source_seq)?,
-            source_kind: string(m.source_kind, "sourceKind")?,
-            source_instance_id: string(m.source_instance_id, "sourceInstanceId")?,
-            event_type: string(m.event_type, "eventType")?,
-            emitted_at: string(m.emitted_at, "emittedAt")?,
-            turn_id: optional_string(m.turn_id, "turnId")?,
-            item_id: optional_string(m.item_id, "itemId")?,
-            payload: required(payload, "payload")?,
-            object: payload.and_then(Value::as_object),
-        })
-    }
-
-    /// A string member of the payload, if the payload is an object and the member a string.
+    /// A string member of the payload.
     pub(crate) fn payload_str(&self, name: &str) -> Option<&'a str> {
-        member(self.object?, name)?.as_str()
+        string(self.payload, name)
     }
 }
 
-/// Objects up to this many members are searched key by key.
-const SCANNED_MEMBERS: usize = 8;
-
-/// The member `name` of `object`. Payloads are small, and comparing a few keys costs less than
-/// hashing the name (serde_json's ordered maps hash with SipHash).
-pub(crate) fn member<'a>(object: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
-    if object.len() <= SCANNED_MEMBERS {
-        object
-            .iter()
-            .find_map(|(key, value)| (key == name).then_some(value))
-    } else {
-        object.get(name)
+/// The string member `name` of `object`, if it is a string.
+pub(crate) fn string<'a>(object: &'a dyn Fields, name: &str) -> Option<&'a str> {
+    match object.field(name) {
+        Probe::Str(s) => Some(s),
+        _ => None,
     }
 }
 
-/// The members found by the walk.
-#[derive(Default)]
-struct Members<'a> {
-    source_event_id: Option<&'a Value>,
-    source_seq: Option<&'a Value>,
-    source_kind: Option<&'a Value>,
-    source_instance_id: Option<&'a Value>,
-    event_type: Option<&'a Value>,
-    emitted_at: Option<&'a Value>,
-    turn_id: Option<&'a Value>,
-    item_id: Option<&'a Value>,
-    payload: Option<&'a Value>,
+/// Whether the snapshot keeps this event type's payload whole.
+fn keeps_payload(event_type: &str) -> bool {
+    matches!(event_type, "run.result.proposed" | "run.terminal")
 }
 
-fn required<'a>(value: Option<&'a Value>, name: &str) -> Result<&'a Value, ReduceError> {
-    value.ok_or_else(|| {
+fn kept(event_type: &str, payload: &impl serde::Serialize) -> Result<Option<Value>, ReduceError> {
+    if !keeps_payload(event_type) {
+        return Ok(None);
+    }
+    serde_json::to_value(payload).map(Some).map_err(|e| {
         ReduceError::new(
-            ReduceErrorCode::MissingMember,
-            format!("/{name}"),
-            format!("the event has no `{name}`"),
+            ReduceErrorCode::InvalidMember,
+            "/payload",
+            format!("the payload cannot be written as JSON: {e}"),
         )
     })
 }
 
-fn string<'a>(value: Option<&'a Value>, name: &str) -> Result<&'a str, ReduceError> {
-    required(value, name)?
-        .as_str()
-        .ok_or_else(|| not_a_string(name))
+fn source_seq(seq: i64) -> Result<u64, ReduceError> {
+    u64::try_from(seq)
+        .ok()
+        .filter(|&s| s <= MAX_SOURCE_SEQ)
+        .ok_or_else(|| {
+            ReduceError::new(
+                ReduceErrorCode::InvalidMember,
+                "/sourceSeq",
+                format!("`sourceSeq` must be an integer in 0..={MAX_SOURCE_SEQ}, not {seq}"),
+            )
+        })
 }
 
-fn optional_string<'a>(
-    value: Option<&'a Value>,
-    name: &str,
-) -> Result<Option<&'a str>, ReduceError> {
-    match value {
-        None => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(_) => Err(not_a_string(name)),
+impl ReplayEvent for Event {
+    fn view(&self) -> Result<EventView<'_>, ReduceError> {
+        let event_type = self.event_type.as_str();
+        let plan = match (&self.payload, self.event_type) {
+            (EventPayload::Plan(p), EventType::PlanUpdated) => Some(Cow::Borrowed(&**p)),
+            _ => None,
+        };
+        Ok(EventView {
+            source_event_id: &self.source_event_id,
+            source_seq: source_seq(self.source_seq)?,
+            source_kind: self.source_kind.as_str(),
+            source_instance_id: &self.source_instance_id,
+            event_type,
+            emitted_at: &self.emitted_at,
+            turn_id: self.turn_id.as_deref(),
+            item_id: self.item_id.as_deref(),
+            payload: &self.payload,
+            kept: kept(event_type, &self.payload)?,
+            plan,
+        })
     }
 }
 
-fn not_a_string(name: &str) -> ReduceError {
-    ReduceError::new(
-        ReduceErrorCode::InvalidMember,
-        format!("/{name}"),
-        format!("`{name}` must be a string"),
-    )
+impl ReplayEvent for EventV2 {
+    fn view(&self) -> Result<EventView<'_>, ReduceError> {
+        let event_type = self.event_type.as_str();
+        // A v2 payload is only checked to be an object: it holds a plan only if it decodes as one.
+        let plan = match (&self.payload, self.event_type) {
+            (EventPayloadV2::Other(m), EventTypeV2::PlanUpdated) => {
+                Plan::deserialize(Value::Object((**m).clone()))
+                    .ok()
+                    .map(Cow::Owned)
+            }
+            _ => None,
+        };
+        Ok(EventView {
+            source_event_id: &self.source_event_id,
+            source_seq: source_seq(self.source_seq)?,
+            source_kind: self.source_kind.as_str(),
+            source_instance_id: &self.source_instance_id,
+            event_type,
+            emitted_at: &self.emitted_at,
+            turn_id: self.turn_id.as_deref(),
+            item_id: self.item_id.as_deref(),
+            payload: &self.payload,
+            kept: kept(event_type, &self.payload)?,
+            plan,
+        })
+    }
 }
 
-/// `sourceSeq` as an exact integer. A float with no fraction (`3.0`) is the same JSON number as
-/// `3`, as it is in JavaScript.
-fn source_seq(value: Option<&Value>) -> Result<u64, ReduceError> {
-    let value = required(value, "sourceSeq")?;
-    let seq = value.as_u64().or_else(|| {
-        value
-            .as_f64()
-            .filter(|f| f.fract() == 0.0 && *f >= 0.0 && *f <= MAX_SOURCE_SEQ as f64)
-            .map(|f| f as u64)
-    });
-    match seq {
-        Some(seq) if seq <= MAX_SOURCE_SEQ => Ok(seq),
-        _ => Err(ReduceError::new(
-            ReduceErrorCode::InvalidMember,
-            "/sourceSeq",
-            format!("`sourceSeq` must be an integer in 0..={MAX_SOURCE_SEQ}"),
-        )),
+impl ReplayEvent for FixtureEvent {
+    fn view(&self) -> Result<EventView<'_>, ReduceError> {
+        match self {
+            FixtureEvent::Event(e) => e.view(),
+            FixtureEvent::EventV2(e) => e.view(),
+        }
+    }
+}
+
+impl<T: ReplayEvent> ReplayEvent for &T {
+    fn view(&self) -> Result<EventView<'_>, ReduceError> {
+        (**self).view()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::decode::decode;
 
-    fn event() -> Value {
-        json!({
-            "sourceEventId": "e1", "sourceSeq": 1, "sourceKind": "runner",
-            "sourceInstanceId": "r", "eventType": "session.started",
-            "emittedAt": "2026-01-01T00:00:00Z", "payload": {}
-        })
+    #[test]
+    fn reads_the_envelope_in_place() {
+        let e: FixtureEvent = decode(br#"{"schema": "paperclip.prp.event.v2", "sourceEventId": "e1", "sourceSeq": 3, "sourceKind": "runner", "sourceInstanceId": "r", "runId": "run", "itemId": "i", "eventType": "item.started", "schemaVersion": 2, "priority": 1, "emittedAt": "2026-01-01T00:00:00Z", "payload": {"kind": "tool", "zz": {"a": "b"}}}"#).unwrap();
+        let v = e.view().unwrap();
+        assert_eq!(
+            (v.source_event_id, v.source_seq, v.item_id, v.event_type),
+            ("e1", 3, Some("i"), "item.started")
+        );
+        assert_eq!(v.payload_str("kind"), Some("tool"));
+        assert_eq!(v.payload_str("zz"), None);
+        assert_eq!(string(v.payload.json_object("zz").unwrap(), "a"), Some("b"));
+        assert!(v.kept.is_none() && v.plan.is_none());
     }
 
     #[test]
-    fn reads_the_envelope() {
-        let e = event();
-        let v = EventView::from_value(&e).unwrap();
-        assert_eq!(
-            (v.source_event_id, v.source_seq, v.item_id),
-            ("e1", 1, None)
+    fn a_sequence_set_out_of_range_in_code_is_located() {
+        let text = include_str!("../../../fixtures/documents/event-run-terminal-failed.json");
+        let mut e: Event = decode(text.as_bytes()).unwrap();
+        assert!(
+            e.view().unwrap().kept.is_some(),
+            "a terminal payload is kept"
         );
-        assert!(v.object.is_some());
-    }
-
-    #[test]
-    fn bad_members_are_located() {
-        let mut e = event();
-        e["sourceSeq"] = json!(-1);
-        assert_eq!(EventView::from_value(&e).unwrap_err().pointer, "/sourceSeq");
-        e["sourceSeq"] = json!(9_007_199_254_740_992_u64);
-        assert_eq!(EventView::from_value(&e).unwrap_err().pointer, "/sourceSeq");
-        e["sourceSeq"] = json!(4.0);
-        assert_eq!(EventView::from_value(&e).unwrap().source_seq, 4);
-        e["itemId"] = json!(7);
-        let err = EventView::from_value(&e).unwrap_err();
-        assert_eq!(
-            (err.code, err.pointer.as_str()),
-            (ReduceErrorCode::InvalidMember, "/itemId")
-        );
-        // Members are checked in envelope order: `itemId` before `payload`.
-        e.as_object_mut().unwrap().remove("payload");
-        assert_eq!(EventView::from_value(&e).unwrap_err().pointer, "/itemId");
-        e["itemId"] = json!("item");
-        assert_eq!(
-            EventView::from_value(&e).unwrap_err().code,
-            ReduceErrorCode::MissingMember
-        );
-        assert_eq!(
-            EventView::from_value(&json!([])).unwrap_err().code,
-            ReduceErrorCode::NotAnObject
-        );
+        e.source_seq = -1;
+        assert_eq!(e.view().unwrap_err().pointer, "/sourceSeq");
+        e.source_seq = MAX_SOURCE_SEQ as i64 + 1;
+        assert_eq!(e.view().unwrap_err().pointer, "/sourceSeq");
     }
 }

@@ -1,17 +1,18 @@
 //! The replay reducer: events folded into a session snapshot and a parity summary (PROTOCOL §2).
 //!
 //! ```text
-//! create_snapshot(fixture) -> Snapshot
+//! create_snapshot(&fixture) -> Snapshot
 //! Snapshot::reduce(&[event])  batch: lists in-batch duplicates, then applies each event
-//! Snapshot::apply(event)      one event: cursors, stale/out-of-order, gaps, timeline, projection
+//! Snapshot::apply(&event)     one event: cursors, stale/out-of-order, gaps, timeline, projection
 //! Snapshot::to_pretty()       the golden snapshot bytes
 //! Snapshot::summary()         the parity summary (to_pretty(): the golden summary bytes)
 //! Snapshot::plans()           the latest plan per planId (outside the golden format)
 //! ```
 //!
-//! Events are `serde_json::Value`s (see [`EventView`] for why). The reducer trusts the contract
-//! pipeline for meaning and checks only the shape of what it reads, so any input gives a snapshot
-//! or a [`ReduceError`], never a panic.
+//! Events are the generated typed events, [`Event`](crate::types::Event),
+//! [`EventV2`](crate::types::EventV2) or a fixture's [`FixtureEvent`](crate::types::FixtureEvent)
+//! (see [`ReplayEvent`]), read in place. The reducer trusts the contract pipeline for meaning (ids
+//! matching the identity, one terminal); the types guarantee the shape.
 
 mod error;
 mod event;
@@ -26,7 +27,7 @@ mod summary;
 mod timeline;
 
 pub use error::{ReduceError, ReduceErrorCode, ReplayError};
-pub use event::{EventView, MAX_SOURCE_SEQ};
+pub use event::{EventView, MAX_SOURCE_SEQ, ReplayEvent};
 pub use plans::{PlanEntry, PlanProjection};
 pub use projection::{Item, ItemStatus, Items, Request};
 pub use reduce::{BatchOutcome, Gap, MAX_GAP_MISSING, Outcome};
@@ -36,32 +37,16 @@ pub use snapshot::{
 pub use summary::ParitySummary;
 pub use timeline::{Entries, Timeline, TimelineEntry};
 
-use serde_json::Value;
+use crate::types::Fixture;
 
 /// Replays a fixture that has already passed the contract pipeline:
-/// `reduce(create_snapshot(fixture), fixture.events)` in a single call.
-///
-/// Only the members the reducer reads are checked here; error pointers are into the fixture.
-pub fn replay_fixture(fixture: &Value) -> Result<Snapshot, ReduceError> {
+/// `reduce(create_snapshot(fixture), fixture.events)` in a single call. Error pointers are into
+/// the fixture.
+pub fn replay_fixture(fixture: &Fixture) -> Result<Snapshot, ReduceError> {
     let mut snapshot = create_snapshot(fixture)?;
-    let events = match fixture.get("events") {
-        Some(Value::Array(events)) => events,
-        Some(_) => {
-            return Err(ReduceError::new(
-                ReduceErrorCode::InvalidMember,
-                "/events",
-                "`events` must be an array",
-            ));
-        }
-        None => {
-            return Err(ReduceError::new(
-                ReduceErrorCode::MissingMember,
-                "/events",
-                "the fixture has no `events`",
-            ));
-        }
-    };
-    snapshot.reduce(events).map_err(|e| e.under("/events"))?;
+    snapshot
+        .reduce(&fixture.events)
+        .map_err(|e| e.under("/events"))?;
     Ok(snapshot)
 }
 
@@ -70,7 +55,7 @@ pub fn replay_fixture(fixture: &Value) -> Result<Snapshot, ReduceError> {
 pub fn replay_fixture_bytes(bytes: &[u8]) -> Result<Snapshot, ReplayError> {
     let outcome = crate::contract::validate_fixture_bytes(bytes);
     match outcome.document {
-        Some(fixture) => Ok(replay_fixture(&fixture.value)?),
+        Some(fixture) => Ok(replay_fixture(&fixture.typed)?),
         None => Err(ReplayError::Rejected(outcome.issues)),
     }
 }

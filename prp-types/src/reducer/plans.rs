@@ -12,7 +12,6 @@
 //!   replacing a good checklist with one a UI cannot render.
 
 use indexmap::IndexMap;
-use serde::Deserialize;
 
 use super::event::EventView;
 use crate::types::Plan;
@@ -67,10 +66,11 @@ impl PlanProjection {
 
     /// Takes an applied `plan.updated` event.
     pub(super) fn observe(&mut self, event: &EventView<'_>) {
-        let Ok(plan) = Plan::deserialize(event.payload) else {
+        let Some(plan) = &event.plan else {
             self.rejected.push(event.source_event_id.to_owned());
             return;
         };
+        let plan = plan.clone().into_owned();
         let entry = PlanEntry {
             source_event_id: event.source_event_id.to_owned(),
             source_key: format!("{}:{}", event.source_kind, event.source_instance_id),

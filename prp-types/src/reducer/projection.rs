@@ -121,10 +121,10 @@ pub(super) fn project(snapshot: &mut Snapshot, event: &EventView<'_>) {
         "runtime_request.resolved" => settle_request(snapshot, event, "resolved"),
         "runtime_request.expired" => settle_request(snapshot, event, "expired"),
         "runtime_request.cancelled" => settle_request(snapshot, event, "cancelled"),
-        "run.result.proposed" => snapshot.proposed_result = Some(event.payload.clone()),
+        "run.result.proposed" => snapshot.proposed_result = event.kept.clone(),
         "run.terminal" => {
             // The run's terminal states live in this payload only: session and turn states stay.
-            snapshot.terminal = Some(event.payload.clone());
+            snapshot.terminal = event.kept.clone();
             snapshot.run_phase = Cow::Borrowed("terminal");
         }
         "plan.updated" => snapshot.plans.observe(event),

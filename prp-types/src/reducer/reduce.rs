@@ -7,10 +7,9 @@
 use hashbrown::HashTable;
 use hashbrown::hash_table::Entry;
 use serde::Serialize;
-use serde_json::Value;
 
 use super::error::ReduceError;
-use super::event::EventView;
+use super::event::{EventView, ReplayEvent};
 use super::js::Utf16Ordered;
 use super::projection::project;
 use super::snapshot::{Integrity, Snapshot};
@@ -66,20 +65,19 @@ impl Snapshot {
     /// `reduce(snapshot, events)`: lists the ids delivered more than once within this batch, then
     /// applies each event in order.
     ///
-    /// All-or-nothing on shape: if any event lacks a member the reducer reads, the snapshot is
-    /// left unchanged and the error points at `/<index>/<member>`. Reducing an applied batch again
+    /// All-or-nothing: if any event has no view (see [`ReplayEvent::view`]), the snapshot is left
+    /// unchanged and the error points at `/<index>/<member>`. Reducing an applied batch again
     /// changes nothing. A duplicate split across two calls is dropped but not listed, as the spec
     /// says (rule 1 counts within one call).
-    pub fn reduce(&mut self, events: &[Value]) -> Result<BatchOutcome, ReduceError> {
-        // Pass 1: read every event, hash its id, and find each id's first delivery in the batch.
-        // The views are kept for pass 2: walking each event's members again costs more.
+    pub fn reduce<E: ReplayEvent>(&mut self, events: &[E]) -> Result<BatchOutcome, ReduceError> {
+        // Pass 1: view every event, hash its id, and find each id's first delivery in the batch.
         let mut views: Vec<EventView<'_>> = Vec::with_capacity(events.len());
         let mut hashes: Vec<u64> = Vec::with_capacity(events.len());
         let mut first: Vec<usize> = Vec::with_capacity(events.len());
         let mut seen: HashTable<usize> = HashTable::with_capacity(events.len());
         let mut repeated: Vec<&str> = Vec::new();
         for (index, event) in events.iter().enumerate() {
-            let view = EventView::from_value(event).map_err(|e| e.under(&format!("/{index}")))?;
+            let view = event.view().map_err(|e| e.under(&format!("/{index}")))?;
             let id = view.source_event_id;
             let hash = self.processed.hash(id);
             let earlier = seen.entry(hash, |&j| views[j].source_event_id == id, |&j| hashes[j]);
@@ -138,12 +136,11 @@ impl Snapshot {
 
     /// Applies one event (PROTOCOL §2.3), without the batch duplicate listing of
     /// [`Snapshot::reduce`].
-    pub fn apply(&mut self, event: &Value) -> Result<Outcome, ReduceError> {
-        Ok(self.apply_view(&EventView::from_value(event)?))
+    pub fn apply<E: ReplayEvent>(&mut self, event: &E) -> Result<Outcome, ReduceError> {
+        Ok(self.apply_view(&event.view()?))
     }
 
-    /// Applies one already-read event.
-    pub fn apply_view(&mut self, event: &EventView<'_>) -> Outcome {
+    fn apply_view(&mut self, event: &EventView<'_>) -> Outcome {
         // 1. A repeated delivery changes nothing.
         let hash = self.processed.hash(event.source_event_id);
         if self

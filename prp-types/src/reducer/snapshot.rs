@@ -19,6 +19,7 @@ use super::projection::{Items, Request};
 use super::reduce::Gap;
 use super::summary::ParitySummary;
 use super::timeline::Timeline;
+use crate::types::Fixture;
 
 /// The `schema` of a session snapshot.
 pub const SNAPSHOT_SCHEMA: &str = "paperclip.prp.session-snapshot.v1";
@@ -119,44 +120,21 @@ pub struct Snapshot {
 
 /// `create_snapshot(fixture)`: the initial snapshot of a fixture's session.
 ///
-/// Reads `name`, `identity` and `capabilities`; the two objects are copied as they are, key order
-/// and unknown members included, because the golden format reprints them.
-pub fn create_snapshot(fixture: &Value) -> Result<Snapshot, ReduceError> {
-    let Some(map) = fixture.as_object() else {
-        return Err(ReduceError::new(
-            ReduceErrorCode::NotAnObject,
-            "",
-            "a fixture must be a JSON object",
-        ));
-    };
-    let member = |name: &str| {
-        map.get(name).ok_or_else(|| {
+/// `identity` and `capabilities` are written out as JSON in their recorded member order, unknown
+/// members included, because the golden format reprints them.
+pub fn create_snapshot(fixture: &Fixture) -> Result<Snapshot, ReduceError> {
+    let json = |name: &str, value: Result<Value, serde_json::Error>| {
+        value.map_err(|e| {
             ReduceError::new(
-                ReduceErrorCode::MissingMember,
+                ReduceErrorCode::InvalidMember,
                 format!("/{name}"),
-                format!("the fixture has no `{name}`"),
+                format!("`{name}` cannot be written as JSON: {e}"),
             )
         })
     };
-    let invalid = |name: &str, what: &str| {
-        ReduceError::new(
-            ReduceErrorCode::InvalidMember,
-            format!("/{name}"),
-            format!("`{name}` must be {what}"),
-        )
-    };
-    let name = member("name")?
-        .as_str()
-        .ok_or_else(|| invalid("name", "a string"))?;
-    let identity = member("identity")?;
-    if !identity.is_object() {
-        return Err(invalid("identity", "an object"));
-    }
-    let capabilities = member("capabilities")?;
-    if !capabilities.is_object() {
-        return Err(invalid("capabilities", "an object"));
-    }
-    Ok(Snapshot::new(name, identity.clone(), capabilities.clone()))
+    let identity = json("identity", serde_json::to_value(&fixture.identity))?;
+    let capabilities = json("capabilities", serde_json::to_value(&fixture.capabilities))?;
+    Ok(Snapshot::new(fixture.name.as_str(), identity, capabilities))
 }
 
 impl Snapshot {

@@ -6,12 +6,12 @@ use std::ops::Range;
 use hashbrown::DefaultHashBuilder;
 use indexmap::{IndexMap, IndexSet};
 use serde::ser::{Serialize, SerializeMap, Serializer};
-use serde_json::{Map, Value};
 
-use super::event::{EventView, member};
+use super::event::{EventView, string};
 use super::js;
 use super::projection::Request;
 use crate::Str;
+use crate::types::rt::{Fields, Probe};
 
 /// The timeline (PROTOCOL §2.4): one entry per applied event, in application order; an entry's
 /// `position` is its index + 1.
@@ -243,33 +243,25 @@ impl Serialize for GoldenEntry<'_> {
     }
 }
 
-/// "`x` or D": `x` if it is a string, else the default.
-pub(super) fn str_or<'a>(
-    object: Option<&'a Map<String, Value>>,
-    name: &str,
-    default: &'a str,
-) -> &'a str {
-    object
-        .and_then(|o| member(o, name))
-        .and_then(Value::as_str)
-        .unwrap_or(default)
+/// "`x` or D": `x` if it is a string, else the default. `None` reads as an object with no members.
+pub(super) fn str_or<'a>(object: Option<&'a dyn Fields>, name: &str, default: &'a str) -> &'a str {
+    object.and_then(|o| string(o, name)).unwrap_or(default)
 }
 
 /// A non-empty string member.
-pub(super) fn non_empty<'a>(object: Option<&'a Map<String, Value>>, name: &str) -> Option<&'a str> {
+pub(super) fn non_empty<'a>(object: Option<&'a dyn Fields>, name: &str) -> Option<&'a str> {
     object
-        .and_then(|o| member(o, name))
-        .and_then(Value::as_str)
+        .and_then(|o| string(o, name))
         .filter(|s| !s.is_empty())
 }
 
 /// The runtime request an event describes: `payload.request` unless absent or null, else the
-/// payload itself. `None` reads as an object with no members.
-pub(super) fn runtime_request<'a>(event: &EventView<'a>) -> Option<&'a Map<String, Value>> {
-    let p = event.object?;
-    match member(p, "request") {
-        None | Some(Value::Null) => Some(p),
-        Some(r) => r.as_object(),
+/// payload itself. `None` reads as an object with no members (a `request` that is not an object).
+pub(super) fn runtime_request<'a>(event: &EventView<'a>) -> Option<&'a dyn Fields> {
+    let p = event.payload;
+    match p.field("request") {
+        Probe::Absent | Probe::Null => Some(p),
+        _ => p.json_object("request").map(|r| r as &dyn Fields),
     }
 }
 
@@ -280,7 +272,7 @@ fn write_summary(
     event: &EventView<'_>,
     requests: &IndexMap<String, Request>,
 ) -> bool {
-    let p = event.object;
+    let p = Some(event.payload);
     match event.event_type {
         "runtime.phase.changed" => {
             // The whole sentence has `_` replaced; the fixed part has none.
@@ -331,12 +323,10 @@ fn push_all(out: &mut String, parts: &[&str]) {
 fn settled(
     out: &mut String,
     action: &str,
-    p: Option<&Map<String, Value>>,
+    p: Option<&dyn Fields>,
     requests: &IndexMap<String, Request>,
 ) {
-    let id = p
-        .and_then(|p| member(p, "requestId"))
-        .and_then(Value::as_str);
+    let id = p.and_then(|p| string(p, "requestId"));
     match id.and_then(|id| requests.get(id)) {
         Some(req) if req.prompt.is_empty() => {
             push_all(out, &[action, " ", &req.request_type, " request"]);
@@ -355,18 +345,55 @@ fn settled(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Map, Value, json};
 
-    fn event(id: &str, seq: u64, event_type: &str, item: Option<&str>, payload: Value) -> Value {
-        let mut e = json!({
-            "sourceEventId": id, "sourceSeq": seq, "sourceKind": "runner",
-            "sourceInstanceId": "r", "eventType": event_type,
-            "emittedAt": format!("2026-01-01T00:00:0{}Z", seq % 10), "payload": payload
-        });
-        if let Some(item) = item {
-            e["itemId"] = json!(item);
+    /// An event's members, with a JSON payload: ids and types a schema would refuse (empty ids,
+    /// unknown types) still have to print right.
+    struct Ev {
+        id: &'static str,
+        seq: u64,
+        event_type: &'static str,
+        item: Option<&'static str>,
+        payload: Map<String, Value>,
+        emitted_at: String,
+    }
+
+    fn event(
+        id: &'static str,
+        seq: u64,
+        event_type: &'static str,
+        item: Option<&'static str>,
+        payload: Value,
+    ) -> Ev {
+        let Value::Object(payload) = payload else {
+            panic!("a payload object")
+        };
+        Ev {
+            id,
+            seq,
+            event_type,
+            item,
+            payload,
+            emitted_at: format!("2026-01-01T00:00:0{}Z", seq % 10),
         }
-        e
+    }
+
+    impl Ev {
+        fn view(&self) -> EventView<'_> {
+            EventView {
+                source_event_id: self.id,
+                source_seq: self.seq,
+                source_kind: "runner",
+                source_instance_id: "r",
+                event_type: self.event_type,
+                emitted_at: &self.emitted_at,
+                turn_id: None,
+                item_id: self.item,
+                payload: &self.payload,
+                kept: None,
+                plan: None,
+            }
+        }
     }
 
     #[test]
@@ -392,7 +419,7 @@ mod tests {
         ];
         let mut timeline = Timeline::default();
         for e in &events {
-            timeline.push(&EventView::from_value(e).unwrap(), &IndexMap::new());
+            timeline.push(&e.view(), &IndexMap::new());
         }
         let got: Vec<_> = timeline
             .iter()

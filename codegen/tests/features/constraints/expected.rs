@@ -721,7 +721,18 @@ impl rt::Fields for LimitsRef {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
             "id" => rt::Probed::probe(&self.id),
-            other => self.extra.get(other).map_or(rt::Probe::Absent, rt::Probed::probe),
+            other => rt::Fields::field(&self.extra, other),
+        }
+    }
+    fn json_object(
+        &self,
+        key: &str,
+    ) -> ::core::option::Option<
+        &serde_json::Map<::std::string::String, serde_json::Value>,
+    > {
+        match key {
+            "id" => None,
+            other => rt::Fields::json_object(&self.extra, other),
         }
     }
 }

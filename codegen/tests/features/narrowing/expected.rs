@@ -264,7 +264,18 @@ impl rt::Fields for Envelope {
             "ref" => rt::Probed::probe(&self.ref_),
             "more" => rt::probe_optional(&self.more),
             "merged" => rt::probe_optional(&self.merged),
-            other => self.extra.get(other).map_or(rt::Probe::Absent, rt::Probed::probe),
+            other => rt::Fields::field(&self.extra, other),
+        }
+    }
+    fn json_object(
+        &self,
+        key: &str,
+    ) -> ::core::option::Option<
+        &serde_json::Map<::std::string::String, serde_json::Value>,
+    > {
+        match key {
+            "ref" | "more" | "merged" => None,
+            other => rt::Fields::json_object(&self.extra, other),
         }
     }
 }
@@ -526,7 +537,18 @@ impl rt::Fields for Reference {
         match key {
             "kind" => rt::Probed::probe(&self.kind),
             "id" => rt::Probed::probe(&self.id),
-            other => self.extra.get(other).map_or(rt::Probe::Absent, rt::Probed::probe),
+            other => rt::Fields::field(&self.extra, other),
+        }
+    }
+    fn json_object(
+        &self,
+        key: &str,
+    ) -> ::core::option::Option<
+        &serde_json::Map<::std::string::String, serde_json::Value>,
+    > {
+        match key {
+            "kind" | "id" => None,
+            other => rt::Fields::json_object(&self.extra, other),
         }
     }
 }
@@ -861,7 +883,18 @@ impl rt::Fields for EnvelopeMerged {
             "count" => rt::Probed::probe(&self.count),
             "kind" => rt::Probed::probe(&self.kind),
             "id" => rt::Probed::probe(&self.id),
-            other => self.extra.get(other).map_or(rt::Probe::Absent, rt::Probed::probe),
+            other => rt::Fields::field(&self.extra, other),
+        }
+    }
+    fn json_object(
+        &self,
+        key: &str,
+    ) -> ::core::option::Option<
+        &serde_json::Map<::std::string::String, serde_json::Value>,
+    > {
+        match key {
+            "count" | "kind" | "id" => None,
+            other => rt::Fields::json_object(&self.extra, other),
         }
     }
 }

@@ -284,7 +284,18 @@ impl rt::Fields for Record {
             "b" => rt::Probed::probe(&self.b),
             "c" => rt::Probed::probe(&self.c),
             "d" => rt::probe_optional(&self.d),
-            other => self.extra.get(other).map_or(rt::Probe::Absent, rt::Probed::probe),
+            other => rt::Fields::field(&self.extra, other),
+        }
+    }
+    fn json_object(
+        &self,
+        key: &str,
+    ) -> ::core::option::Option<
+        &serde_json::Map<::std::string::String, serde_json::Value>,
+    > {
+        match key {
+            "a" | "b" | "c" | "d" => None,
+            other => rt::Fields::json_object(&self.extra, other),
         }
     }
 }
@@ -470,7 +481,18 @@ impl rt::Fields for RecordC {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
             "x" => rt::Probed::probe(&self.x),
-            other => self.extra.get(other).map_or(rt::Probe::Absent, rt::Probed::probe),
+            other => rt::Fields::field(&self.extra, other),
+        }
+    }
+    fn json_object(
+        &self,
+        key: &str,
+    ) -> ::core::option::Option<
+        &serde_json::Map<::std::string::String, serde_json::Value>,
+    > {
+        match key {
+            "x" => None,
+            other => rt::Fields::json_object(&self.extra, other),
         }
     }
 }

@@ -441,6 +441,27 @@ impl From<MessageBodyOther> for MessageBody {
         MessageBody::Other(Box::new(v))
     }
 }
+impl rt::Fields for MessageBody {
+    fn field(&self, key: &str) -> rt::Probe<'_> {
+        match self {
+            MessageBody::Text(x) => rt::Fields::field(&**x, key),
+            MessageBody::Image(x) => rt::Fields::field(&**x, key),
+            MessageBody::Other(x) => rt::Fields::field(&**x, key),
+        }
+    }
+    fn json_object(
+        &self,
+        key: &str,
+    ) -> ::core::option::Option<
+        &serde_json::Map<::std::string::String, serde_json::Value>,
+    > {
+        match self {
+            MessageBody::Text(x) => rt::Fields::json_object(&**x, key),
+            MessageBody::Image(x) => rt::Fields::json_object(&**x, key),
+            MessageBody::Other(x) => rt::Fields::json_object(&**x, key),
+        }
+    }
+}
 impl MessageBody {
     /// The selector value this variant stands for, when exactly one value chooses it
     /// (a builder fills an unset selector from it).
@@ -781,7 +802,18 @@ impl rt::Fields for MessageBodyImage {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
             "url" => rt::Probed::probe(&self.url),
-            other => self.extra.get(other).map_or(rt::Probe::Absent, rt::Probed::probe),
+            other => rt::Fields::field(&self.extra, other),
+        }
+    }
+    fn json_object(
+        &self,
+        key: &str,
+    ) -> ::core::option::Option<
+        &serde_json::Map<::std::string::String, serde_json::Value>,
+    > {
+        match key {
+            "url" => None,
+            other => rt::Fields::json_object(&self.extra, other),
         }
     }
 }
@@ -962,7 +994,18 @@ impl rt::Fields for MessageBodyOther {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
             "channel" => rt::probe_optional(&self.channel),
-            other => self.extra.get(other).map_or(rt::Probe::Absent, rt::Probed::probe),
+            other => rt::Fields::field(&self.extra, other),
+        }
+    }
+    fn json_object(
+        &self,
+        key: &str,
+    ) -> ::core::option::Option<
+        &serde_json::Map<::std::string::String, serde_json::Value>,
+    > {
+        match key {
+            "channel" => None,
+            other => rt::Fields::json_object(&self.extra, other),
         }
     }
 }

@@ -328,7 +328,18 @@ impl rt::Fields for Circle {
         match key {
             "kind" => rt::Probed::probe(&self.kind),
             "radius" => rt::Probed::probe(&self.radius),
-            other => self.extra.get(other).map_or(rt::Probe::Absent, rt::Probed::probe),
+            other => rt::Fields::field(&self.extra, other),
+        }
+    }
+    fn json_object(
+        &self,
+        key: &str,
+    ) -> ::core::option::Option<
+        &serde_json::Map<::std::string::String, serde_json::Value>,
+    > {
+        match key {
+            "kind" | "radius" => None,
+            other => rt::Fields::json_object(&self.extra, other),
         }
     }
 }
