@@ -107,15 +107,10 @@ impl<'a> Emitter<'a> {
     /// `&T`), located relative to it; `None` when the Rust type alone guarantees the schema.
     fn checks(&mut self, ty: &Ty, v: TokenStream) -> Option<TokenStream> {
         match ty {
-            Ty::Any | Ty::Null | Ty::Bool(None) | Ty::Object => None,
+            Ty::Any | Ty::Null | Ty::Bool(_) | Ty::Object => None,
             Ty::Never => Some(quote! {
                 let _ = #v;
                 return Err(rt::Failure::new("false_schema", "", "no value is allowed here"));
-            }),
-            Ty::Bool(Some(b)) => Some(quote! {
-                if *#v != #b {
-                    return Err(rt::Failure::new("const", "", format!("must be {}", #b)));
-                }
             }),
             Ty::Int(r) => {
                 let rule = self.int_rule(r);
@@ -173,7 +168,9 @@ impl<'a> Emitter<'a> {
         match ty {
             Ty::Any | Ty::Never => quote! { serde_json::Value },
             Ty::Null => quote! { () },
-            Ty::Bool(_) => quote! { bool },
+            Ty::Bool(None) => quote! { bool },
+            Ty::Bool(Some(true)) => quote! { rt::True },
+            Ty::Bool(Some(false)) => quote! { rt::False },
             Ty::Int(r) if fits_i64(r) => quote! { i64 },
             Ty::Int(_) => quote! { rt::Integer },
             Ty::Num(_) => quote! { f64 },
@@ -200,10 +197,11 @@ impl<'a> Emitter<'a> {
         match ty {
             Ty::Any | Ty::Never => quote! { rt::AnyValue },
             Ty::Null => quote! { rt::NullSeed },
-            Ty::Bool(c) => match c {
-                Some(b) => quote! { rt::BoolSeed(Some(#b)) },
-                None => quote! { rt::BoolSeed(None) },
-            },
+            Ty::Bool(None) => quote! { rt::BoolSeed(None) },
+            Ty::Bool(Some(_)) => {
+                let t = self.rust_ty(ty);
+                quote! { rt::TypeSeed::<#t>::new() }
+            }
             Ty::Int(r) => {
                 let seed = if fits_i64(r) {
                     quote! { rt::IntSeed }
@@ -491,7 +489,8 @@ impl<'a> Emitter<'a> {
                     }
                     _ => None,
                 },
-                Ty::Bool(Some(b)) if f.required && !nullable => Some(quote! { #b }),
+                Ty::Bool(Some(true)) if f.required && !nullable => Some(quote! { rt::True }),
+                Ty::Bool(Some(false)) if f.required && !nullable => Some(quote! { rt::False }),
                 _ => None,
             };
             let missing_msg = format!("missing required member `{json}`");
@@ -1482,16 +1481,17 @@ impl<'a> Emitter<'a> {
                     });
                 }
                 Ty::Bool(c) => {
-                    let check = match c {
-                        Some(c) => {
-                            quote! { if b != #c { return Err(rt::fail("const", "", format_args!("must be {}", #c))); } }
-                        }
-                        None => quote! {},
+                    let (check, value) = match c {
+                        Some(c) => (
+                            quote! { if b != #c { return Err(rt::fail("const", "", format_args!("must be {}", #c))); } },
+                            quote! { #rty },
+                        ),
+                        None => (quote! {}, quote! { b }),
                     };
                     visits.push(quote! {
                         fn visit_bool<__E: serde::de::Error>(self, b: bool) -> ::core::result::Result<#name, __E> {
                             #check
-                            Ok(#name::#v(b))
+                            Ok(#name::#v(#value))
                         }
                     });
                 }

@@ -678,6 +678,51 @@ impl<'de> DeserializeSeed<'de> for BoolSeed {
     }
 }
 
+macro_rules! bool_constant {
+    ($name:ident, $value:literal, $doc:literal) => {
+        #[doc = $doc]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+        pub struct $name;
+
+        impl $name {
+            pub const fn get(self) -> bool {
+                $value
+            }
+        }
+        impl From<$name> for bool {
+            fn from(_: $name) -> bool {
+                $value
+            }
+        }
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_bool($value)
+            }
+        }
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                BoolSeed(Some($value)).deserialize(d).map(|_| $name)
+            }
+        }
+        impl Probed for $name {
+            fn probe(&self) -> Probe<'_> {
+                Probe::Bool($value)
+            }
+        }
+    };
+}
+
+bool_constant!(
+    True,
+    true,
+    "The JSON constant `true` (`const: true`): a member that cannot hold anything else."
+);
+bool_constant!(
+    False,
+    false,
+    "The JSON constant `false` (`const: false`): a member that cannot hold anything else."
+);
+
 /// Decodes `null`.
 #[derive(Clone, Copy)]
 pub struct NullSeed;

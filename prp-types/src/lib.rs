@@ -24,5 +24,5 @@ pub mod types {
 
 pub use decode::{DecodeError, decode, decode_document, decode_str};
 pub use encode::{Validate, encode, encode_pretty, encode_to_writer};
-pub use types::rt::{Document as SchemaDocument, Integer, SchemaInfo, Str, Tri};
+pub use types::rt::{Document as SchemaDocument, False, Integer, SchemaInfo, Str, Tri, True};
 pub use types::{Document, SCHEMAS};

@@ -159,7 +159,8 @@ fn answer_issues(q: &Question, a: &QuestionResponseAnswersValue, out: &mut Vec<S
             "answer {id}: a single_select question takes at most one option"
         ));
     }
-    if a.custom_text.is_some() && q.custom_answer.as_ref().is_none_or(|c| !c.enabled) {
+    // `customAnswer.enabled` is `const: true`: a present customAnswer is enabled.
+    if a.custom_text.is_some() && q.custom_answer.is_none() {
         out.push(format!(
             "answer {id}: customText needs customAnswer enabled"
         ));

@@ -29,7 +29,7 @@ pub struct Limits {
     pub seq: i64,
     pub ratio: ::core::option::Option<f64>,
     pub priority: ::core::option::Option<LimitsPriority>,
-    pub done: ::core::option::Option<bool>,
+    pub done: ::core::option::Option<rt::True>,
     pub when: DateTime,
     pub refs: ::core::option::Option<Vec<LimitsRef>>,
     /// The input's member order, written back on encoding.
@@ -44,7 +44,7 @@ pub struct LimitsBuilder {
     seq: ::core::option::Option<i64>,
     ratio: ::core::option::Option<f64>,
     priority: ::core::option::Option<LimitsPriority>,
-    done: ::core::option::Option<bool>,
+    done: ::core::option::Option<rt::True>,
     when: ::core::option::Option<DateTime>,
     refs: ::core::option::Option<Vec<LimitsRef>>,
     __error: ::core::option::Option<rt::Failure>,
@@ -133,7 +133,7 @@ impl LimitsBuilder {
     /// Sets `done`; a value that breaks its rule makes `build` fail.
     pub fn done<__V>(mut self, v: __V) -> Self
     where
-        __V: ::core::convert::TryInto<bool>,
+        __V: ::core::convert::TryInto<rt::True>,
         rt::Failure: From<__V::Error>,
     {
         match v.try_into() {
@@ -292,7 +292,7 @@ impl Limits {
         let mut __seq: ::core::option::Option<i64> = None;
         let mut __ratio: ::core::option::Option<f64> = None;
         let mut __priority: ::core::option::Option<LimitsPriority> = None;
-        let mut __done: ::core::option::Option<bool> = None;
+        let mut __done: ::core::option::Option<rt::True> = None;
         let mut __when: ::core::option::Option<DateTime> = None;
         let mut __refs: ::core::option::Option<Vec<LimitsRef>> = None;
         let mut __order_seen = rt::OrderRecorder::new();
@@ -341,7 +341,7 @@ impl Limits {
                         return Err(rt::duplicate(&mut map, "done"));
                     }
                     __order_seen.push(5u16);
-                    __done = Some(map.next_value_seed(rt::BoolSeed(Some(true)))?);
+                    __done = Some(map.next_value_seed(rt::TypeSeed::<rt::True>::new())?);
                 }
                 "when" => {
                     if __when.is_some() {
@@ -464,19 +464,6 @@ impl rt::Check for Limits {
                 "ratio",
                 || {
                     rt::num_failure(&NUM_0, *x)?;
-                    Ok(())
-                },
-            )?;
-        }
-        if let Some(x) = &self.done {
-            rt::within(
-                "done",
-                || {
-                    if *x != true {
-                        return Err(
-                            rt::Failure::new("const", "", format!("must be {}", true)),
-                        );
-                    }
                     Ok(())
                 },
             )?;
