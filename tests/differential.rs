@@ -751,7 +751,7 @@ mod typed_edits {
                 }
                 Err(f) => {
                     let f: prp_types::types::rt::Failure = f;
-                    Some(($ptr, json!(raw), f.code))
+                    Some(($ptr, json!(raw), f.code.as_str()))
                 }
             }
         }};

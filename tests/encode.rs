@@ -9,7 +9,7 @@ use prp_types::types::{
     EventSourceKind, EventType, Plan, PlanStep, PlanStepStatus, PlanSyncStatus, StableId1To160,
     Text1To160,
 };
-use prp_types::{DecodeError, Validate, decode, decode_str, encode};
+use prp_types::{Issue, Validate, decode, decode_str, encode};
 use serde_json::{Value, json};
 use support::*;
 
@@ -22,7 +22,7 @@ fn plan_event() -> Event {
 }
 
 /// What decoding the value's JSON says, written without validation.
-fn decode_verdict(event: &Event) -> Result<(), DecodeError> {
+fn decode_verdict(event: &Event) -> Result<(), Issue> {
     let bytes = serde_json::to_vec(event).unwrap();
     decode::<Event>(&bytes).map(|_| ())
 }
@@ -78,7 +78,10 @@ fn constrained_members_are_valid_by_construction() {
     );
     // A builder reports a refused member at its pointer, before anything else.
     let err = plan_builder().run_id("").build().unwrap_err();
-    assert_eq!((err.code, err.rel.as_str()), ("min_length", "/runId"));
+    assert_eq!(
+        (err.code.as_str(), err.rel.as_str()),
+        ("min_length", "/runId")
+    );
 }
 
 #[test]
@@ -212,7 +215,10 @@ fn a_builder_refuses_what_the_schema_refuses() {
         .run_id("")
         .build()
         .unwrap_err();
-    assert_eq!((err.code, err.rel.as_str()), ("format", "/emittedAt"));
+    assert_eq!(
+        (err.code.as_str(), err.rel.as_str()),
+        ("format", "/emittedAt")
+    );
     // An event type set by hand must agree with the payload.
     let err = plan_builder()
         .event_type(EventType::RunTerminal)
@@ -221,7 +227,10 @@ fn a_builder_refuses_what_the_schema_refuses() {
     assert!(err.rel.starts_with("/payload"), "{err}");
     // A rule on the whole value: the builder checks it as validate does.
     let err = plan_builder().source_seq(0).build().unwrap_err();
-    assert_eq!((err.code, err.rel.as_str()), ("minimum", "/sourceSeq"));
+    assert_eq!(
+        (err.code.as_str(), err.rel.as_str()),
+        ("minimum", "/sourceSeq")
+    );
 }
 
 /// Every object's member names, in order, with their pointers.
@@ -314,7 +323,7 @@ fn decoded_in_schema_order_records_nothing() {
     assert_eq!(keys.last(), Some(&"turnId"));
 }
 
-fn duplicate_at(text: &str) -> DecodeError {
+fn duplicate_at(text: &str) -> Issue {
     let err = decode_str::<prp_types::Document>(text).expect_err("a repeated member is refused");
     assert_eq!(err.code, "duplicate_key", "{err}");
     err

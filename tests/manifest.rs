@@ -3,7 +3,8 @@
 
 mod support;
 
-use prp_types::manifest::{self, Check, ProblemCode};
+use prp_types::Code;
+use prp_types::manifest::{self, Check};
 use std::fs;
 use std::path::{Path, PathBuf};
 use support::corpus_dir;
@@ -172,9 +173,12 @@ fn problems_after(name: &str, edit: impl FnOnce(&Path)) -> Option<Vec<String>> {
     edit(&tmp.0);
     match manifest::generate(&tmp.0) {
         Ok(_) => Some(vec![]),
-        Err(manifest::Error::Invalid(problems)) => {
-            Some(problems.iter().map(ToString::to_string).collect())
-        }
+        Err(manifest::Error::Invalid(problems)) => Some(
+            problems
+                .iter()
+                .map(|p| format!("{}: {}", p.code, p.message))
+                .collect(),
+        ),
         Err(e) => panic!("{e}"),
     }
 }
@@ -363,7 +367,7 @@ fn provider_schemas_stay_out_of_the_project_manifest() {
 #[test]
 fn problem_codes_print_snake_case() {
     assert_eq!(
-        ProblemCode::UnresolvedSchemaFragment.to_string(),
+        Code::UnresolvedSchemaFragment.to_string(),
         "unresolved_schema_fragment"
     );
 }

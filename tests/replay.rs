@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 
 use prp_types::reducer::ReplayEvent as _;
 use prp_types::reducer::{
-    self, BatchOutcome, Integrity, ItemStatus, MAX_GAP_MISSING, Outcome, ReduceErrorCode,
-    SessionState, Snapshot, TurnState, goldens,
+    self, BatchOutcome, Integrity, ItemStatus, MAX_GAP_MISSING, Outcome, SessionState, Snapshot,
+    TurnState, goldens,
 };
 use prp_types::types::{Fixture, FixtureEvent};
 use serde_json::{Value, json};
@@ -51,7 +51,7 @@ fn assert_goldens(fixtures: &Path, name: &str) {
     let fixture = replay.join(format!("{name}.json"));
     let bytes = fs::read(&fixture).unwrap_or_else(|e| panic!("{}: {e}", fixture.display()));
     let snapshot = reducer::replay_fixture_bytes(&bytes)
-        .unwrap_or_else(|e| panic!("{} does not replay: {e}", fixture.display()));
+        .unwrap_or_else(|e| panic!("{} does not replay: {e:?}", fixture.display()));
     let outputs = [
         ("snapshot", snapshot.to_pretty()),
         ("summary", snapshot.summary().to_pretty()),
@@ -221,10 +221,10 @@ fn goldens_check_names_missing_and_stale_files() {
     let rendered = goldens::render(&dir).unwrap();
     assert_eq!(rendered.rejected.len(), 1);
     assert_eq!(
-        rendered.rejected[0].error.code(),
+        rendered.rejected[0].issues[0].code.as_str(),
         "unsupported_required_version"
     );
-    assert_eq!(rendered.rejected[0].error.path(), "/protocolVersion");
+    assert_eq!(rendered.rejected[0].issues[0].path(), "/protocolVersion");
     let golden = dir.join("replay/golden");
     assert_eq!(
         rendered.check().unwrap(),
@@ -256,7 +256,7 @@ fn unsupported_required_version_is_rejected_before_replay() {
         fs::read(project_fixtures().join("replay/unsupported-required-version.json")).unwrap();
     let err = reducer::replay_fixture_bytes(&bytes).unwrap_err();
     assert_eq!(
-        (err.code(), err.path()),
+        (err[0].code.as_str(), err[0].path()),
         ("unsupported_required_version", "/protocolVersion")
     );
     let golden = project_fixtures().join("replay/golden");
@@ -1077,7 +1077,7 @@ fn a_sequence_out_of_range_is_an_error_and_leaves_the_snapshot_unchanged() {
         let err = s.reduce(&batch).unwrap_err();
         assert_eq!(
             (err.pointer.as_str(), err.code),
-            (pointer, ReduceErrorCode::InvalidMember),
+            (pointer, prp_types::Code::InvalidMember),
             "{err}"
         );
         assert_eq!(

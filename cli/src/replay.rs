@@ -3,118 +3,111 @@
 //!
 //! Exit codes: 0 printed / written / fresh, 1 a rejected fixture or stale goldens, 2 usage or I/O.
 
-use prp_types::decode::MAX_DOCUMENT_BYTES;
+use crate::Status;
+use crate::input;
+use crate::report;
 use prp_types::reducer::{self, goldens};
-use std::io::{Read, Write};
-use std::process::ExitCode;
+use std::io::Write;
+use std::path::PathBuf;
 
-pub const USAGE_REPLAY: &str = "prp replay FIXTURE [--summary]   (the golden snapshot, or parity summary; FIXTURE `-` reads stdin)";
-
-pub const USAGE_GOLDENS: &str =
-    "prp goldens [--check] DIR   (DIR holds replay/*.json; goldens go to replay/golden/)";
-
-#[derive(Debug, PartialEq, Eq)]
-struct ReplayOptions {
+/// Replay a fixture and print its session snapshot.
+///
+/// The fixture goes through the whole contract pipeline first (version checks, schema, binding
+/// checks); an accepted one is folded into the session snapshot, printed byte-identical to the
+/// golden format (two-space JSON, trailing newline). A rejected fixture's issues go to stderr with
+/// the codes `prp validate` gives, and the exit is 1.
+#[derive(clap::Args, Debug)]
+pub struct ReplayArgs {
+    /// Print the parity summary instead of the snapshot.
+    #[arg(long)]
     summary: bool,
-    fixture: String,
+    /// The replay fixture; `-` reads standard input.
+    #[arg(value_name = "FIXTURE")]
+    fixture: PathBuf,
 }
 
-fn parse_replay(args: &[String]) -> Result<ReplayOptions, String> {
-    let (summary, fixture) = crate::args::flag_and_operand(args, "--summary", "FIXTURE")?;
-    Ok(ReplayOptions { summary, fixture })
+/// Regenerate, or check, the golden files of a fixtures directory.
+///
+/// For every replay fixture `DIR/replay/NAME.json` the contract accepts, writes
+/// `DIR/replay/golden/NAME.snapshot.json` and `NAME.summary.json`; files already up to date are
+/// not rewritten. Rejected fixtures (expected rejections) are named on stderr and have no goldens.
+#[derive(clap::Args, Debug)]
+pub struct GoldensArgs {
+    /// Write nothing: exit 1 and name every golden file that is missing or stale.
+    #[arg(long)]
+    check: bool,
+    /// The fixtures directory (holds `replay/*.json`).
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
 }
 
-/// Reads a file (or stdin for `-`), one byte past the decode limit so that an oversized fixture
-/// is reported as such rather than truncated.
-fn read_input(path: &str) -> std::io::Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    let limit = MAX_DOCUMENT_BYTES as u64 + 1;
-    if path == "-" {
-        std::io::stdin().take(limit).read_to_end(&mut bytes)?;
-    } else {
-        std::fs::File::open(path)?
-            .take(limit)
-            .read_to_end(&mut bytes)?;
-    }
-    Ok(bytes)
-}
-
-pub fn run_replay(args: &[String]) -> ExitCode {
-    let o = match parse_replay(args) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("prp replay: {e}\nusage: {USAGE_REPLAY}");
-            return ExitCode::from(2);
-        }
-    };
-    let bytes = match read_input(&o.fixture) {
+pub fn run_replay(args: &ReplayArgs) -> Status {
+    let name = input::name(&args.fixture);
+    let bytes = match input::read_document(&args.fixture) {
         Ok(bytes) => bytes,
-        Err(e) => {
-            eprintln!("prp replay: {}: {e}", o.fixture);
-            return ExitCode::from(2);
+        Err(issue) => {
+            eprintln!("prp replay: {name}: {}", report::issue_text(&issue));
+            return if issue.code == prp_types::Code::IoError {
+                Status::Error
+            } else {
+                Status::Failed
+            };
         }
     };
     let snapshot = match reducer::replay_fixture_bytes(&bytes) {
         Ok(snapshot) => snapshot,
-        Err(e) => {
-            eprintln!("prp replay: {}: rejected: {e}", o.fixture);
-            return ExitCode::from(1);
+        Err(issues) => {
+            for issue in &issues {
+                eprintln!(
+                    "prp replay: {name}: rejected: {}",
+                    report::issue_text(issue)
+                );
+            }
+            return Status::Failed;
         }
     };
-    let text = if o.summary {
+    let text = if args.summary {
         snapshot.summary().to_pretty()
     } else {
         snapshot.to_pretty()
     };
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => Status::Ok,
         Err(e) => {
             eprintln!("prp replay: cannot write the output: {e}");
-            ExitCode::from(2)
+            Status::Error
         }
     }
 }
 
-type GoldensOptions = crate::args::CheckDir;
-
-fn parse_goldens(args: &[String]) -> Result<GoldensOptions, String> {
-    crate::args::check_dir(args, "DIR")
-}
-
-pub fn run_goldens(args: &[String]) -> ExitCode {
-    let o = match parse_goldens(args) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("prp goldens: {e}\nusage: {USAGE_GOLDENS}");
-            return ExitCode::from(2);
-        }
-    };
-    let rendered = match goldens::render(&o.dir) {
+pub fn run_goldens(args: &GoldensArgs) -> Status {
+    let rendered = match goldens::render(&args.dir) {
         Ok(rendered) => rendered,
         Err(e) => {
-            eprintln!("prp goldens: {}: {e}", o.dir.join("replay").display());
-            return ExitCode::from(2);
+            eprintln!("prp goldens: {}: {e}", args.dir.join("replay").display());
+            return Status::Error;
         }
     };
     // Rejected fixtures are the expected rejections (for example an unsupported required
     // version): they have no goldens. Named so that an unexpected rejection is noticed.
     for r in &rendered.rejected {
-        eprintln!("skipped {} (rejected: {})", r.fixture.display(), r.error);
+        let first = r.issues.first().map(report::issue_text).unwrap_or_default();
+        eprintln!("skipped {} (rejected: {first})", r.fixture.display());
     }
-    if o.check {
-        check(&o, &rendered)
+    if args.check {
+        check(args, &rendered)
     } else {
         write(&rendered)
     }
 }
 
-fn check(o: &GoldensOptions, rendered: &goldens::Goldens) -> ExitCode {
+fn check(o: &GoldensArgs, rendered: &goldens::Goldens) -> Status {
     let drift = match rendered.check() {
         Ok(drift) => drift,
         Err(e) => {
             eprintln!("prp goldens: {e}");
-            return ExitCode::from(2);
+            return Status::Error;
         }
     };
     if drift.is_empty() {
@@ -122,7 +115,7 @@ fn check(o: &GoldensOptions, rendered: &goldens::Goldens) -> ExitCode {
             "The {} golden files match their fixtures.",
             rendered.files.len()
         );
-        return ExitCode::SUCCESS;
+        return Status::Ok;
     }
     for d in &drift {
         let what = match d {
@@ -137,10 +130,10 @@ fn check(o: &GoldensOptions, rendered: &goldens::Goldens) -> ExitCode {
         rendered.files.len(),
         o.dir.display()
     );
-    ExitCode::from(1)
+    Status::Failed
 }
 
-fn write(rendered: &goldens::Goldens) -> ExitCode {
+fn write(rendered: &goldens::Goldens) -> Status {
     match rendered.write() {
         Ok(written) => {
             for path in &written {
@@ -151,49 +144,11 @@ fn write(rendered: &goldens::Goldens) -> ExitCode {
                 rendered.files.len(),
                 written.len()
             );
-            ExitCode::SUCCESS
+            Status::Ok
         }
         Err(e) => {
             eprintln!("prp goldens: {e}");
-            ExitCode::from(2)
+            Status::Error
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn args(list: &[&str]) -> Vec<String> {
-        list.iter().map(|s| (*s).to_owned()).collect()
-    }
-
-    #[test]
-    fn replay_arguments() {
-        assert_eq!(
-            parse_replay(&args(&["--summary", "f.json"])),
-            Ok(ReplayOptions {
-                summary: true,
-                fixture: "f.json".into()
-            })
-        );
-        assert_eq!(parse_replay(&args(&["-"])).map(|o| o.summary), Ok(false));
-        assert!(parse_replay(&args(&[])).is_err());
-        assert!(parse_replay(&args(&["a", "b"])).is_err());
-        assert!(parse_replay(&args(&["--pretty", "a"])).is_err());
-    }
-
-    #[test]
-    fn goldens_arguments() {
-        assert_eq!(
-            parse_goldens(&args(&["fixtures", "--check"])),
-            Ok(GoldensOptions {
-                check: true,
-                dir: "fixtures".into()
-            })
-        );
-        assert!(parse_goldens(&args(&[])).is_err());
-        assert!(parse_goldens(&args(&["a", "b"])).is_err());
-        assert!(parse_goldens(&args(&["--write", "a"])).is_err());
     }
 }

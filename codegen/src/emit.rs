@@ -16,6 +16,12 @@ pub struct Emitter<'a> {
     refines: Vec<(TokenStream, ObjPred)>,
 }
 
+/// The runtime's `Keyword` variant for a snake_case code (`max_length` -> `rt::Keyword::MaxLength`).
+fn keyword(code: &str) -> TokenStream {
+    let variant = ident(&crate::names::pascal(code));
+    quote! { rt::Keyword::#variant }
+}
+
 fn ident(s: &str) -> Ident {
     Ident::new(s, Span::call_site())
 }
@@ -110,7 +116,7 @@ impl<'a> Emitter<'a> {
             Ty::Any | Ty::Null | Ty::Bool(_) | Ty::Object => None,
             Ty::Never => Some(quote! {
                 let _ = #v;
-                return Err(rt::Failure::new("false_schema", "", "no value is allowed here"));
+                return Err(rt::Failure::new(rt::Keyword::FalseSchema, "", "no value is allowed here"));
             }),
             Ty::Int(r) => {
                 let rule = self.int_rule(r);
@@ -450,7 +456,7 @@ impl<'a> Emitter<'a> {
             let fdoc = doc_attrs(&f.doc);
             if f.ty == Ty::Never {
                 let msg = format!("member `{json}` is not allowed here");
-                arms.push(quote! { #json => { map.next_value_seed(rt::Reject(rt::Failure::new("false_schema", "", #msg)))?; } });
+                arms.push(quote! { #json => { map.next_value_seed(rt::Reject(rt::Failure::new(rt::Keyword::FalseSchema, "", #msg)))?; } });
                 continue;
             }
             let (inner, nullable) = match &f.ty {
@@ -504,7 +510,7 @@ impl<'a> Emitter<'a> {
                 (true, false) => (
                     quote! { ::core::option::Option<#ity> },
                     quote! { Some(v) },
-                    quote! { self.#rust.ok_or_else(|| rt::Failure::new("required", "", #missing_msg))? },
+                    quote! { self.#rust.ok_or_else(|| rt::Failure::new(rt::Keyword::Required, "", #missing_msg))? },
                 ),
                 (false, true) => (
                     quote! { rt::Tri<#ity> },
@@ -558,7 +564,7 @@ impl<'a> Emitter<'a> {
                 }
             }
             let missing = format!("missing required member `{json}`");
-            let missing = quote! { rt::fail::<__A::Error>("required", "", #missing) };
+            let missing = quote! { rt::fail::<__A::Error>(rt::Keyword::Required, "", #missing) };
             // The value stored in the slot, and the seed that decodes it.
             let seed = if let Some(sel) = f.select {
                 let Item::Select(sd) = &self.model.items[sel] else {
@@ -649,11 +655,11 @@ impl<'a> Emitter<'a> {
                 && let Ty::Named(e) = inner
                 && let Item::Enum(en) = &self.model.items[e]
             {
-                let code = if en.values.len() == 1 {
+                let code = keyword(if en.values.len() == 1 {
                     "const"
                 } else {
                     "enum"
-                };
+                });
                 let rel = format!("/{}", json.replace('~', "~0").replace('/', "~1"));
                 pre_arms.push(quote! {
                     #json => {
@@ -693,7 +699,7 @@ impl<'a> Emitter<'a> {
                 quote! {
                     other => {
                         let msg = format!("unknown member `{other}` is not allowed");
-                        map.next_value_seed(rt::Reject(rt::Failure::new("additional_properties", "", msg)))?;
+                        map.next_value_seed(rt::Reject(rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg)))?;
                     }
                 },
                 quote! {},
@@ -796,7 +802,7 @@ impl<'a> Emitter<'a> {
             rules.push(quote! {
                 let matched = [#(#holds),*].iter().filter(|b| **b).count();
                 if matched != 1 {
-                    return Err(rt::Failure::new("one_of", "", format!("must match exactly one of {} alternatives; matches {matched}", #n)));
+                    return Err(rt::Failure::new(rt::Keyword::OneOf, "", format!("must match exactly one of {} alternatives; matches {matched}", #n)));
                 }
             });
         }
@@ -1001,7 +1007,7 @@ impl<'a> Emitter<'a> {
             .map(|j| format!("`{j}`"))
             .collect::<Vec<_>>()
             .join(", ");
-        let code = if e.values.len() == 1 { "const" } else { "enum" };
+        let code = keyword(if e.values.len() == 1 { "const" } else { "enum" });
         let expecting = format!("one of {allowed}");
         quote! {
             #doc
@@ -1224,7 +1230,7 @@ impl<'a> Emitter<'a> {
                     rt::int_failure(&#rule, v)?;
                     match v {
                         #(#ints => Ok(#name::#variants),)*
-                        _ => Err(rt::Failure::new("enum", "", "not an allowed value")),
+                        _ => Err(rt::Failure::new(rt::Keyword::Enum, "", "not an allowed value")),
                     }
                 }
             }
@@ -1336,7 +1342,7 @@ impl<'a> Emitter<'a> {
                                 let tag = map.next_value::<rt::Key<'de>>()?;
                                 return match tag.as_str() {
                                     #(#fast_arms)*
-                                    other => Err(rt::fail("one_of", #rel, format_args!("unknown {:?}: {}", other, #unknown))),
+                                    other => Err(rt::fail(rt::Keyword::OneOf, #rel, format_args!("unknown {:?}: {}", other, #unknown))),
                                 };
                             }
                             // Otherwise keep the object, find the discriminator, then decode it.
@@ -1344,8 +1350,8 @@ impl<'a> Emitter<'a> {
                             let tag = rt::decode_raw::<_, __A::Error>(&raw, "", rt::TagSeed(#tag))?;
                             match tag.as_deref() {
                                 #(#arms)*
-                                Some(other) => Err(rt::fail("one_of", #rel, format_args!("unknown {:?}: {}", other, #unknown))),
-                                None => Err(rt::fail("one_of", "", #missing)),
+                                Some(other) => Err(rt::fail(rt::Keyword::OneOf, #rel, format_args!("unknown {:?}: {}", other, #unknown))),
+                                None => Err(rt::fail(rt::Keyword::OneOf, "", #missing)),
                             }
                         }
                     }
@@ -1394,8 +1400,8 @@ impl<'a> Emitter<'a> {
                     #(#tries)*
                     match (found.len(), errors.len()) {
                         (1, _) => Ok(found.remove(0)),
-                        (0, _) => Err(rt::fail("one_of", "", format_args!("matches none of the {} alternatives", #n))),
-                        (k, _) => Err(rt::fail("one_of", "", format_args!("matches {k} of the alternatives; exactly one is allowed"))),
+                        (0, _) => Err(rt::fail(rt::Keyword::OneOf, "", format_args!("matches none of the {} alternatives", #n))),
+                        (k, _) => Err(rt::fail(rt::Keyword::OneOf, "", format_args!("matches {k} of the alternatives; exactly one is allowed"))),
                     }
                 }
             }
@@ -1483,7 +1489,7 @@ impl<'a> Emitter<'a> {
                 Ty::Bool(c) => {
                     let (check, value) = match c {
                         Some(c) => (
-                            quote! { if b != #c { return Err(rt::fail("const", "", format_args!("must be {}", #c))); } },
+                            quote! { if b != #c { return Err(rt::fail(rt::Keyword::Const, "", format_args!("must be {}", #c))); } },
                             quote! { #rty },
                         ),
                         None => (quote! {}, quote! { b }),
@@ -1740,6 +1746,7 @@ fn val_failure(key: &str, v: &ValPred) -> TokenStream {
         ValPred::MinItems(n) => ("min_items", format!("`{key}` must have at least {n} items")),
         ValPred::MaxItems(n) => ("max_items", format!("`{key}` must have at most {n} items")),
     };
+    let code = keyword(code);
     quote! { return Err(rt::Failure::new(#code, #rel, #msg)); }
 }
 
@@ -1748,7 +1755,7 @@ fn pred_check(target: &TokenStream, p: &ObjPred) -> TokenStream {
     let mut out = Vec::new();
     for r in &p.required {
         let msg = format!("missing required member `{r}`");
-        out.push(quote! { if #target.field(#r).is_absent() { return Err(rt::Failure::new("required", "", #msg)); } });
+        out.push(quote! { if #target.field(#r).is_absent() { return Err(rt::Failure::new(rt::Keyword::Required, "", #msg)); } });
     }
     for (key, preds) in &p.props {
         for v in preds {
@@ -1759,7 +1766,7 @@ fn pred_check(target: &TokenStream, p: &ObjPred) -> TokenStream {
     }
     for group in &p.not_required {
         let msg = format!("members {} must not all be present", group.join(", "));
-        out.push(quote! { if true #(&& !#target.field(#group).is_absent())* { return Err(rt::Failure::new("not", "", #msg)); } });
+        out.push(quote! { if true #(&& !#target.field(#group).is_absent())* { return Err(rt::Failure::new(rt::Keyword::Not, "", #msg)); } });
     }
     quote! { #(#out)* }
 }

@@ -10,24 +10,153 @@ use std::borrow::Cow;
 use std::fmt;
 use std::sync::OnceLock;
 
-/// Separator of the fields that [`fail`] packs into a serde error message.
-pub const MARK: char = '\u{1}';
-
-/// Builds a serde error carrying a stable keyword code, a pointer relative to the value being decoded
-/// and a sentence. [`unpack`] reads it back.
-pub fn fail<E: de::Error>(code: &str, rel: &str, msg: impl fmt::Display) -> E {
-    E::custom(format_args!("{MARK}{code}{MARK}{rel}{MARK}{msg}{MARK}"))
+/// What a value fails: the schema keyword, or the decoder limit, behind a [`Failure`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Keyword {
+    /// A member that `additionalProperties: false` forbids.
+    AdditionalProperties,
+    /// A value other than the `const`.
+    Const,
+    /// A member name that appears twice in one object.
+    DuplicateKey,
+    /// A value that could not be written as JSON.
+    Encode,
+    /// A value outside the `enum`.
+    Enum,
+    /// A value where the schema is `false`.
+    FalseSchema,
+    /// A string that is not in its `format` (the date-time profile).
+    Format,
+    /// An integer beyond the 64-bit range a bounded member is stored in.
+    IntegerRange,
+    /// More items than `maxItems`.
+    MaxItems,
+    /// A string longer than `maxLength` characters.
+    MaxLength,
+    /// A number above `maximum`.
+    Maximum,
+    /// Fewer items than `minItems`.
+    MinItems,
+    /// A string shorter than `minLength` characters.
+    MinLength,
+    /// A number below `minimum`.
+    Minimum,
+    /// Members that a `not` forbids together.
+    Not,
+    /// A value that matches none, or more than one, of a `oneOf`'s alternatives.
+    OneOf,
+    /// A string that does not match its `pattern`.
+    Pattern,
+    /// A required member that is absent.
+    Required,
+    /// Nesting deeper than the decoder's limit.
+    TooDeep,
+    /// A value of the wrong JSON type.
+    Type,
+    /// Two equal items where `uniqueItems` forbids it.
+    UniqueItems,
 }
 
-/// Reads `(code, relative pointer, message)` back from an error built by [`fail`].
-pub fn unpack(msg: &str) -> Option<(&str, &str, &str)> {
-    let start = msg.find(MARK)?;
-    let mut parts = msg[start + 1..].splitn(4, MARK);
-    let code = parts.next()?;
-    let rel = parts.next()?;
-    let text = parts.next()?;
-    parts.next()?;
-    Some((code, rel, text))
+impl Keyword {
+    /// Every keyword, in name order.
+    pub const ALL: &'static [Keyword] = &[
+        Keyword::AdditionalProperties,
+        Keyword::Const,
+        Keyword::DuplicateKey,
+        Keyword::Encode,
+        Keyword::Enum,
+        Keyword::FalseSchema,
+        Keyword::Format,
+        Keyword::IntegerRange,
+        Keyword::MaxItems,
+        Keyword::MaxLength,
+        Keyword::Maximum,
+        Keyword::MinItems,
+        Keyword::MinLength,
+        Keyword::Minimum,
+        Keyword::Not,
+        Keyword::OneOf,
+        Keyword::Pattern,
+        Keyword::Required,
+        Keyword::TooDeep,
+        Keyword::Type,
+        Keyword::UniqueItems,
+    ];
+
+    /// The stable snake_case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Keyword::AdditionalProperties => "additional_properties",
+            Keyword::Const => "const",
+            Keyword::DuplicateKey => "duplicate_key",
+            Keyword::Encode => "encode",
+            Keyword::Enum => "enum",
+            Keyword::FalseSchema => "false_schema",
+            Keyword::Format => "format",
+            Keyword::IntegerRange => "integer_range",
+            Keyword::MaxItems => "max_items",
+            Keyword::MaxLength => "max_length",
+            Keyword::Maximum => "maximum",
+            Keyword::MinItems => "min_items",
+            Keyword::MinLength => "min_length",
+            Keyword::Minimum => "minimum",
+            Keyword::Not => "not",
+            Keyword::OneOf => "one_of",
+            Keyword::Pattern => "pattern",
+            Keyword::Required => "required",
+            Keyword::TooDeep => "too_deep",
+            Keyword::Type => "type",
+            Keyword::UniqueItems => "unique_items",
+        }
+    }
+}
+
+/// A keyword equals its snake_case name: `failure.code == "max_length"`.
+impl PartialEq<str> for Keyword {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Keyword {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl fmt::Display for Keyword {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+std::thread_local! {
+    /// The failure behind the serde error [`fail`] built last on this thread: serde errors carry
+    /// only text, so the typed failure travels beside the error instead of inside it.
+    static LAST_FAILURE: std::cell::RefCell<Option<Failure>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Builds a serde error for a failed check, and records the typed [`Failure`] for
+/// [`take_failure`]: its keyword, its pointer relative to the value being decoded, its sentence.
+pub fn fail<E: de::Error>(code: Keyword, rel: &str, msg: impl fmt::Display) -> E {
+    let failure = Failure::new(code, rel, msg.to_string());
+    let error = E::custom(&failure.message);
+    LAST_FAILURE.with(|slot| *slot.borrow_mut() = Some(failure));
+    error
+}
+
+/// The typed failure behind a decode error whose text is `error_text`: the one [`fail`] recorded
+/// last on this thread, if the error is the one it built (its text is the failure's sentence, less
+/// serde_json's position); `None` for an error serde itself raised (a wrong JSON type, bad syntax).
+/// Clears the record either way.
+pub fn take_failure(error_text: &str) -> Option<Failure> {
+    let failure = LAST_FAILURE.with(|slot| slot.borrow_mut().take())?;
+    (strip_position(error_text) == failure.message).then_some(failure)
+}
+
+/// Forgets any recorded failure, so that a stale one is never matched to a later error.
+pub fn clear_failure() {
+    LAST_FAILURE.with(|slot| *slot.borrow_mut() = None);
 }
 
 /// Escapes one reference token of a JSON pointer (RFC 6901).
@@ -403,14 +532,14 @@ pub fn str_failure(rule: &StrRule, s: &str) -> Result<(), Failure> {
         let n = s.chars().count() as u64;
         if let Some(min) = rule.min.filter(|&m| n < m) {
             return Err(Failure::new(
-                "min_length",
+                Keyword::MinLength,
                 "",
                 format!("string has {n} characters; at least {min} required"),
             ));
         }
         if let Some(max) = rule.max.filter(|&m| n > m) {
             return Err(Failure::new(
-                "max_length",
+                Keyword::MaxLength,
                 "",
                 format!("string has {n} characters; at most {max} allowed"),
             ));
@@ -420,14 +549,14 @@ pub fn str_failure(rule: &StrRule, s: &str) -> Result<(), Failure> {
         && !p.is_match(s)
     {
         return Err(Failure::new(
-            "pattern",
+            Keyword::Pattern,
             "",
             format!("string does not match the pattern {}", p.source),
         ));
     }
     if rule.date_time && !is_date_time(s) {
         return Err(Failure::new(
-            "format",
+            Keyword::Format,
             "",
             "string is not a date-time of the form YYYY-MM-DDTHH:MM:SS[.mmm]Z",
         ));
@@ -451,7 +580,11 @@ pub fn int_failure(rule: &IntRule, v: i64) -> Result<(), Failure> {
     if let Some(values) = rule.values
         && !values.contains(&v)
     {
-        let code = if values.len() == 1 { "const" } else { "enum" };
+        let code = if values.len() == 1 {
+            Keyword::Const
+        } else {
+            Keyword::Enum
+        };
         return Err(Failure::new(
             code,
             "",
@@ -460,14 +593,14 @@ pub fn int_failure(rule: &IntRule, v: i64) -> Result<(), Failure> {
     }
     if let Some(min) = rule.min.filter(|&m| v < m) {
         return Err(Failure::new(
-            "minimum",
+            Keyword::Minimum,
             "",
             format!("{v} is less than the minimum {min}"),
         ));
     }
     if let Some(max) = rule.max.filter(|&m| v > m) {
         return Err(Failure::new(
-            "maximum",
+            Keyword::Maximum,
             "",
             format!("{v} is greater than the maximum {max}"),
         ));
@@ -484,7 +617,7 @@ pub fn check_int<E: de::Error>(rule: &IntRule, v: i64) -> Result<i64, E> {
 pub fn integer_to_i64<E: de::Error>(v: Integer) -> Result<i64, E> {
     v.as_i64().ok_or_else(|| {
         fail(
-            "integer_range",
+            Keyword::IntegerRange,
             "",
             format_args!("{v} is outside the 64-bit range this implementation stores"),
         )
@@ -500,14 +633,14 @@ pub struct NumRule {
 pub fn num_failure(rule: &NumRule, v: f64) -> Result<(), Failure> {
     if let Some(min) = rule.min.filter(|&m| v < m) {
         return Err(Failure::new(
-            "minimum",
+            Keyword::Minimum,
             "",
             format!("{v} is less than the minimum {min}"),
         ));
     }
     if let Some(max) = rule.max.filter(|&m| v > m) {
         return Err(Failure::new(
-            "maximum",
+            Keyword::Maximum,
             "",
             format!("{v} is greater than the maximum {max}"),
         ));
@@ -521,7 +654,11 @@ pub fn check_num<E: de::Error>(rule: &NumRule, v: f64) -> Result<f64, E> {
 }
 
 fn type_error<E: de::Error>(expected: &str, got: de::Unexpected) -> E {
-    fail("type", "", format_args!("expected {expected}, found {got}"))
+    fail(
+        Keyword::Type,
+        "",
+        format_args!("expected {expected}, found {got}"),
+    )
 }
 
 /// Emits a visitor method that rejects one JSON type with a `type` error.
@@ -669,7 +806,7 @@ impl<'de> DeserializeSeed<'de> for BoolSeed {
             reject!(map);
             fn visit_bool<E: de::Error>(self, v: bool) -> Result<bool, E> {
                 match self.0 {
-                    Some(c) if c != v => Err(fail("const", "", format_args!("must be {c}"))),
+                    Some(c) if c != v => Err(fail(Keyword::Const, "", format_args!("must be {c}"))),
                     _ => Ok(v),
                 }
             }
@@ -819,7 +956,7 @@ where
                     out.push(v);
                     if rule.max.is_some_and(|m| out.len() as u64 > m) {
                         return Err(fail(
-                            "max_items",
+                            Keyword::MaxItems,
                             "",
                             format_args!(
                                 "array has more than {} items",
@@ -846,21 +983,21 @@ pub fn items_failure<T: serde::Serialize>(
     let n = items.len();
     if let Some(min) = min.filter(|&m| (n as u64) < m) {
         return Err(Failure::new(
-            "min_items",
+            Keyword::MinItems,
             "",
             format!("array has {n} items; at least {min} required"),
         ));
     }
     if let Some(max) = max.filter(|&m| (n as u64) > m) {
         return Err(Failure::new(
-            "max_items",
+            Keyword::MaxItems,
             "",
             format!("array has {n} items; at most {max} allowed"),
         ));
     }
     if unique && let Some((i, j)) = first_duplicate(items) {
         return Err(Failure::new(
-            "unique_items",
+            Keyword::UniqueItems,
             "",
             format!("items {i} and {j} are equal"),
         ));
@@ -1039,13 +1176,16 @@ impl<'de, S: DeserializeSeed<'de, Value = T>, T> DeserializeSeed<'de> for Refine
 /// and a sentence. Decoding turns it into a serde error; checking a built value returns it as is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
-    pub code: &'static str,
+    /// What failed.
+    pub code: Keyword,
+    /// Where, as a JSON pointer relative to the value checked (`""` for the value itself).
     pub rel: String,
+    /// A sentence saying what is wrong.
     pub message: String,
 }
 
 impl Failure {
-    pub fn new(code: &'static str, rel: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn new(code: Keyword, rel: impl Into<String>, message: impl Into<String>) -> Self {
         Failure {
             code,
             rel: rel.into(),
@@ -1111,7 +1251,7 @@ pub fn duplicate<'de, A: MapAccess<'de>>(map: &mut A, key: &str) -> A::Error {
     let msg = format!(
         "member `{key}` appears more than once; a peer that keeps the first and one that keeps the last would read two different messages"
     );
-    match map.next_value_seed(Reject(Failure::new("duplicate_key", "", msg))) {
+    match map.next_value_seed(Reject(Failure::new(Keyword::DuplicateKey, "", msg))) {
         Err(e) => e,
         Ok(()) => de::Error::custom("duplicate member"),
     }
@@ -1120,7 +1260,7 @@ pub fn duplicate<'de, A: MapAccess<'de>>(map: &mut A, key: &str) -> A::Error {
 /// The failure an `extra` key that names a declared member becomes.
 pub fn shadowing(key: &str) -> Failure {
     Failure::new(
-        "duplicate_key",
+        Keyword::DuplicateKey,
         format!("/{}", escape_token(key)),
         format!(
             "`{key}` is a declared member and cannot also be kept among the unknown ones; set the field instead"
@@ -1136,7 +1276,7 @@ where
     S: for<'a> DeserializeSeed<'a>,
 {
     let raw = serde_json::value::to_raw_value(value)
-        .map_err(|e| Failure::new("encode", "", e.to_string()))?;
+        .map_err(|e| Failure::new(Keyword::Encode, "", e.to_string()))?;
     raw_failure(&raw, seed).map(|_| ())
 }
 
@@ -1289,54 +1429,42 @@ pub fn raw_failure<'a, S: DeserializeSeed<'a>>(
         Err(e) => {
             let path = pointer_of(&track.path());
             let text = e.to_string();
-            Err(match unpack(&text) {
-                Some((code, inner, msg)) => Failure {
-                    code: static_code(code),
-                    rel: format!("{path}{inner}"),
-                    message: msg.to_owned(),
+            Err(match take_failure(&text) {
+                Some(f) => Failure {
+                    rel: format!("{path}{}", f.rel),
+                    ..f
                 },
-                None if text.starts_with("recursion limit exceeded") => Failure::new(
-                    "too_deep",
-                    path,
-                    "nesting is deeper than the decoder's limit",
-                ),
-                None => Failure::new("type", path, strip_position(&text)),
+                None => Failure::new(Keyword::Type, path, strip_position(&text)),
             })
         }
     }
 }
 
-/// The codes a [`Failure`] can carry, so that one read back from a serde message is `'static` again.
-pub const CODES: &[&str] = &[
-    "additional_properties",
-    "const",
-    "duplicate_key",
-    "encode",
-    "enum",
-    "false_schema",
-    "format",
-    "integer_range",
-    "max_items",
-    "max_length",
-    "maximum",
-    "min_items",
-    "min_length",
-    "minimum",
-    "not",
-    "one_of",
-    "pattern",
-    "required",
-    "too_deep",
-    "type",
-    "unique_items",
-];
-
-fn static_code(code: &str) -> &'static str {
-    CODES
-        .iter()
-        .find(|c| **c == code)
-        .copied()
-        .unwrap_or("type")
+/// The deepest nesting of arrays and objects in JSON text (strings skipped), for telling a document
+/// too deep for the decoder from one that is not JSON: serde_json reports both as syntax errors.
+pub fn nesting_depth(bytes: &[u8]) -> usize {
+    let (mut depth, mut deepest, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for &b in bytes {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
 }
 
 /// Removes serde_json's " at line L column C" suffix from a message.
@@ -1654,7 +1782,11 @@ pub fn integer_from_f64<E: de::Error>(v: f64) -> Result<Integer, E> {
     }
     match serde_json::Number::from_f64(v) {
         Some(n) if v.fract() == 0.0 => Ok(Integer(n)),
-        _ => Err(fail("type", "", format_args!("{v} is not an integer"))),
+        _ => Err(fail(
+            Keyword::Type,
+            "",
+            format_args!("{v} is not an integer"),
+        )),
     }
 }
 
@@ -1667,21 +1799,21 @@ pub fn integer_failure(rule: &IntRule, v: &Integer) -> Result<(), Failure> {
     let positive = v.as_u64().is_some() || v.as_f64() > 0.0;
     if rule.values.is_some() {
         return Err(Failure::new(
-            "enum",
+            Keyword::Enum,
             "",
             format!("{v} is not one of the allowed values"),
         ));
     }
     if positive && let Some(max) = rule.max {
         return Err(Failure::new(
-            "maximum",
+            Keyword::Maximum,
             "",
             format!("{v} is greater than the maximum {max}"),
         ));
     }
     if !positive && let Some(min) = rule.min {
         return Err(Failure::new(
-            "minimum",
+            Keyword::Minimum,
             "",
             format!("{v} is less than the minimum {min}"),
         ));
@@ -1746,7 +1878,7 @@ pub fn buffer_rest<'de, A: MapAccess<'de>>(
         let v = map.next_value_seed(AnyValue)?;
         object.insert(k.0.into_owned(), v);
     }
-    serde_json::value::to_raw_value(&object).map_err(|e| fail("type", "", e))
+    serde_json::value::to_raw_value(&object).map_err(|e| fail(Keyword::Type, "", e))
 }
 
 /// The slot an unknown member takes in an [`Order`]: "the next member of `extra`".

@@ -84,10 +84,11 @@ fn ok<T: serde::de::DeserializeOwned + serde::Serialize>(json: &str) -> T {
 
 /// The keyword code that rejected `json`.
 fn code<T: serde::de::DeserializeOwned + std::fmt::Debug>(json: &str) -> String {
+    rt_support::clear_failure();
     let e = serde_json::from_str::<T>(json).expect_err(json).to_string();
     // serde_json reports a wrong JSON type itself, before any visitor runs; prp-types maps those to `type`.
-    match rt_support::unpack(&e) {
-        Some((c, _, _)) => c.to_owned(),
+    match rt_support::take_failure(&e) {
+        Some(f) => f.code.as_str().to_owned(),
         None if e.starts_with("invalid type") => "type".to_owned(),
         None => e,
     }
@@ -98,14 +99,23 @@ fn constrained_values_are_types_and_builders_check_them() {
     use constraints::*;
     use rt_support::Check as _;
     // A constrained string is its own type: made only through its rule, read as `&str`.
-    assert_eq!(Path::try_from("../x").unwrap_err().code, "pattern");
-    assert_eq!(Text0To3::try_from("éééé").unwrap_err().code, "max_length");
-    assert_eq!("2026-01-01".parse::<DateTime>().unwrap_err().code, "format");
+    assert_eq!(Path::try_from("../x").unwrap_err().code.as_str(), "pattern");
+    assert_eq!(
+        Text0To3::try_from("éééé").unwrap_err().code.as_str(),
+        "max_length"
+    );
+    assert_eq!(
+        "2026-01-01".parse::<DateTime>().unwrap_err().code.as_str(),
+        "format"
+    );
     let p: Path = "a/b".parse().unwrap();
     assert_eq!(p, "a/b");
     assert!(p.ends_with('b'));
     // A closed set of integers is an enum, written as its integer.
-    assert_eq!(LimitsPriority::try_from(3).unwrap_err().code, "enum");
+    assert_eq!(
+        LimitsPriority::try_from(3).unwrap_err().code.as_str(),
+        "enum"
+    );
     assert_eq!(i64::from(LimitsPriority::V2), 2);
     // The builder leaves optionals absent, reports a refused member at its pointer
     // and runs the whole value's checks.
@@ -126,9 +136,9 @@ fn constrained_values_are_types_and_builders_check_them() {
         r#"{"path":"a","name":"n","seq":1,"when":"2026-01-01T00:00:00Z","refs":[{"id":"a"}]}"#
     );
     let err = Limits::builder().path("/abs").build().unwrap_err();
-    assert_eq!((err.code, err.rel.as_str()), ("pattern", "/path"));
+    assert_eq!((err.code.as_str(), err.rel.as_str()), ("pattern", "/path"));
     let err = Limits::builder().path("a").build().unwrap_err();
-    assert_eq!(err.code, "required");
+    assert_eq!(err.code.as_str(), "required");
     let twice = vec![refs[0].clone(), refs[0].clone()];
     let err = Limits::builder()
         .path("a")
@@ -138,7 +148,10 @@ fn constrained_values_are_types_and_builders_check_them() {
         .refs(twice)
         .build()
         .unwrap_err();
-    assert_eq!((err.code, err.rel.as_str()), ("unique_items", "/refs"));
+    assert_eq!(
+        (err.code.as_str(), err.rel.as_str()),
+        ("unique_items", "/refs")
+    );
 }
 
 #[test]

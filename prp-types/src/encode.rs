@@ -4,7 +4,7 @@
 //! accepts is one whose JSON [`crate::decode`] accepts, and a refusal carries the code and JSON pointer
 //! that decoding the same JSON would report.
 
-use crate::decode::DecodeError;
+use crate::issue::{Code, Issue};
 use crate::types::rt;
 use serde::Serialize;
 use std::io;
@@ -17,34 +17,24 @@ use std::io;
 /// must fit the schema its `eventType` selects, and unknown members that would shadow a declared one.
 pub trait Validate {
     /// The first violation, located by a JSON pointer into the value's JSON.
-    fn validate(&self) -> Result<(), DecodeError>;
+    fn validate(&self) -> Result<(), Issue>;
 }
 
 impl<T: rt::Check + ?Sized> Validate for T {
-    fn validate(&self) -> Result<(), DecodeError> {
-        self.check().map_err(DecodeError::from)
-    }
-}
-
-impl From<rt::Failure> for DecodeError {
-    fn from(f: rt::Failure) -> Self {
-        DecodeError {
-            code: f.code.to_owned(),
-            pointer: f.rel,
-            message: f.message,
-        }
+    fn validate(&self) -> Result<(), Issue> {
+        self.check().map_err(Issue::from)
     }
 }
 
 /// Validates `value`, then serializes it as compact JSON.
-pub fn encode<T: Validate + Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, DecodeError> {
+pub fn encode<T: Validate + Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Issue> {
     let mut out = Vec::with_capacity(256);
     encode_to_writer(&mut out, value)?;
     Ok(out)
 }
 
 /// Validates `value`, then serializes it as two-space indented JSON.
-pub fn encode_pretty<T: Validate + Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, DecodeError> {
+pub fn encode_pretty<T: Validate + Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Issue> {
     value.validate()?;
     serde_json::to_vec_pretty(value).map_err(encode_error)
 }
@@ -54,15 +44,16 @@ pub fn encode_pretty<T: Validate + Serialize + ?Sized>(value: &T) -> Result<Vec<
 pub fn encode_to_writer<W: io::Write, T: Validate + Serialize + ?Sized>(
     writer: W,
     value: &T,
-) -> Result<(), DecodeError> {
+) -> Result<(), Issue> {
     value.validate()?;
     serde_json::to_writer(writer, value).map_err(encode_error)
 }
 
-fn encode_error(e: serde_json::Error) -> DecodeError {
-    DecodeError {
-        code: if e.is_io() { "io_error" } else { "encode" }.to_owned(),
-        pointer: String::new(),
-        message: format!("could not write the document: {e}"),
-    }
+fn encode_error(e: serde_json::Error) -> Issue {
+    let code = if e.is_io() {
+        Code::IoError
+    } else {
+        Code::Encode
+    };
+    Issue::new(code, "", format!("could not write the document: {e}"))
 }

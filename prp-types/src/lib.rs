@@ -11,6 +11,7 @@
 pub mod contract;
 pub mod decode;
 pub mod encode;
+pub mod issue;
 pub mod json;
 pub mod manifest;
 pub mod reducer;
@@ -22,7 +23,8 @@ pub mod types {
     include!(concat!(env!("OUT_DIR"), "/prp_types.rs"));
 }
 
-pub use decode::{DecodeError, decode, decode_document, decode_str};
+pub use decode::{decode, decode_document, decode_str};
 pub use encode::{Validate, encode, encode_pretty, encode_to_writer};
+pub use issue::{Code, Issue};
 pub use types::rt::{Document as SchemaDocument, False, Integer, SchemaInfo, Str, Tri, True};
 pub use types::{Document, SCHEMAS};

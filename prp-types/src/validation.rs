@@ -6,44 +6,11 @@
 //! checks) and every issue it finds; other documents get the typed decode and its first error.
 
 use crate::contract;
-use crate::decode::{self, Checker, DecodeError};
+use crate::decode::{self, Checker};
+use crate::issue::{Code, Issue};
 use crate::types::Fixture;
 use crate::types::rt::Document as _;
 use std::io::BufRead;
-
-/// One issue as reported: a stable code, a JSON pointer (`/` for the root) and a sentence.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct Finding {
-    pub code: String,
-    pub path: String,
-    pub message: String,
-}
-
-impl From<&DecodeError> for Finding {
-    fn from(e: &DecodeError) -> Self {
-        let code = issue_code(e);
-        let message = if code == "schema_validation" {
-            format!("{} ({})", e.message, e.code)
-        } else {
-            e.message.clone()
-        };
-        Finding {
-            code: code.to_owned(),
-            path: e.path().to_owned(),
-            message,
-        }
-    }
-}
-
-impl From<&contract::Issue> for Finding {
-    fn from(i: &contract::Issue) -> Self {
-        Finding {
-            code: i.code.as_str().to_owned(),
-            path: i.path.clone(),
-            message: i.message.clone(),
-        }
-    }
-}
 
 /// A schema picked by name: its key in the checker table and its checker.
 #[derive(Clone, Copy)]
@@ -100,25 +67,21 @@ fn declares_fixture(bytes: &[u8]) -> bool {
 }
 
 /// Every issue of one document; empty when it is valid.
-pub fn check(bytes: &[u8], schema: Option<Selected>) -> Vec<Finding> {
+pub fn check(bytes: &[u8], schema: Option<Selected>) -> Vec<Issue> {
     let fixture = match schema {
         Some(s) => s.id == Fixture::SCHEMA.id,
         None => declares_fixture(bytes),
     };
     if fixture && bytes.len() <= decode::MAX_DOCUMENT_BYTES {
-        return contract::validate_fixture_bytes(bytes)
-            .issues
-            .iter()
-            .map(Finding::from)
-            .collect();
+        return contract::validate_fixture_bytes(bytes).issues;
     }
     let verdict = match schema {
         Some(s) => (s.checker)(bytes).map_err(decode::fail_closed_on_versions),
         None => decode::decode_document(bytes).map(|_| ()).map_err(|e| {
             // The document union failing on its discriminator means no schema fits the document.
-            if e.code == "one_of" && (e.pointer.is_empty() || e.pointer == "/schema") {
-                DecodeError {
-                    code: "unknown_schema".into(),
+            if e.code == Code::OneOf && (e.pointer.is_empty() || e.pointer == "/schema") {
+                Issue {
+                    code: Code::UnknownSchema,
                     ..e
                 }
             } else {
@@ -128,20 +91,7 @@ pub fn check(bytes: &[u8], schema: Option<Selected>) -> Vec<Finding> {
     };
     match verdict {
         Ok(()) => vec![],
-        Err(e) => vec![Finding::from(&e)],
-    }
-}
-
-/// The contract code of a decode error: stable top-level codes, the failed keyword kept in the message.
-fn issue_code(e: &DecodeError) -> &str {
-    match e.code.as_str() {
-        "invalid_json"
-        | "too_large"
-        | "too_deep"
-        | "duplicate_key"
-        | "unknown_schema"
-        | "unsupported_required_version" => &e.code,
-        _ => "schema_validation",
+        Err(e) => vec![e],
     }
 }
 
@@ -150,8 +100,9 @@ fn issue_code(e: &DecodeError) -> &str {
 pub enum Line<'a> {
     /// A document (line ending and a trailing `\r` removed).
     Text(&'a [u8]),
-    /// A line longer than [`decode::MAX_DOCUMENT_BYTES`]; its bytes were skipped, not kept.
-    TooLong,
+    /// A line longer than [`decode::MAX_DOCUMENT_BYTES`], of this many bytes (line ending
+    /// excluded); its bytes were skipped, not kept.
+    TooLong(u64),
 }
 
 /// Reads a JSONL stream line by line, keeping at most one line (bounded by
@@ -185,7 +136,9 @@ impl<R: BufRead> JsonLines<R> {
             }
             self.number += 1;
             if !self.buf.ends_with(b"\n") && read as u64 == limit {
-                // Skip the rest of the oversized line without keeping it.
+                // Skip the rest of the oversized line without keeping it, counting its bytes.
+                let mut len = read as u64;
+                let mut last = self.buf.last().copied();
                 loop {
                     let chunk = self.reader.fill_buf()?;
                     if chunk.is_empty() {
@@ -193,17 +146,24 @@ impl<R: BufRead> JsonLines<R> {
                     }
                     match chunk.iter().position(|&b| b == b'\n') {
                         Some(i) => {
+                            len += i as u64;
+                            last = chunk[..i].last().copied().or(last);
                             self.reader.consume(i + 1);
                             break;
                         }
                         None => {
                             let n = chunk.len();
+                            len += n as u64;
+                            last = chunk.last().copied();
                             self.reader.consume(n);
                         }
                     }
                 }
+                if last == Some(b'\r') {
+                    len -= 1;
+                }
                 self.buf.clear();
-                return Ok(Some((self.number, Line::TooLong)));
+                return Ok(Some((self.number, Line::TooLong(len))));
             }
             let text = self.buf.strip_suffix(b"\n").unwrap_or(&self.buf);
             let text = text.strip_suffix(b"\r").unwrap_or(text);
@@ -216,13 +176,9 @@ impl<R: BufRead> JsonLines<R> {
     }
 }
 
-/// The finding for a line over the limit.
-pub fn too_long() -> Finding {
-    Finding {
-        code: "too_large".into(),
-        path: "/".into(),
-        message: format!("line is longer than {} bytes", decode::MAX_DOCUMENT_BYTES),
-    }
+/// The issue for a line of `len` bytes, over the limit: `too_large`, as for a whole document.
+pub fn too_long(len: u64) -> Issue {
+    decode::too_large(len)
 }
 
 #[cfg(test)]
@@ -236,8 +192,8 @@ mod tests {
         let findings = check(text, None);
         assert_eq!(findings.len(), 1, "{findings:?}");
         assert_eq!(
-            (findings[0].code.as_str(), findings[0].path.as_str()),
-            ("duplicate_key", "/schema")
+            (findings[0].code, findings[0].pointer.as_str()),
+            (Code::DuplicateKey, "/schema")
         );
     }
 
@@ -247,7 +203,10 @@ mod tests {
         let input = format!("{{}}\r\n\n  \n{big}\n{{\"a\":1}}");
         let mut lines = JsonLines::new(std::io::BufReader::new(input.as_bytes()));
         assert_eq!(lines.next_line().unwrap(), Some((1, Line::Text(b"{}"))));
-        assert_eq!(lines.next_line().unwrap(), Some((4, Line::TooLong)));
+        assert_eq!(
+            lines.next_line().unwrap(),
+            Some((4, Line::TooLong(big.len() as u64)))
+        );
         assert_eq!(
             lines.next_line().unwrap(),
             Some((5, Line::Text(br#"{"a":1}"#)))

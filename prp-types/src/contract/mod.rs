@@ -15,76 +15,10 @@
 mod binding;
 mod versions;
 
-use crate::decode::{self, DecodeError, MAX_DOCUMENT_BYTES};
+use crate::decode::{self, MAX_DOCUMENT_BYTES};
+pub use crate::issue::{Code, Issue};
 use crate::types::{Event, EventV2, Fixture, FixtureEvent};
-use serde::Serialize;
 use serde_json::Value;
-use std::fmt;
-
-/// The four issue codes of the contract, one per stage.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Code {
-    /// The text is not JSON (stage 0).
-    InvalidJson,
-    /// A version the implementation does not support (stage 1).
-    UnsupportedRequiredVersion,
-    /// The schema rejects the document (stage 2).
-    SchemaValidation,
-    /// A schema-valid fixture whose parts do not agree with each other (stage 3).
-    BindingMismatch,
-}
-
-impl Code {
-    /// The stable snake_case name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Code::InvalidJson => "invalid_json",
-            Code::UnsupportedRequiredVersion => "unsupported_required_version",
-            Code::SchemaValidation => "schema_validation",
-            Code::BindingMismatch => "binding_mismatch",
-        }
-    }
-}
-
-impl fmt::Display for Code {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// One finding: what failed, where (a JSON pointer, `/` for the root) and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Issue {
-    pub code: Code,
-    pub path: String,
-    pub message: String,
-}
-
-impl Issue {
-    pub(crate) fn new(code: Code, path: impl Into<String>, message: impl Into<String>) -> Self {
-        Issue {
-            code,
-            path: path.into(),
-            message: message.into(),
-        }
-    }
-
-    /// The stage-2 issue for a typed-decode failure; the failed keyword stays in the message.
-    fn schema(e: &DecodeError) -> Self {
-        Issue::new(
-            Code::SchemaValidation,
-            e.path(),
-            format!("{} ({})", e.message, e.code),
-        )
-    }
-}
-
-impl fmt::Display for Issue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} at {}: {}", self.code, self.path, self.message)
-    }
-}
 
 /// A document that passed every stage: the parsed value (input key order kept) and its typed form.
 #[derive(Debug, Clone, PartialEq)]
@@ -141,21 +75,13 @@ pub type FixtureOutcome = Outcome<Fixture>;
 /// The outcome of validating one live event (v1 or v2).
 pub type EventOutcome = Outcome<FixtureEvent>;
 
-/// Stage 0: bytes to a JSON value, or the one `invalid_json` issue at `/`.
+/// Stage 0: bytes to a JSON value, or the one issue (`invalid_json`, `too_large`, `too_deep`) that
+/// decoding the same bytes would give.
 fn parse(bytes: &[u8]) -> Result<Value, Issue> {
     if bytes.len() > MAX_DOCUMENT_BYTES {
-        // Beyond the decoder's limit the text is not parsed at all, so it counts as unparseable.
-        return Err(Issue::new(
-            Code::InvalidJson,
-            "/",
-            format!(
-                "document is {} bytes; the limit is {MAX_DOCUMENT_BYTES}",
-                bytes.len()
-            ),
-        ));
+        return Err(decode::too_large(bytes.len() as u64));
     }
-    serde_json::from_slice(bytes)
-        .map_err(|e| Issue::new(Code::InvalidJson, "/", format!("not valid JSON: {e}")))
+    serde_json::from_slice(bytes).map_err(|e| decode::classify(&e, String::new(), bytes))
 }
 
 /// The whole pipeline on the bytes of a fixture (the reference's `parse_fixture_text`).
@@ -171,7 +97,7 @@ pub fn validate_fixture_value(value: &Value) -> FixtureOutcome {
     match serde_json::to_vec(value) {
         Ok(bytes) => run_fixture(value.clone(), &bytes),
         // A `Value` always serialises; keep the signature total anyway.
-        Err(e) => Outcome::invalid(vec![Issue::new(Code::InvalidJson, "/", e.to_string())]),
+        Err(e) => Outcome::invalid(vec![Issue::new(Code::Encode, "", e.to_string())]),
     }
 }
 
@@ -183,7 +109,7 @@ fn run_fixture(value: Value, bytes: &[u8]) -> FixtureOutcome {
     }
     let fixture = match decode::decode::<Fixture>(bytes) {
         Ok(f) => f,
-        Err(e) => return Outcome::invalid(vec![Issue::schema(&e)]),
+        Err(e) => return Outcome::invalid(vec![e]),
     };
     let issues = binding::issues(&fixture, &value);
     if issues.is_empty() {
@@ -214,6 +140,6 @@ pub fn validate_event_bytes(bytes: &[u8]) -> EventOutcome {
     };
     match typed {
         Ok(t) => Outcome::valid(value, t),
-        Err(e) => Outcome::invalid(vec![Issue::schema(&e)]),
+        Err(e) => Outcome::invalid(vec![e]),
     }
 }

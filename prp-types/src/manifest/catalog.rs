@@ -1,7 +1,8 @@
 //! §7.4.1: the schema catalog — dialect, `$id`, uniqueness, title, every `$ref` resolved — and
 //! the schema entries of the manifest.
 
-use super::{DIALECT, Error, ID_PREFIX, Problem, ProblemCode, Source, io_error, read_source};
+use super::{DIALECT, Error, ID_PREFIX, Source, io_error, problem, read_source};
+use crate::issue::{Code, Issue};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
@@ -61,7 +62,7 @@ struct Doc {
 }
 
 /// Checks the catalog and returns the manifest's `schemas` entries.
-pub(super) fn entries(dir: &Path, problems: &mut Vec<Problem>) -> Result<Vec<Value>, Error> {
+pub(super) fn entries(dir: &Path, problems: &mut Vec<Issue>) -> Result<Vec<Value>, Error> {
     let mut docs = Vec::new();
     let mut out = Vec::new();
     let mut seen = HashSet::new();
@@ -70,10 +71,8 @@ pub(super) fn entries(dir: &Path, problems: &mut Vec<Problem>) -> Result<Vec<Val
         let value: Value = match serde_json::from_str(&text) {
             Ok(v) => v,
             Err(e) => {
-                problems.push(Problem::new(
-                    ProblemCode::InvalidJson,
-                    format!("{rel}: {e}"),
-                ));
+                let issue = crate::decode::classify(&e, String::new(), text.as_bytes());
+                problems.push(problem(issue.code, format!("{rel}: {}", issue.message)));
                 out.push(json!({"path": rel, "id": "", "sha256": sha256}));
                 continue;
             }
@@ -98,11 +97,11 @@ fn check_document(
     rel: &str,
     value: &Value,
     seen: &mut HashSet<String>,
-    problems: &mut Vec<Problem>,
+    problems: &mut Vec<Issue>,
 ) -> Option<String> {
     if value.get("$schema").and_then(Value::as_str) != Some(DIALECT) {
-        problems.push(Problem::new(
-            ProblemCode::UnsupportedSchemaDialect,
+        problems.push(problem(
+            Code::UnsupportedSchemaDialect,
             format!("{rel}: `$schema` must be {DIALECT}"),
         ));
     }
@@ -110,14 +109,14 @@ fn check_document(
     match &id {
         Some(id) if id.starts_with(ID_PREFIX) => {
             if !seen.insert(id.clone()) {
-                problems.push(Problem::new(
-                    ProblemCode::DuplicateSchemaId,
+                problems.push(problem(
+                    Code::DuplicateSchemaId,
                     format!("{rel}: `$id` {id} is declared by another schema"),
                 ));
             }
         }
-        _ => problems.push(Problem::new(
-            ProblemCode::InvalidSchemaId,
+        _ => problems.push(problem(
+            Code::InvalidSchemaId,
             format!("{rel}: `$id` must be a string under {ID_PREFIX}"),
         )),
     }
@@ -126,8 +125,8 @@ fn check_document(
         .and_then(Value::as_str)
         .is_none_or(str::is_empty)
     {
-        problems.push(Problem::new(
-            ProblemCode::MissingSchemaTitle,
+        problems.push(problem(
+            Code::MissingSchemaTitle,
             format!("{rel}: `title` must be a non-empty string"),
         ));
     }
@@ -203,15 +202,15 @@ fn absolute(uri: &str, base: Option<&str>) -> String {
 }
 
 /// Every `$ref` names a known document (or this one) and a fragment that resolves as a pointer.
-fn check_refs(doc: &Doc, by_id: &BTreeMap<&str, &Value>, problems: &mut Vec<Problem>) {
+fn check_refs(doc: &Doc, by_id: &BTreeMap<&str, &Value>, problems: &mut Vec<Issue>) {
     walk_schemas(&doc.value, &mut String::new(), &mut |at, node| {
         let Some(reference) = node.get("$ref") else {
             return;
         };
         let at = if at.is_empty() { "/" } else { at };
         let Some(reference) = reference.as_str() else {
-            problems.push(Problem::new(
-                ProblemCode::UnresolvedSchemaReference,
+            problems.push(problem(
+                Code::UnresolvedSchemaReference,
                 format!("{} at {at}: `$ref` must be a string", doc.rel),
             ));
             return;
@@ -225,8 +224,8 @@ fn check_refs(doc: &Doc, by_id: &BTreeMap<&str, &Value>, problems: &mut Vec<Prob
                 .copied()
         };
         let Some(target) = target else {
-            problems.push(Problem::new(
-                ProblemCode::UnresolvedSchemaReference,
+            problems.push(problem(
+                Code::UnresolvedSchemaReference,
                 format!(
                     "{} at {at}: `$ref` {reference} names no known `$id`",
                     doc.rel
@@ -242,8 +241,8 @@ fn check_refs(doc: &Doc, by_id: &BTreeMap<&str, &Value>, problems: &mut Vec<Prob
             }
         });
         if resolved.is_none() {
-            problems.push(Problem::new(
-                ProblemCode::UnresolvedSchemaFragment,
+            problems.push(problem(
+                Code::UnresolvedSchemaFragment,
                 format!(
                     "{} at {at}: `$ref` {reference} has a fragment that is not a JSON pointer into its document",
                     doc.rel
@@ -255,12 +254,12 @@ fn check_refs(doc: &Doc, by_id: &BTreeMap<&str, &Value>, problems: &mut Vec<Prob
 
 /// What "all schemas compile together" means for a build whose validators are generated: the
 /// document is one the types were generated from, and every `pattern` is an ECMAScript regex.
-fn check_compiles(doc: &Doc, problems: &mut Vec<Problem>) {
+fn check_compiles(doc: &Doc, problems: &mut Vec<Issue>) {
     if let Some(id) = &doc.id
         && !crate::SCHEMAS.iter().any(|s| s.id == id)
     {
-        problems.push(Problem::new(
-            ProblemCode::SchemaCompileError,
+        problems.push(problem(
+            Code::SchemaCompileError,
             format!(
                 "{}: `$id` {id} is not among the schemas prp-types was generated from",
                 doc.rel
@@ -272,8 +271,8 @@ fn check_compiles(doc: &Doc, problems: &mut Vec<Problem>) {
             && let Err(e) = regress::Regex::new(pattern)
         {
             let at = if at.is_empty() { "/" } else { at };
-            problems.push(Problem::new(
-                ProblemCode::SchemaCompileError,
+            problems.push(problem(
+                Code::SchemaCompileError,
                 format!(
                     "{} at {at}: pattern {pattern:?} is not an ECMAScript regex: {e}",
                     doc.rel

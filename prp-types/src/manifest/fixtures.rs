@@ -1,9 +1,10 @@
 //! §7.2–§7.4.5: the fixture entries — expectation, compatibility case — and the checks each kind of
 //! fixture gets before the manifest may be written.
 
-use super::{Error, Problem, ProblemCode, Source, io_error, read_source};
-use crate::contract::{self, Code};
+use super::{Error, Source, io_error, problem, read_source};
+use crate::contract;
 use crate::decode::decode;
+use crate::issue::{Code, Issue};
 use crate::json;
 use crate::types::{ConformanceFixture, ConformanceOutput, Fixture};
 use serde_json::{Value, json};
@@ -112,7 +113,7 @@ fn fixture_paths(dir: &Path) -> Result<Vec<String>, Error> {
 }
 
 /// Checks every fixture and returns the manifest's `fixtures` entries.
-pub(super) fn entries(dir: &Path, problems: &mut Vec<Problem>) -> Result<Vec<Value>, Error> {
+pub(super) fn entries(dir: &Path, problems: &mut Vec<Issue>) -> Result<Vec<Value>, Error> {
     let mut out = Vec::new();
     let mut pair: (Option<ConformanceFixture>, Option<ConformanceOutput>) = (None, None);
     for rel in fixture_paths(dir)? {
@@ -121,9 +122,10 @@ pub(super) fn entries(dir: &Path, problems: &mut Vec<Problem>) -> Result<Vec<Val
         let value: Option<Value> = match serde_json::from_str(&source.text) {
             Ok(v) => Some(v),
             Err(e) => {
-                problems.push(Problem::new(
-                    ProblemCode::InvalidJson,
-                    format!("{}: {e}", source.rel),
+                let issue = crate::decode::classify(&e, String::new(), source.text.as_bytes());
+                problems.push(problem(
+                    issue.code,
+                    format!("{}: {}", source.rel, issue.message),
                 ));
                 None
             }
@@ -148,7 +150,7 @@ pub(super) fn entries(dir: &Path, problems: &mut Vec<Problem>) -> Result<Vec<Val
 fn check(
     kind: Kind,
     source: &Source,
-    problems: &mut Vec<Problem>,
+    problems: &mut Vec<Issue>,
     pair: &mut (Option<ConformanceFixture>, Option<ConformanceOutput>),
 ) {
     let rel = source.rel.as_str();
@@ -157,8 +159,8 @@ fn check(
         Kind::ReplayAccept => replay_accept(rel, bytes, problems),
         Kind::ReplayReject => replay_reject(rel, bytes, problems),
         Kind::RejectedBinding => rejected_binding(rel, bytes, problems),
-        Kind::RejectedUnknown => problems.push(Problem::new(
-            ProblemCode::InvalidFixture,
+        Kind::RejectedUnknown => problems.push(problem(
+            Code::InvalidFixture,
             format!("{rel}: no rule says how a fixture in this directory must be rejected"),
         )),
         Kind::Question => super::questions::check(rel, bytes, problems),
@@ -167,31 +169,25 @@ fn check(
         }
         Kind::ConformanceInput => match decode::<ConformanceFixture>(bytes) {
             Ok(f) => pair.0 = Some(f),
-            Err(e) => problems.push(Problem::new(
-                ProblemCode::InvalidFixture,
-                format!("{rel}: {e}"),
-            )),
+            Err(e) => problems.push(problem(Code::InvalidFixture, format!("{rel}: {e}"))),
         },
         Kind::ConformanceOutput => match decode::<ConformanceOutput>(bytes) {
             Ok(o) => pair.1 = Some(o),
-            Err(e) => problems.push(Problem::new(
-                ProblemCode::InvalidFixture,
-                format!("{rel}: {e}"),
-            )),
+            Err(e) => problems.push(problem(Code::InvalidFixture, format!("{rel}: {e}"))),
         },
         Kind::Golden | Kind::Other => {}
     }
 }
 
 /// Whether a cross-language document declares the `schemaVersion` this implementation reads.
-fn schema_version(rel: &str, bytes: &[u8], want: &str, problems: &mut Vec<Problem>) -> bool {
+fn schema_version(rel: &str, bytes: &[u8], want: &str, problems: &mut Vec<Issue>) -> bool {
     let value: Option<Value> = serde_json::from_slice(bytes).ok();
     let found = value.as_ref().and_then(|v| v.get("schemaVersion"));
     if found.and_then(Value::as_str) == Some(want) {
         return true;
     }
-    problems.push(Problem::new(
-        ProblemCode::UnsupportedRequiredSchema,
+    problems.push(problem(
+        Code::UnsupportedRequiredSchema,
         format!("{rel}: schemaVersion requires {want}"),
     ));
     false
@@ -209,13 +205,13 @@ fn shown(v: Option<&Value>) -> String {
 
 /// The compatibility assertion of §7.4.2: the first way the fixture leaves what the manifest's
 /// replay contract supports (v1 events and capabilities only).
-fn assertion(value: &Value) -> Result<(), Problem> {
-    use ProblemCode::{InvalidFixture, UnsupportedRequiredSchema, UnsupportedRequiredVersion};
-    let require = |at: &str, v: Option<&Value>, want: &str| -> Result<(), Problem> {
+fn assertion(value: &Value) -> Result<(), Issue> {
+    use Code::{InvalidFixture, UnsupportedRequiredSchema, UnsupportedRequiredVersion};
+    let require = |at: &str, v: Option<&Value>, want: &str| -> Result<(), Issue> {
         if v.and_then(Value::as_str) == Some(want) {
             Ok(())
         } else {
-            Err(Problem::new(
+            Err(problem(
                 UnsupportedRequiredSchema,
                 format!("{at} requires {want}"),
             ))
@@ -225,7 +221,7 @@ fn assertion(value: &Value) -> Result<(), Problem> {
         if ok {
             Ok(())
         } else {
-            Err(Problem::new(
+            Err(problem(
                 UnsupportedRequiredVersion,
                 format!("{at}={}; supported={supported}", shown(v)),
             ))
@@ -252,7 +248,7 @@ fn assertion(value: &Value) -> Result<(), Problem> {
         "paperclip.prp.capabilities.v1",
     )?;
     let Some(commands) = value.get("commands").and_then(Value::as_array) else {
-        return Err(Problem::new(InvalidFixture, "commands must be an array"));
+        return Err(problem(InvalidFixture, "commands must be an array"));
     };
     for (i, command) in commands.iter().enumerate() {
         let schema = command.get("schema").and_then(Value::as_str);
@@ -260,7 +256,7 @@ fn assertion(value: &Value) -> Result<(), Problem> {
             schema,
             Some("paperclip.prp.command.v1" | "paperclip.prp.command.v2")
         ) {
-            return Err(Problem::new(
+            return Err(problem(
                 UnsupportedRequiredSchema,
                 format!(
                     "commands[{i}].schema requires paperclip.prp.command.v1 or paperclip.prp.command.v2"
@@ -270,10 +266,7 @@ fn assertion(value: &Value) -> Result<(), Problem> {
     }
     let events = value.get("events").and_then(Value::as_array);
     let Some(events) = events.filter(|e| !e.is_empty()) else {
-        return Err(Problem::new(
-            InvalidFixture,
-            "events must be a non-empty array",
-        ));
+        return Err(problem(InvalidFixture, "events must be a non-empty array"));
     };
     for (i, event) in events.iter().enumerate() {
         require(
@@ -307,50 +300,47 @@ fn assertion(value: &Value) -> Result<(), Problem> {
     )
 }
 
-fn replay_accept(rel: &str, bytes: &[u8], problems: &mut Vec<Problem>) {
+fn replay_accept(rel: &str, bytes: &[u8], problems: &mut Vec<Issue>) {
     let Ok(value) = serde_json::from_slice::<Value>(bytes) else {
         return;
     };
     if let Err(mut p) = assertion(&value) {
-        p.detail = format!("{rel}: {}", p.detail);
+        p.message = format!("{rel}: {}", p.message);
         problems.push(p);
         return;
     }
     let outcome = contract::validate_fixture_bytes(bytes);
     for issue in &outcome.issues {
-        problems.push(Problem::new(
-            ProblemCode::InvalidFixture,
-            format!("{rel}: {issue}"),
-        ));
+        problems.push(problem(Code::InvalidFixture, format!("{rel}: {issue}")));
     }
 }
 
-fn replay_reject(rel: &str, bytes: &[u8], problems: &mut Vec<Problem>) {
+fn replay_reject(rel: &str, bytes: &[u8], problems: &mut Vec<Issue>) {
     let Ok(value) = serde_json::from_slice::<Value>(bytes) else {
         return;
     };
     let failed_closed = matches!(
         assertion(&value),
-        Err(Problem {
-            code: ProblemCode::UnsupportedRequiredVersion,
+        Err(Issue {
+            code: Code::UnsupportedRequiredVersion,
             ..
         })
     );
     let schema_rejects = decode::<Fixture>(bytes).is_err();
     if !(failed_closed && schema_rejects) {
-        problems.push(Problem::new(
-            ProblemCode::InvalidFixture,
+        problems.push(problem(
+            Code::InvalidFixture,
             format!("{rel} did not fail closed"),
         ));
     }
 }
 
 /// Project extension: a binding case must reach stage 3 and be rejected there, and only there.
-fn rejected_binding(rel: &str, bytes: &[u8], problems: &mut Vec<Problem>) {
+fn rejected_binding(rel: &str, bytes: &[u8], problems: &mut Vec<Issue>) {
     let outcome = contract::validate_fixture_bytes(bytes);
     if outcome.ok() {
-        problems.push(Problem::new(
-            ProblemCode::InvalidFixture,
+        problems.push(problem(
+            Code::InvalidFixture,
             format!("{rel} did not fail closed"),
         ));
     } else if let Some(issue) = outcome
@@ -358,8 +348,8 @@ fn rejected_binding(rel: &str, bytes: &[u8], problems: &mut Vec<Problem>) {
         .iter()
         .find(|i| i.code != Code::BindingMismatch)
     {
-        problems.push(Problem::new(
-            ProblemCode::InvalidFixture,
+        problems.push(problem(
+            Code::InvalidFixture,
             format!("{rel} was rejected before the binding checks: {issue}"),
         ));
     }
@@ -369,13 +359,13 @@ fn rejected_binding(rel: &str, bytes: &[u8], problems: &mut Vec<Problem>) {
 fn conformance_pair(
     input: &ConformanceFixture,
     output: &ConformanceOutput,
-    problems: &mut Vec<Problem>,
+    problems: &mut Vec<Issue>,
 ) {
     let run = &input.run;
     if run.run_id != output.run_identity.run_id || run.session_id != output.run_identity.session_id
     {
-        problems.push(Problem::new(
-            ProblemCode::ConformanceIdentityMismatch,
+        problems.push(problem(
+            Code::ConformanceIdentityMismatch,
             format!(
                 "{CONFORMANCE_OUTPUT}: runIdentity must be runId {} and sessionId {}",
                 run.run_id, run.session_id
@@ -385,8 +375,8 @@ fn conformance_pair(
     for (i, event) in input.events.iter().enumerate() {
         let want = i as i64 + 1;
         if event.run_id != run.run_id || event.sequence != want {
-            problems.push(Problem::new(
-                ProblemCode::InvalidConformanceEvent,
+            problems.push(problem(
+                Code::InvalidConformanceEvent,
                 format!(
                     "{CONFORMANCE_INPUT}: events[{i}] must have runId {} and sequence {want}",
                     run.run_id
@@ -396,8 +386,8 @@ fn conformance_pair(
     }
     let (r, o) = (&input.result, &output.result);
     if r.status.as_str() != o.status.as_str() || r.summary != o.summary || r.run_id != run.run_id {
-        problems.push(Problem::new(
-            ProblemCode::ConformanceResultMismatch,
+        problems.push(problem(
+            Code::ConformanceResultMismatch,
             format!(
                 "{CONFORMANCE_INPUT} and {CONFORMANCE_OUTPUT}: result status and summary must match, with result.runId {}",
                 run.run_id

@@ -25,9 +25,9 @@ mod catalog;
 mod fixtures;
 mod questions;
 
+use crate::issue::{Code, Issue};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
-use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -43,82 +43,10 @@ pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 /// The prefix of every PRP schema `$id`.
 pub const ID_PREFIX: &str = "https://paperclip.dev/schemas/prp/";
 
-/// What a failed check was about; the stable code printed before the detail.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ProblemCode {
-    UnsupportedSchemaDialect,
-    InvalidSchemaId,
-    DuplicateSchemaId,
-    MissingSchemaTitle,
-    UnresolvedSchemaReference,
-    UnresolvedSchemaFragment,
-    SchemaCompileError,
-    UnsupportedRequiredSchema,
-    UnsupportedRequiredVersion,
-    InvalidFixture,
-    InvalidQuestionAdapterFixture,
-    InvalidCodexQuestionFixture,
-    InvalidAcpxQuestionFixture,
-    UnsupportedProvider,
-    ConformanceIdentityMismatch,
-    InvalidConformanceEvent,
-    ConformanceResultMismatch,
-    InvalidJson,
-}
-
-impl ProblemCode {
-    /// The stable snake_case name.
-    pub fn as_str(self) -> &'static str {
-        use ProblemCode::*;
-        match self {
-            UnsupportedSchemaDialect => "unsupported_schema_dialect",
-            InvalidSchemaId => "invalid_schema_id",
-            DuplicateSchemaId => "duplicate_schema_id",
-            MissingSchemaTitle => "missing_schema_title",
-            UnresolvedSchemaReference => "unresolved_schema_reference",
-            UnresolvedSchemaFragment => "unresolved_schema_fragment",
-            SchemaCompileError => "schema_compile_error",
-            UnsupportedRequiredSchema => "unsupported_required_schema",
-            UnsupportedRequiredVersion => "unsupported_required_version",
-            InvalidFixture => "invalid_fixture",
-            InvalidQuestionAdapterFixture => "invalid_question_adapter_fixture",
-            InvalidCodexQuestionFixture => "invalid_codex_question_fixture",
-            InvalidAcpxQuestionFixture => "invalid_acpx_question_fixture",
-            UnsupportedProvider => "unsupported_provider",
-            ConformanceIdentityMismatch => "conformance_identity_mismatch",
-            InvalidConformanceEvent => "invalid_conformance_event",
-            ConformanceResultMismatch => "conformance_result_mismatch",
-            InvalidJson => "invalid_json",
-        }
-    }
-}
-
-impl fmt::Display for ProblemCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// One failed check, printed `<code>: <detail>`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Problem {
-    pub code: ProblemCode,
-    pub detail: String,
-}
-
-impl Problem {
-    pub(crate) fn new(code: ProblemCode, detail: impl Into<String>) -> Self {
-        Problem {
-            code,
-            detail: detail.into(),
-        }
-    }
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.code, self.detail)
-    }
+/// A failed check: an [`Issue`] whose message names the file (its pointer is empty: the manifest
+/// checks files, not members), printed `<code>: <message>`.
+pub(crate) fn problem(code: Code, detail: impl Into<String>) -> Issue {
+    Issue::new(code, "", detail)
 }
 
 /// Why no manifest could be produced.
@@ -133,13 +61,13 @@ pub enum Error {
     },
     /// At least one check failed; every failure is listed.
     #[error("{} check(s) failed:\n{}", .0.len(), lines(.0))]
-    Invalid(Vec<Problem>),
+    Invalid(Vec<Issue>),
 }
 
-fn lines(problems: &[Problem]) -> String {
+fn lines(problems: &[Issue]) -> String {
     problems
         .iter()
-        .map(|p| format!("  {p}"))
+        .map(|p| format!("  {}: {}", p.code, p.message))
         .collect::<Vec<_>>()
         .join("\n")
 }

@@ -5,8 +5,9 @@
 //! canonical question set is not ported (its id scheme and field mapping are not specified beyond
 //! one example); the acpx check is that the native request is an `elicitation/create` form request.
 
-use super::{Problem, ProblemCode};
+use super::problem;
 use crate::decode::decode;
+use crate::issue::{Code, Issue};
 use crate::types::{
     Question, QuestionAdapterFixture, QuestionAnswerMode, QuestionResponseAnswersValue,
     TextValidationInputType,
@@ -15,20 +16,20 @@ use serde_json::Value;
 use std::collections::HashSet;
 
 /// Checks one question fixture, adding every failure to `problems`.
-pub(super) fn check(rel: &str, bytes: &[u8], problems: &mut Vec<Problem>) {
+pub(super) fn check(rel: &str, bytes: &[u8], problems: &mut Vec<Issue>) {
     let fixture = match decode::<QuestionAdapterFixture>(bytes) {
         Ok(f) => f,
         Err(e) => {
-            problems.push(Problem::new(
-                ProblemCode::InvalidQuestionAdapterFixture,
+            problems.push(problem(
+                Code::InvalidQuestionAdapterFixture,
                 format!("{rel}: {e}"),
             ));
             return;
         }
     };
     for detail in generic(&fixture) {
-        problems.push(Problem::new(
-            ProblemCode::InvalidQuestionAdapterFixture,
+        problems.push(problem(
+            Code::InvalidQuestionAdapterFixture,
             format!("{rel}: {detail}"),
         ));
     }
@@ -38,12 +39,12 @@ pub(super) fn check(rel: &str, bytes: &[u8], problems: &mut Vec<Problem>) {
 }
 
 /// The adapter's own requirement on the native request.
-fn adapter(rel: &str, fixture: &QuestionAdapterFixture) -> Option<Problem> {
+fn adapter(rel: &str, fixture: &QuestionAdapterFixture) -> Option<Issue> {
     let request = &fixture.native_request;
     let method = request.get("method").and_then(Value::as_str);
     match fixture.adapter.as_str() {
-        "codex" if method != Some("item/tool/requestUserInput") => Some(Problem::new(
-            ProblemCode::InvalidCodexQuestionFixture,
+        "codex" if method != Some("item/tool/requestUserInput") => Some(problem(
+            Code::InvalidCodexQuestionFixture,
             format!("{rel}: nativeRequest.method must be item/tool/requestUserInput"),
         )),
         "acpx" => {
@@ -53,15 +54,15 @@ fn adapter(rel: &str, fixture: &QuestionAdapterFixture) -> Option<Problem> {
                     .pointer("/params/requestedSchema")
                     .is_some_and(Value::is_object);
             (!form).then(|| {
-                Problem::new(
-                    ProblemCode::InvalidAcpxQuestionFixture,
+                problem(
+                    Code::InvalidAcpxQuestionFixture,
                     format!("{rel}: nativeRequest must be an elicitation/create form request with a requestedSchema object"),
                 )
             })
         }
         "codex" | "opencode" => None,
-        other => Some(Problem::new(
-            ProblemCode::UnsupportedProvider,
+        other => Some(problem(
+            Code::UnsupportedProvider,
             format!("{rel}: adapter {other} is not a known question adapter"),
         )),
     }

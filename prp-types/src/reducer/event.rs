@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::error::{ReduceError, ReduceErrorCode};
+use crate::issue::{Code, Issue};
 use crate::types::rt::{Fields, Probe};
 use crate::types::{
     Event, EventPayload, EventPayloadV2, EventType, EventTypeV2, EventV2, FixtureEvent, Plan,
@@ -26,7 +26,7 @@ pub trait ReplayEvent {
     /// What the reducer reads of this event. A decoded event always has a view; a value changed in
     /// code may not (a `sourceSeq` outside `0..=MAX_SOURCE_SEQ`, a kept payload holding a number
     /// JSON cannot write).
-    fn view(&self) -> Result<EventView<'_>, ReduceError>;
+    fn view(&self) -> Result<EventView<'_>, Issue>;
 }
 
 /// One event as the reducer sees it, borrowed from the typed event.
@@ -86,26 +86,26 @@ fn keeps_payload(event_type: &str) -> bool {
     matches!(event_type, "run.result.proposed" | "run.terminal")
 }
 
-fn kept(event_type: &str, payload: &impl serde::Serialize) -> Result<Option<Value>, ReduceError> {
+fn kept(event_type: &str, payload: &impl serde::Serialize) -> Result<Option<Value>, Issue> {
     if !keeps_payload(event_type) {
         return Ok(None);
     }
     serde_json::to_value(payload).map(Some).map_err(|e| {
-        ReduceError::new(
-            ReduceErrorCode::InvalidMember,
+        Issue::new(
+            Code::InvalidMember,
             "/payload",
             format!("the payload cannot be written as JSON: {e}"),
         )
     })
 }
 
-fn source_seq(seq: i64) -> Result<u64, ReduceError> {
+fn source_seq(seq: i64) -> Result<u64, Issue> {
     u64::try_from(seq)
         .ok()
         .filter(|&s| s <= MAX_SOURCE_SEQ)
         .ok_or_else(|| {
-            ReduceError::new(
-                ReduceErrorCode::InvalidMember,
+            Issue::new(
+                Code::InvalidMember,
                 "/sourceSeq",
                 format!("`sourceSeq` must be an integer in 0..={MAX_SOURCE_SEQ}, not {seq}"),
             )
@@ -113,7 +113,7 @@ fn source_seq(seq: i64) -> Result<u64, ReduceError> {
 }
 
 impl ReplayEvent for Event {
-    fn view(&self) -> Result<EventView<'_>, ReduceError> {
+    fn view(&self) -> Result<EventView<'_>, Issue> {
         let event_type = self.event_type.as_str();
         let plan = match (&self.payload, self.event_type) {
             (EventPayload::Plan(p), EventType::PlanUpdated) => Some(Cow::Borrowed(&**p)),
@@ -136,7 +136,7 @@ impl ReplayEvent for Event {
 }
 
 impl ReplayEvent for EventV2 {
-    fn view(&self) -> Result<EventView<'_>, ReduceError> {
+    fn view(&self) -> Result<EventView<'_>, Issue> {
         let event_type = self.event_type.as_str();
         // A v2 payload is only checked to be an object: it holds a plan only if it decodes as one.
         let plan = match (&self.payload, self.event_type) {
@@ -164,7 +164,7 @@ impl ReplayEvent for EventV2 {
 }
 
 impl ReplayEvent for FixtureEvent {
-    fn view(&self) -> Result<EventView<'_>, ReduceError> {
+    fn view(&self) -> Result<EventView<'_>, Issue> {
         match self {
             FixtureEvent::Event(e) => e.view(),
             FixtureEvent::EventV2(e) => e.view(),
@@ -173,7 +173,7 @@ impl ReplayEvent for FixtureEvent {
 }
 
 impl<T: ReplayEvent> ReplayEvent for &T {
-    fn view(&self) -> Result<EventView<'_>, ReduceError> {
+    fn view(&self) -> Result<EventView<'_>, Issue> {
         (**self).view()
     }
 }

@@ -8,7 +8,6 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::error::ReplayError;
 use super::replay_fixture_bytes;
 
 /// One golden file's path and expected contents.
@@ -26,8 +25,8 @@ pub struct GoldenFile {
 pub struct Rejected {
     /// The fixture.
     pub fixture: PathBuf,
-    /// Why it was rejected.
-    pub error: ReplayError,
+    /// Why it was rejected: the contract pipeline's issues, in pipeline order, never empty.
+    pub issues: Vec<crate::issue::Issue>,
 }
 
 /// A golden file that does not match its fixture.
@@ -90,7 +89,7 @@ pub fn render(fixtures_dir: &Path) -> io::Result<Goldens> {
                     contents: snapshot.summary().to_pretty(),
                 });
             }
-            Err(error) => goldens.rejected.push(Rejected { fixture, error }),
+            Err(issues) => goldens.rejected.push(Rejected { fixture, issues }),
         }
     }
     Ok(goldens)

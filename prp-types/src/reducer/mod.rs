@@ -14,7 +14,6 @@
 //! (see [`ReplayEvent`]), read in place. The reducer trusts the contract pipeline for meaning (ids
 //! matching the identity, one terminal); the types guarantee the shape.
 
-mod error;
 mod event;
 pub mod goldens;
 mod js;
@@ -26,7 +25,6 @@ mod snapshot;
 mod summary;
 mod timeline;
 
-pub use error::{ReduceError, ReduceErrorCode, ReplayError};
 pub use event::{EventView, MAX_SOURCE_SEQ, ReplayEvent};
 pub use plans::{PlanEntry, PlanProjection};
 pub use projection::{Item, ItemStatus, Items, Request};
@@ -37,12 +35,13 @@ pub use snapshot::{
 pub use summary::ParitySummary;
 pub use timeline::{Entries, Timeline, TimelineEntry};
 
+use crate::issue::Issue;
 use crate::types::Fixture;
 
 /// Replays a fixture that has already passed the contract pipeline:
 /// `reduce(create_snapshot(fixture), fixture.events)` in a single call. Error pointers are into
 /// the fixture.
-pub fn replay_fixture(fixture: &Fixture) -> Result<Snapshot, ReduceError> {
+pub fn replay_fixture(fixture: &Fixture) -> Result<Snapshot, Issue> {
     let mut snapshot = create_snapshot(fixture)?;
     snapshot
         .reduce(&fixture.events)
@@ -51,11 +50,12 @@ pub fn replay_fixture(fixture: &Fixture) -> Result<Snapshot, ReduceError> {
 }
 
 /// Runs the whole contract pipeline on fixture bytes (PROTOCOL §1.7: version checks, schema,
-/// binding checks) and replays the accepted fixture; a rejected fixture gives its issues.
-pub fn replay_fixture_bytes(bytes: &[u8]) -> Result<Snapshot, ReplayError> {
+/// binding checks) and replays the accepted fixture; a rejected fixture gives its issues, in
+/// pipeline order and never empty.
+pub fn replay_fixture_bytes(bytes: &[u8]) -> Result<Snapshot, Vec<Issue>> {
     let outcome = crate::contract::validate_fixture_bytes(bytes);
     match outcome.document {
-        Some(fixture) => Ok(replay_fixture(&fixture.typed)?),
-        None => Err(ReplayError::Rejected(outcome.issues)),
+        Some(fixture) => replay_fixture(&fixture.typed).map_err(|e| vec![e]),
+        None => Err(outcome.issues),
     }
 }

@@ -8,11 +8,11 @@ use hashbrown::HashTable;
 use hashbrown::hash_table::Entry;
 use serde::Serialize;
 
-use super::error::ReduceError;
 use super::event::{EventView, ReplayEvent};
 use super::js::Utf16Ordered;
 use super::projection::project;
 use super::snapshot::{Integrity, Snapshot};
+use crate::issue::Issue;
 
 /// Events [`Snapshot::reduce`] probes and records together: enough for the probes' cache misses
 /// to overlap, few enough for the chunk's bookkeeping to stay in the L1 cache.
@@ -69,7 +69,7 @@ impl Snapshot {
     /// unchanged and the error points at `/<index>/<member>`. Reducing an applied batch again
     /// changes nothing. A duplicate split across two calls is dropped but not listed, as the spec
     /// says (rule 1 counts within one call).
-    pub fn reduce<E: ReplayEvent>(&mut self, events: &[E]) -> Result<BatchOutcome, ReduceError> {
+    pub fn reduce<E: ReplayEvent>(&mut self, events: &[E]) -> Result<BatchOutcome, Issue> {
         // Pass 1: view every event, hash its id, and find each id's first delivery in the batch.
         let mut views: Vec<EventView<'_>> = Vec::with_capacity(events.len());
         let mut hashes: Vec<u64> = Vec::with_capacity(events.len());
@@ -136,7 +136,7 @@ impl Snapshot {
 
     /// Applies one event (PROTOCOL §2.3), without the batch duplicate listing of
     /// [`Snapshot::reduce`].
-    pub fn apply<E: ReplayEvent>(&mut self, event: &E) -> Result<Outcome, ReduceError> {
+    pub fn apply<E: ReplayEvent>(&mut self, event: &E) -> Result<Outcome, Issue> {
         Ok(self.apply_view(&event.view()?))
     }
 

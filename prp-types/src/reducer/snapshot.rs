@@ -11,7 +11,6 @@ use indexmap::{IndexMap, IndexSet};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
-use super::error::{ReduceError, ReduceErrorCode};
 use super::js::Utf16Ordered;
 use super::plans::PlanProjection;
 use super::processed::ProcessedIds;
@@ -19,6 +18,7 @@ use super::projection::{Items, Request};
 use super::reduce::Gap;
 use super::summary::ParitySummary;
 use super::timeline::Timeline;
+use crate::issue::{Code, Issue};
 use crate::types::Fixture;
 
 /// The `schema` of a session snapshot.
@@ -122,11 +122,11 @@ pub struct Snapshot {
 ///
 /// `identity` and `capabilities` are written out as JSON in their recorded member order, unknown
 /// members included, because the golden format reprints them.
-pub fn create_snapshot(fixture: &Fixture) -> Result<Snapshot, ReduceError> {
+pub fn create_snapshot(fixture: &Fixture) -> Result<Snapshot, Issue> {
     let json = |name: &str, value: Result<Value, serde_json::Error>| {
         value.map_err(|e| {
-            ReduceError::new(
-                ReduceErrorCode::InvalidMember,
+            Issue::new(
+                Code::InvalidMember,
                 format!("/{name}"),
                 format!("`{name}` cannot be written as JSON: {e}"),
             )

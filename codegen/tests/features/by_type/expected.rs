@@ -62,7 +62,7 @@ impl RevisionBuilder {
             current: self
                 .current
                 .ok_or_else(|| rt::Failure::new(
-                    "required",
+                    rt::Keyword::Required,
                     "",
                     "missing required member `current`",
                 ))?,
@@ -126,7 +126,9 @@ impl Revision {
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
                     map.next_value_seed(
-                        rt::Reject(rt::Failure::new("additional_properties", "", msg)),
+                        rt::Reject(
+                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
+                        ),
                     )?;
                 }
             }
@@ -134,7 +136,7 @@ impl Revision {
         let current = __current
             .ok_or_else(|| rt::fail::<
                 __A::Error,
-            >("required", "", "missing required member `current`"))?;
+            >(rt::Keyword::Required, "", "missing required member `current`"))?;
         let value = Revision {
             current,
             __order: __order_seen.finish(),

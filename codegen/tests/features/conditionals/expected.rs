@@ -152,7 +152,7 @@ impl OrderBuilder {
             state: self
                 .state
                 .ok_or_else(|| rt::Failure::new(
-                    "required",
+                    rt::Keyword::Required,
                     "",
                     "missing required member `state`",
                 ))?,
@@ -248,7 +248,9 @@ impl Order {
                     __state = Some(
                         v
                             .parse::<OrderState>()
-                            .map_err(|m| rt::fail::<__A::Error>("enum", "/state", m))?,
+                            .map_err(|m| rt::fail::<
+                                __A::Error,
+                            >(rt::Keyword::Enum, "/state", m))?,
                     );
                 }
                 "mode" => {
@@ -256,7 +258,9 @@ impl Order {
                     __mode = Some(
                         v
                             .parse::<OrderMode>()
-                            .map_err(|m| rt::fail::<__A::Error>("enum", "/mode", m))?,
+                            .map_err(|m| rt::fail::<
+                                __A::Error,
+                            >(rt::Keyword::Enum, "/mode", m))?,
                     );
                 }
                 _ => {}
@@ -321,7 +325,9 @@ impl Order {
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
                     map.next_value_seed(
-                        rt::Reject(rt::Failure::new("additional_properties", "", msg)),
+                        rt::Reject(
+                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
+                        ),
                     )?;
                 }
             }
@@ -329,7 +335,7 @@ impl Order {
         let state = __state
             .ok_or_else(|| rt::fail::<
                 __A::Error,
-            >("required", "", "missing required member `state`"))?;
+            >(rt::Keyword::Required, "", "missing required member `state`"))?;
         let blocker = __blocker;
         let note = __note;
         let mode = __mode;
@@ -403,7 +409,11 @@ impl Order {
         {
             if self.field("blocker").is_absent() {
                 return Err(
-                    rt::Failure::new("required", "", "missing required member `blocker`"),
+                    rt::Failure::new(
+                        rt::Keyword::Required,
+                        "",
+                        "missing required member `blocker`",
+                    ),
                 );
             }
         }
@@ -418,7 +428,7 @@ impl Order {
                 if !p.is_absent() && !(p.has_type(&["array"])) {
                     return Err(
                         rt::Failure::new(
-                            "type",
+                            rt::Keyword::Type,
                             "/items",
                             "`items` must be of type array",
                         ),
@@ -430,7 +440,7 @@ impl Order {
                 if !p.is_absent() && !(p.len().is_none_or(|l| l <= 0usize)) {
                     return Err(
                         rt::Failure::new(
-                            "max_items",
+                            rt::Keyword::MaxItems,
                             "/items",
                             "`items` must have at most 0 items",
                         ),
@@ -439,7 +449,11 @@ impl Order {
             }
             if true && !self.field("note").is_absent() {
                 return Err(
-                    rt::Failure::new("not", "", "members note must not all be present"),
+                    rt::Failure::new(
+                        rt::Keyword::Not,
+                        "",
+                        "members note must not all be present",
+                    ),
                 );
             }
         }
@@ -454,7 +468,7 @@ impl Order {
                 if !p.is_absent() && !(false) {
                     return Err(
                         rt::Failure::new(
-                            "false_schema",
+                            rt::Keyword::FalseSchema,
                             "/host",
                             "member `host` is not allowed here",
                         ),
@@ -480,7 +494,7 @@ impl Order {
         if matched != 1 {
             return Err(
                 rt::Failure::new(
-                    "one_of",
+                    rt::Keyword::OneOf,
                     "",
                     format!(
                         "must match exactly one of {} alternatives; matches {matched}",
@@ -549,7 +563,7 @@ impl<'de> serde::Deserialize<'de> for OrderState {
                 self,
                 s: &str,
             ) -> ::core::result::Result<OrderState, __E> {
-                s.parse().map_err(|m: String| rt::fail("enum", "", m))
+                s.parse().map_err(|m: String| rt::fail(rt::Keyword::Enum, "", m))
             }
         }
         d.deserialize_str(V)
@@ -612,7 +626,7 @@ impl<'de> serde::Deserialize<'de> for OrderMode {
                 self,
                 s: &str,
             ) -> ::core::result::Result<OrderMode, __E> {
-                s.parse().map_err(|m: String| rt::fail("enum", "", m))
+                s.parse().map_err(|m: String| rt::fail(rt::Keyword::Enum, "", m))
             }
         }
         d.deserialize_str(V)

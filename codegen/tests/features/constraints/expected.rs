@@ -188,21 +188,21 @@ impl LimitsBuilder {
             path: self
                 .path
                 .ok_or_else(|| rt::Failure::new(
-                    "required",
+                    rt::Keyword::Required,
                     "",
                     "missing required member `path`",
                 ))?,
             name: self
                 .name
                 .ok_or_else(|| rt::Failure::new(
-                    "required",
+                    rt::Keyword::Required,
                     "",
                     "missing required member `name`",
                 ))?,
             seq: self
                 .seq
                 .ok_or_else(|| rt::Failure::new(
-                    "required",
+                    rt::Keyword::Required,
                     "",
                     "missing required member `seq`",
                 ))?,
@@ -212,7 +212,7 @@ impl LimitsBuilder {
             when: self
                 .when
                 .ok_or_else(|| rt::Failure::new(
-                    "required",
+                    rt::Keyword::Required,
                     "",
                     "missing required member `when`",
                 ))?,
@@ -368,7 +368,9 @@ impl Limits {
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
                     map.next_value_seed(
-                        rt::Reject(rt::Failure::new("additional_properties", "", msg)),
+                        rt::Reject(
+                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
+                        ),
                     )?;
                 }
             }
@@ -376,22 +378,22 @@ impl Limits {
         let path = __path
             .ok_or_else(|| rt::fail::<
                 __A::Error,
-            >("required", "", "missing required member `path`"))?;
+            >(rt::Keyword::Required, "", "missing required member `path`"))?;
         let name = __name
             .ok_or_else(|| rt::fail::<
                 __A::Error,
-            >("required", "", "missing required member `name`"))?;
+            >(rt::Keyword::Required, "", "missing required member `name`"))?;
         let seq = __seq
             .ok_or_else(|| rt::fail::<
                 __A::Error,
-            >("required", "", "missing required member `seq`"))?;
+            >(rt::Keyword::Required, "", "missing required member `seq`"))?;
         let ratio = __ratio;
         let priority = __priority;
         let done = __done;
         let when = __when
             .ok_or_else(|| rt::fail::<
                 __A::Error,
-            >("required", "", "missing required member `when`"))?;
+            >(rt::Keyword::Required, "", "missing required member `when`"))?;
         let refs = __refs;
         let value = Limits {
             path,
@@ -519,7 +521,7 @@ impl ::core::convert::TryFrom<i64> for LimitsPriority {
             0i64 => Ok(LimitsPriority::V0),
             1i64 => Ok(LimitsPriority::V1),
             2i64 => Ok(LimitsPriority::V2),
-            _ => Err(rt::Failure::new("enum", "", "not an allowed value")),
+            _ => Err(rt::Failure::new(rt::Keyword::Enum, "", "not an allowed value")),
         }
     }
 }
@@ -601,7 +603,7 @@ impl LimitsRefBuilder {
             id: self
                 .id
                 .ok_or_else(|| rt::Failure::new(
-                    "required",
+                    rt::Keyword::Required,
                     "",
                     "missing required member `id`",
                 ))?,
@@ -675,7 +677,7 @@ impl LimitsRef {
         let id = __id
             .ok_or_else(|| rt::fail::<
                 __A::Error,
-            >("required", "", "missing required member `id`"))?;
+            >(rt::Keyword::Required, "", "missing required member `id`"))?;
         let value = LimitsRef {
             id,
             extra,

@@ -107,14 +107,14 @@ impl ABuilder {
             id: self
                 .id
                 .ok_or_else(|| rt::Failure::new(
-                    "required",
+                    rt::Keyword::Required,
                     "",
                     "missing required member `id`",
                 ))?,
             beta: self
                 .beta
                 .ok_or_else(|| rt::Failure::new(
-                    "required",
+                    rt::Keyword::Required,
                     "",
                     "missing required member `beta`",
                 ))?,
@@ -200,7 +200,9 @@ impl A {
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
                     map.next_value_seed(
-                        rt::Reject(rt::Failure::new("additional_properties", "", msg)),
+                        rt::Reject(
+                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
+                        ),
                     )?;
                 }
             }
@@ -208,11 +210,11 @@ impl A {
         let id = __id
             .ok_or_else(|| rt::fail::<
                 __A::Error,
-            >("required", "", "missing required member `id`"))?;
+            >(rt::Keyword::Required, "", "missing required member `id`"))?;
         let beta = __beta
             .ok_or_else(|| rt::fail::<
                 __A::Error,
-            >("required", "", "missing required member `beta`"))?;
+            >(rt::Keyword::Required, "", "missing required member `beta`"))?;
         let beta_id = __beta_id;
         let value = A {
             id,
@@ -316,7 +318,7 @@ impl BBuilder {
             id: self
                 .id
                 .ok_or_else(|| rt::Failure::new(
-                    "required",
+                    rt::Keyword::Required,
                     "",
                     "missing required member `id`",
                 ))?,
@@ -390,7 +392,7 @@ impl B {
         let id = __id
             .ok_or_else(|| rt::fail::<
                 __A::Error,
-            >("required", "", "missing required member `id`"))?;
+            >(rt::Keyword::Required, "", "missing required member `id`"))?;
         let value = B {
             id,
             extra,

@@ -62,7 +62,7 @@ impl AnswersBuilder {
             answers: self
                 .answers
                 .ok_or_else(|| rt::Failure::new(
-                    "required",
+                    rt::Keyword::Required,
                     "",
                     "missing required member `answers`",
                 ))?,
@@ -126,7 +126,9 @@ impl Answers {
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
                     map.next_value_seed(
-                        rt::Reject(rt::Failure::new("additional_properties", "", msg)),
+                        rt::Reject(
+                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
+                        ),
                     )?;
                 }
             }
@@ -134,7 +136,7 @@ impl Answers {
         let answers = __answers
             .ok_or_else(|| rt::fail::<
                 __A::Error,
-            >("required", "", "missing required member `answers`"))?;
+            >(rt::Keyword::Required, "", "missing required member `answers`"))?;
         let value = Answers {
             answers,
             __order: __order_seen.finish(),
@@ -365,7 +367,7 @@ impl AnswersAnswersValueBuilder {
             value: self
                 .value
                 .ok_or_else(|| rt::Failure::new(
-                    "required",
+                    rt::Keyword::Required,
                     "",
                     "missing required member `value`",
                 ))?,
@@ -427,7 +429,9 @@ impl AnswersAnswersValue {
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
                     map.next_value_seed(
-                        rt::Reject(rt::Failure::new("additional_properties", "", msg)),
+                        rt::Reject(
+                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
+                        ),
                     )?;
                 }
             }
@@ -435,7 +439,7 @@ impl AnswersAnswersValue {
         let value = __value
             .ok_or_else(|| rt::fail::<
                 __A::Error,
-            >("required", "", "missing required member `value`"))?;
+            >(rt::Keyword::Required, "", "missing required member `value`"))?;
         let value = AnswersAnswersValue {
             value,
             __order: __order_seen.finish(),

@@ -102,7 +102,7 @@ impl EnvelopeBuilder {
             ref_: self
                 .ref_
                 .ok_or_else(|| rt::Failure::new(
-                    "required",
+                    rt::Keyword::Required,
                     "",
                     "missing required member `ref`",
                 ))?,
@@ -225,7 +225,7 @@ impl Envelope {
         let ref_ = __ref_
             .ok_or_else(|| rt::fail::<
                 __A::Error,
-            >("required", "", "missing required member `ref`"))?;
+            >(rt::Keyword::Required, "", "missing required member `ref`"))?;
         let more = __more;
         let merged = __merged;
         let value = Envelope {
@@ -392,14 +392,14 @@ impl ReferenceBuilder {
             kind: self
                 .kind
                 .ok_or_else(|| rt::Failure::new(
-                    "required",
+                    rt::Keyword::Required,
                     "",
                     "missing required member `kind`",
                 ))?,
             id: self
                 .id
                 .ok_or_else(|| rt::Failure::new(
-                    "required",
+                    rt::Keyword::Required,
                     "",
                     "missing required member `id`",
                 ))?,
@@ -459,7 +459,9 @@ impl Reference {
                     __kind = Some(
                         v
                             .parse::<ReferenceKind>()
-                            .map_err(|m| rt::fail::<__A::Error>("enum", "/kind", m))?,
+                            .map_err(|m| rt::fail::<
+                                __A::Error,
+                            >(rt::Keyword::Enum, "/kind", m))?,
                     );
                 }
                 _ => {}
@@ -498,11 +500,11 @@ impl Reference {
         let kind = __kind
             .ok_or_else(|| rt::fail::<
                 __A::Error,
-            >("required", "", "missing required member `kind`"))?;
+            >(rt::Keyword::Required, "", "missing required member `kind`"))?;
         let id = __id
             .ok_or_else(|| rt::fail::<
                 __A::Error,
-            >("required", "", "missing required member `id`"))?;
+            >(rt::Keyword::Required, "", "missing required member `id`"))?;
         let value = Reference {
             kind,
             id,
@@ -622,7 +624,7 @@ impl<'de> serde::Deserialize<'de> for ReferenceKind {
                 self,
                 s: &str,
             ) -> ::core::result::Result<ReferenceKind, __E> {
-                s.parse().map_err(|m: String| rt::fail("enum", "", m))
+                s.parse().map_err(|m: String| rt::fail(rt::Keyword::Enum, "", m))
             }
         }
         d.deserialize_str(V)
@@ -716,21 +718,21 @@ impl EnvelopeMergedBuilder {
             count: self
                 .count
                 .ok_or_else(|| rt::Failure::new(
-                    "required",
+                    rt::Keyword::Required,
                     "",
                     "missing required member `count`",
                 ))?,
             kind: self
                 .kind
                 .ok_or_else(|| rt::Failure::new(
-                    "required",
+                    rt::Keyword::Required,
                     "",
                     "missing required member `kind`",
                 ))?,
             id: self
                 .id
                 .ok_or_else(|| rt::Failure::new(
-                    "required",
+                    rt::Keyword::Required,
                     "",
                     "missing required member `id`",
                 ))?,
@@ -792,7 +794,9 @@ impl EnvelopeMerged {
                     __kind = Some(
                         v
                             .parse::<ReferenceKind>()
-                            .map_err(|m| rt::fail::<__A::Error>("enum", "/kind", m))?,
+                            .map_err(|m| rt::fail::<
+                                __A::Error,
+                            >(rt::Keyword::Enum, "/kind", m))?,
                     );
                 }
                 _ => {}
@@ -838,15 +842,15 @@ impl EnvelopeMerged {
         let count = __count
             .ok_or_else(|| rt::fail::<
                 __A::Error,
-            >("required", "", "missing required member `count`"))?;
+            >(rt::Keyword::Required, "", "missing required member `count`"))?;
         let kind = __kind
             .ok_or_else(|| rt::fail::<
                 __A::Error,
-            >("required", "", "missing required member `kind`"))?;
+            >(rt::Keyword::Required, "", "missing required member `kind`"))?;
         let id = __id
             .ok_or_else(|| rt::fail::<
                 __A::Error,
-            >("required", "", "missing required member `id`"))?;
+            >(rt::Keyword::Required, "", "missing required member `id`"))?;
         let value = EnvelopeMerged {
             count,
             kind,
@@ -1065,7 +1069,9 @@ fn __refine_0(v: &Reference) -> ::core::result::Result<(), rt::Failure> {
     {
         let p = v.field("kind");
         if !p.is_absent() && !(p.is_in(&[rt::Probe::Str("doc")])) {
-            return Err(rt::Failure::new("const", "/kind", "`kind` must be \"doc\""));
+            return Err(
+                rt::Failure::new(rt::Keyword::Const, "/kind", "`kind` must be \"doc\""),
+            );
         }
     }
     Ok(())
@@ -1079,7 +1085,7 @@ fn __refine_1(v: &Reference) -> ::core::result::Result<(), rt::Failure> {
         {
             return Err(
                 rt::Failure::new(
-                    "enum",
+                    rt::Keyword::Enum,
                     "/kind",
                     "`kind` must be one of [\"doc\",\"task\"]",
                 ),

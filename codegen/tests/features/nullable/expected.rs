@@ -236,7 +236,7 @@ impl Record {
         let a = __a
             .ok_or_else(|| rt::fail::<
                 __A::Error,
-            >("required", "", "missing required member `a`"))?;
+            >(rt::Keyword::Required, "", "missing required member `a`"))?;
         let b = match __b {
             None => rt::Tri::Absent,
             Some(v) => rt::Tri::from_present(v),
@@ -244,7 +244,7 @@ impl Record {
         let c = __c
             .ok_or_else(|| rt::fail::<
                 __A::Error,
-            >("required", "", "missing required member `c`"))?;
+            >(rt::Keyword::Required, "", "missing required member `c`"))?;
         let d = __d;
         let value = Record {
             a,
@@ -374,7 +374,7 @@ impl RecordCBuilder {
             x: self
                 .x
                 .ok_or_else(|| rt::Failure::new(
-                    "required",
+                    rt::Keyword::Required,
                     "",
                     "missing required member `x`",
                 ))?,
@@ -448,7 +448,7 @@ impl RecordC {
         let x = __x
             .ok_or_else(|| rt::fail::<
                 __A::Error,
-            >("required", "", "missing required member `x`"))?;
+            >(rt::Keyword::Required, "", "missing required member `x`"))?;
         let value = RecordC {
             x,
             extra,

@@ -84,14 +84,14 @@ impl MessageBuilder {
             type_: self
                 .type_
                 .ok_or_else(|| rt::Failure::new(
-                    "required",
+                    rt::Keyword::Required,
                     "",
                     "missing required member `type`",
                 ))?,
             body: self
                 .body
                 .ok_or_else(|| rt::Failure::new(
-                    "required",
+                    rt::Keyword::Required,
                     "",
                     "missing required member `body`",
                 ))?,
@@ -149,7 +149,9 @@ impl Message {
                     __type_ = Some(
                         v
                             .parse::<MessageType>()
-                            .map_err(|m| rt::fail::<__A::Error>("enum", "/type", m))?,
+                            .map_err(|m| rt::fail::<
+                                __A::Error,
+                            >(rt::Keyword::Enum, "/type", m))?,
                     );
                 }
                 _ => {}
@@ -189,7 +191,9 @@ impl Message {
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
                     map.next_value_seed(
-                        rt::Reject(rt::Failure::new("additional_properties", "", msg)),
+                        rt::Reject(
+                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
+                        ),
                     )?;
                 }
             }
@@ -197,7 +201,7 @@ impl Message {
         let type_ = __type_
             .ok_or_else(|| rt::fail::<
                 __A::Error,
-            >("required", "", "missing required member `type`"))?;
+            >(rt::Keyword::Required, "", "missing required member `type`"))?;
         let body = match __body {
             Some(p) => {
                 match p {
@@ -214,7 +218,7 @@ impl Message {
                 return Err(
                     rt::fail::<
                         __A::Error,
-                    >("required", "", "missing required member `body`"),
+                    >(rt::Keyword::Required, "", "missing required member `body`"),
                 );
             }
         };
@@ -323,7 +327,7 @@ impl<'de> serde::Deserialize<'de> for MessageType {
                 self,
                 s: &str,
             ) -> ::core::result::Result<MessageType, __E> {
-                s.parse().map_err(|m: String| rt::fail("enum", "", m))
+                s.parse().map_err(|m: String| rt::fail(rt::Keyword::Enum, "", m))
             }
         }
         d.deserialize_str(V)
@@ -537,7 +541,7 @@ impl TextBuilder {
             text: self
                 .text
                 .ok_or_else(|| rt::Failure::new(
-                    "required",
+                    rt::Keyword::Required,
                     "",
                     "missing required member `text`",
                 ))?,
@@ -599,7 +603,9 @@ impl Text {
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
                     map.next_value_seed(
-                        rt::Reject(rt::Failure::new("additional_properties", "", msg)),
+                        rt::Reject(
+                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
+                        ),
                     )?;
                 }
             }
@@ -607,7 +613,7 @@ impl Text {
         let text = __text
             .ok_or_else(|| rt::fail::<
                 __A::Error,
-            >("required", "", "missing required member `text`"))?;
+            >(rt::Keyword::Required, "", "missing required member `text`"))?;
         let value = Text {
             text,
             __order: __order_seen.finish(),
@@ -695,7 +701,7 @@ impl MessageBodyImageBuilder {
             url: self
                 .url
                 .ok_or_else(|| rt::Failure::new(
-                    "required",
+                    rt::Keyword::Required,
                     "",
                     "missing required member `url`",
                 ))?,
@@ -769,7 +775,7 @@ impl MessageBodyImage {
         let url = __url
             .ok_or_else(|| rt::fail::<
                 __A::Error,
-            >("required", "", "missing required member `url`"))?;
+            >(rt::Keyword::Required, "", "missing required member `url`"))?;
         let value = MessageBodyImage {
             url,
             extra,
@@ -931,7 +937,9 @@ impl MessageBodyOther {
                     __channel = Some(
                         v
                             .parse::<MessageBodyOtherChannel>()
-                            .map_err(|m| rt::fail::<__A::Error>("enum", "/channel", m))?,
+                            .map_err(|m| rt::fail::<
+                                __A::Error,
+                            >(rt::Keyword::Enum, "/channel", m))?,
                     );
                 }
                 _ => {}
@@ -1074,7 +1082,7 @@ impl<'de> serde::Deserialize<'de> for MessageBodyOtherChannel {
                 self,
                 s: &str,
             ) -> ::core::result::Result<MessageBodyOtherChannel, __E> {
-                s.parse().map_err(|m: String| rt::fail("enum", "", m))
+                s.parse().map_err(|m: String| rt::fail(rt::Keyword::Enum, "", m))
             }
         }
         d.deserialize_str(V)
@@ -1353,7 +1361,7 @@ fn __refine_0(v: &MessageBodyImage) -> ::core::result::Result<(), rt::Failure> {
         if !p.is_absent() && !(p.is_in(&[rt::Probe::Str("a"), rt::Probe::Str("b")])) {
             return Err(
                 rt::Failure::new(
-                    "enum",
+                    rt::Keyword::Enum,
                     "/channel",
                     "`channel` must be one of [\"a\",\"b\"]",
                 ),

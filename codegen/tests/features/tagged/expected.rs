@@ -70,7 +70,7 @@ impl<'de> serde::Deserialize<'de> for Shape {
                         other => {
                             Err(
                                 rt::fail(
-                                    "one_of",
+                                    rt::Keyword::OneOf,
                                     "/kind",
                                     format_args!(
                                         "unknown {:?}: {}", other,
@@ -104,7 +104,7 @@ impl<'de> serde::Deserialize<'de> for Shape {
                     Some(other) => {
                         Err(
                             rt::fail(
-                                "one_of",
+                                rt::Keyword::OneOf,
                                 "/kind",
                                 format_args!(
                                     "unknown {:?}: {}", other,
@@ -116,7 +116,7 @@ impl<'de> serde::Deserialize<'de> for Shape {
                     None => {
                         Err(
                             rt::fail(
-                                "one_of",
+                                rt::Keyword::OneOf,
                                 "",
                                 "a string member `kind` is required to tell the variants apart",
                             ),
@@ -192,7 +192,7 @@ impl CircleBuilder {
             radius: self
                 .radius
                 .ok_or_else(|| rt::Failure::new(
-                    "required",
+                    rt::Keyword::Required,
                     "",
                     "missing required member `radius`",
                 ))?,
@@ -252,7 +252,9 @@ impl Circle {
                     __kind = Some(
                         v
                             .parse::<CircleKind>()
-                            .map_err(|m| rt::fail::<__A::Error>("const", "/kind", m))?,
+                            .map_err(|m| rt::fail::<
+                                __A::Error,
+                            >(rt::Keyword::Const, "/kind", m))?,
                     );
                 }
                 _ => {}
@@ -289,11 +291,11 @@ impl Circle {
         let kind = __kind
             .ok_or_else(|| rt::fail::<
                 __A::Error,
-            >("required", "", "missing required member `kind`"))?;
+            >(rt::Keyword::Required, "", "missing required member `kind`"))?;
         let radius = __radius
             .ok_or_else(|| rt::fail::<
                 __A::Error,
-            >("required", "", "missing required member `radius`"))?;
+            >(rt::Keyword::Required, "", "missing required member `radius`"))?;
         let value = Circle {
             kind,
             radius,
@@ -411,7 +413,7 @@ impl<'de> serde::Deserialize<'de> for CircleKind {
                 self,
                 s: &str,
             ) -> ::core::result::Result<CircleKind, __E> {
-                s.parse().map_err(|m: String| rt::fail("const", "", m))
+                s.parse().map_err(|m: String| rt::fail(rt::Keyword::Const, "", m))
             }
         }
         d.deserialize_str(V)
@@ -469,7 +471,7 @@ impl SquareBuilder {
             side: self
                 .side
                 .ok_or_else(|| rt::Failure::new(
-                    "required",
+                    rt::Keyword::Required,
                     "",
                     "missing required member `side`",
                 ))?,
@@ -527,7 +529,9 @@ impl Square {
                     __kind = Some(
                         v
                             .parse::<SquareKind>()
-                            .map_err(|m| rt::fail::<__A::Error>("const", "/kind", m))?,
+                            .map_err(|m| rt::fail::<
+                                __A::Error,
+                            >(rt::Keyword::Const, "/kind", m))?,
                     );
                 }
                 _ => {}
@@ -554,7 +558,9 @@ impl Square {
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
                     map.next_value_seed(
-                        rt::Reject(rt::Failure::new("additional_properties", "", msg)),
+                        rt::Reject(
+                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
+                        ),
                     )?;
                 }
             }
@@ -562,11 +568,11 @@ impl Square {
         let kind = __kind
             .ok_or_else(|| rt::fail::<
                 __A::Error,
-            >("required", "", "missing required member `kind`"))?;
+            >(rt::Keyword::Required, "", "missing required member `kind`"))?;
         let side = __side
             .ok_or_else(|| rt::fail::<
                 __A::Error,
-            >("required", "", "missing required member `side`"))?;
+            >(rt::Keyword::Required, "", "missing required member `side`"))?;
         let value = Square {
             kind,
             side,
@@ -667,7 +673,7 @@ impl<'de> serde::Deserialize<'de> for SquareKind {
                 self,
                 s: &str,
             ) -> ::core::result::Result<SquareKind, __E> {
-                s.parse().map_err(|m: String| rt::fail("const", "", m))
+                s.parse().map_err(|m: String| rt::fail(rt::Keyword::Const, "", m))
             }
         }
         d.deserialize_str(V)

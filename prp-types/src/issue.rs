@@ -1,0 +1,321 @@
+//! The one error type of the runtime: what failed (a typed [`Code`]), where (a JSON pointer) and
+//! why (a sentence). Decoding, validation, the contract pipeline, the manifest, the reducer and the
+//! command line all report [`Issue`]s, so the same input gets the same code and pointer from every
+//! one of them.
+
+use crate::types::rt::Keyword;
+use std::fmt;
+
+macro_rules! codes {
+    ($($(#[doc = $doc:literal])* $variant:ident => $name:literal,)*) => {
+        /// A stable issue code. [`Code::as_str`] gives its snake_case name, which is what reports
+        /// and JSON output carry; names never change meaning.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Code {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl Code {
+            /// Every code, in declaration order.
+            pub const ALL: &'static [Code] = &[$(Code::$variant),*];
+
+            /// The stable snake_case name.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $name,)*
+                }
+            }
+
+            /// The code with this snake_case name.
+            pub fn from_name(name: &str) -> Option<Code> {
+                match name {
+                    $($name => Some(Code::$variant),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+codes! {
+    /// A file or stream could not be read.
+    IoError => "io_error",
+    /// The bytes are not JSON (or not UTF-8).
+    InvalidJson => "invalid_json",
+    /// The document is larger than [`crate::decode::MAX_DOCUMENT_BYTES`].
+    TooLarge => "too_large",
+    /// Arrays and objects nest deeper than [`crate::decode::MAX_DEPTH`].
+    TooDeep => "too_deep",
+    /// A member name appears twice in one object.
+    DuplicateKey => "duplicate_key",
+    /// No PRP schema has the document's `schema` member.
+    UnknownSchema => "unknown_schema",
+    /// A version member names a version this implementation does not support.
+    UnsupportedRequiredVersion => "unsupported_required_version",
+    /// A member that `additionalProperties: false` forbids.
+    AdditionalProperties => "additional_properties",
+    /// A value other than the schema's `const`.
+    Const => "const",
+    /// A value outside the schema's `enum`.
+    Enum => "enum",
+    /// A value where the schema is `false`.
+    FalseSchema => "false_schema",
+    /// A string that is not in its `format` (the date-time profile).
+    Format => "format",
+    /// An integer beyond the 64-bit range its member is stored in.
+    IntegerRange => "integer_range",
+    /// More items than `maxItems`.
+    MaxItems => "max_items",
+    /// A string longer than `maxLength` characters.
+    MaxLength => "max_length",
+    /// A number above `maximum`.
+    Maximum => "maximum",
+    /// Fewer items than `minItems`.
+    MinItems => "min_items",
+    /// A string shorter than `minLength` characters.
+    MinLength => "min_length",
+    /// A number below `minimum`.
+    Minimum => "minimum",
+    /// Members that a `not` forbids together.
+    Not => "not",
+    /// A value that matches none, or more than one, of a `oneOf`'s alternatives.
+    OneOf => "one_of",
+    /// A string that does not match its `pattern`.
+    Pattern => "pattern",
+    /// A required member that is absent.
+    Required => "required",
+    /// A value of the wrong JSON type.
+    Type => "type",
+    /// Two equal items where `uniqueItems` forbids it.
+    UniqueItems => "unique_items",
+    /// A typed value that could not be written as JSON (a number JSON cannot hold).
+    Encode => "encode",
+    /// A schema-valid fixture whose parts disagree (an event's `runId` against the identity, ...).
+    BindingMismatch => "binding_mismatch",
+    /// A member the reducer reads holds a value it cannot use (set in code out of range).
+    InvalidMember => "invalid_member",
+    /// A schema that does not declare the draft 2020-12 dialect.
+    UnsupportedSchemaDialect => "unsupported_schema_dialect",
+    /// A schema `$id` outside the PRP namespace or not a URL.
+    InvalidSchemaId => "invalid_schema_id",
+    /// Two schemas with one `$id`.
+    DuplicateSchemaId => "duplicate_schema_id",
+    /// A schema without a `title`.
+    MissingSchemaTitle => "missing_schema_title",
+    /// A `$ref` to a schema that is not in the set.
+    UnresolvedSchemaReference => "unresolved_schema_reference",
+    /// A `$ref` fragment that names nothing in its schema.
+    UnresolvedSchemaFragment => "unresolved_schema_fragment",
+    /// A schema that does not compile.
+    SchemaCompileError => "schema_compile_error",
+    /// A fixture that requires a schema this implementation does not have.
+    UnsupportedRequiredSchema => "unsupported_required_schema",
+    /// A fixture the contract rejects where it should be accepted, or the other way round.
+    InvalidFixture => "invalid_fixture",
+    /// A question-adapter fixture that does not hold.
+    InvalidQuestionAdapterFixture => "invalid_question_adapter_fixture",
+    /// A Codex question fixture that does not hold.
+    InvalidCodexQuestionFixture => "invalid_codex_question_fixture",
+    /// An ACPX question fixture that does not hold.
+    InvalidAcpxQuestionFixture => "invalid_acpx_question_fixture",
+    /// A question fixture for a provider this implementation does not know.
+    UnsupportedProvider => "unsupported_provider",
+    /// A conformance output whose run identity is not its input's.
+    ConformanceIdentityMismatch => "conformance_identity_mismatch",
+    /// A conformance output event that is not a valid PRP event.
+    InvalidConformanceEvent => "invalid_conformance_event",
+    /// A conformance output whose result is not the expected one.
+    ConformanceResultMismatch => "conformance_result_mismatch",
+}
+
+impl Code {
+    /// Whether this is a schema keyword a value fails (`max_length`, `required`, ...).
+    pub fn is_schema_keyword(self) -> bool {
+        use Code::*;
+        matches!(
+            self,
+            AdditionalProperties
+                | Const
+                | Enum
+                | FalseSchema
+                | Format
+                | IntegerRange
+                | MaxItems
+                | MaxLength
+                | Maximum
+                | MinItems
+                | MinLength
+                | Minimum
+                | Not
+                | OneOf
+                | Pattern
+                | Required
+                | Type
+                | UniqueItems
+        )
+    }
+
+    /// The code a `prp validate` report carries: schema keywords are grouped as
+    /// `schema_validation` (the keyword itself is named beside it); every other code as itself.
+    pub fn report_name(self) -> &'static str {
+        if self.is_schema_keyword() {
+            "schema_validation"
+        } else {
+            self.as_str()
+        }
+    }
+
+    /// Whether the input was not JSON at all (as opposed to JSON the schema rejects).
+    pub fn is_syntax(self) -> bool {
+        matches!(self, Code::InvalidJson | Code::TooLarge | Code::TooDeep)
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A code equals its snake_case name: `issue.code == "max_length"`.
+impl PartialEq<str> for Code {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for Code {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl serde::Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl From<Keyword> for Code {
+    fn from(k: Keyword) -> Code {
+        match k {
+            Keyword::AdditionalProperties => Code::AdditionalProperties,
+            Keyword::Const => Code::Const,
+            Keyword::DuplicateKey => Code::DuplicateKey,
+            Keyword::Encode => Code::Encode,
+            Keyword::Enum => Code::Enum,
+            Keyword::FalseSchema => Code::FalseSchema,
+            Keyword::Format => Code::Format,
+            Keyword::IntegerRange => Code::IntegerRange,
+            Keyword::MaxItems => Code::MaxItems,
+            Keyword::MaxLength => Code::MaxLength,
+            Keyword::Maximum => Code::Maximum,
+            Keyword::MinItems => Code::MinItems,
+            Keyword::MinLength => Code::MinLength,
+            Keyword::Minimum => Code::Minimum,
+            Keyword::Not => Code::Not,
+            Keyword::OneOf => Code::OneOf,
+            Keyword::Pattern => Code::Pattern,
+            Keyword::Required => Code::Required,
+            Keyword::TooDeep => Code::TooDeep,
+            Keyword::Type => Code::Type,
+            Keyword::UniqueItems => Code::UniqueItems,
+        }
+    }
+}
+
+/// One issue: a typed code, the JSON pointer of the offending value (RFC 6901; `""` is the
+/// document itself) and a sentence a person understands.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Issue {
+    /// What failed.
+    pub code: Code,
+    /// Where: a JSON pointer into the input, `""` for the whole input.
+    pub pointer: String,
+    /// Why, in a sentence.
+    pub message: String,
+}
+
+impl Issue {
+    /// An issue at `pointer`.
+    pub fn new(code: Code, pointer: impl Into<String>, message: impl Into<String>) -> Self {
+        Issue {
+            code,
+            pointer: pointer.into(),
+            message: message.into(),
+        }
+    }
+
+    /// The pointer as written in reports: `/` for the root.
+    pub fn path(&self) -> &str {
+        if self.pointer.is_empty() {
+            "/"
+        } else {
+            &self.pointer
+        }
+    }
+
+    /// Whether the input was not JSON at all (as opposed to JSON the schema rejects).
+    pub fn is_syntax(&self) -> bool {
+        self.code.is_syntax()
+    }
+
+    /// The same issue, located below `prefix` (a JSON pointer such as `/events/3`).
+    pub fn under(mut self, prefix: &str) -> Self {
+        self.pointer.insert_str(0, prefix);
+        self
+    }
+}
+
+impl fmt::Display for Issue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} at {}: {}", self.code, self.path(), self.message)
+    }
+}
+
+impl std::error::Error for Issue {}
+
+impl From<crate::types::rt::Failure> for Issue {
+    fn from(f: crate::types::rt::Failure) -> Self {
+        Issue::new(f.code.into(), f.rel, f.message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_round_trip() {
+        let mut names: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+        for c in Code::ALL {
+            assert_eq!(Code::from_name(c.as_str()), Some(*c));
+        }
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), Code::ALL.len());
+    }
+
+    #[test]
+    fn every_runtime_keyword_has_its_code_by_name() {
+        for k in Keyword::ALL {
+            assert_eq!(Code::from(*k).as_str(), k.as_str());
+        }
+    }
+
+    #[test]
+    fn schema_keywords_are_reported_as_schema_validation() {
+        let keywords: Vec<Code> = Code::ALL
+            .iter()
+            .copied()
+            .filter(|c| c.is_schema_keyword())
+            .collect();
+        assert_eq!(keywords.first(), Some(&Code::AdditionalProperties));
+        assert_eq!(keywords.last(), Some(&Code::UniqueItems));
+        assert_eq!(keywords.len(), 18);
+        assert_eq!(Code::MaxLength.report_name(), "schema_validation");
+        assert_eq!(Code::DuplicateKey.report_name(), "duplicate_key");
+        assert_eq!(Code::TooDeep.report_name(), "too_deep");
+        assert!(!Code::Encode.is_schema_keyword());
+    }
+}
