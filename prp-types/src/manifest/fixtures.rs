@@ -119,10 +119,16 @@ pub(super) fn entries(dir: &Path, problems: &mut Vec<Issue>) -> Result<Vec<Value
     for rel in fixture_paths(dir)? {
         let source = read_source(dir, rel)?;
         let kind = kind(&source.rel);
-        let value: Option<Value> = match serde_json::from_str(&source.text) {
+        // The decoder's limits hold here too, so that a file gets the code `prp validate` gives it.
+        let parsed = if source.text.len() > crate::decode::MAX_DOCUMENT_BYTES {
+            Err(crate::decode::too_large(source.text.len() as u64))
+        } else {
+            serde_json::from_str(&source.text)
+                .map_err(|e| crate::decode::classify(&e, String::new(), source.text.as_bytes()))
+        };
+        let value: Option<Value> = match parsed {
             Ok(v) => Some(v),
-            Err(e) => {
-                let issue = crate::decode::classify(&e, String::new(), source.text.as_bytes());
+            Err(issue) => {
                 problems.push(problem(
                     issue.code,
                     format!("{}: {}", source.rel, issue.message),

@@ -1,0 +1,285 @@
+//! The `prp` binary as a user meets it: help, version, unknown commands, arguments that are not
+//! UTF-8, every path getting a verdict, and the same input getting the same code and pointer from
+//! `validate`, `replay` and `manifest`.
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn prp<I, S>(args: I) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<OsStr>,
+{
+    Command::new(env!("CARGO_BIN_EXE_prp"))
+        .args(args)
+        .output()
+        .expect("the prp binary runs")
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().expect("exited, not killed by a signal")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn project() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// A fresh directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("prp-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn help_and_version_exit_zero() {
+    for args in [
+        &["--help"][..],
+        &["help"],
+        &["help", "validate"],
+        &["validate", "--help"],
+        &["validate", "-h"],
+        &["replay", "--help"],
+        &["goldens", "--help"],
+        &["manifest", "--help"],
+    ] {
+        let o = prp(args);
+        assert_eq!(code(&o), 0, "{args:?}: {}", stderr(&o));
+        assert!(stdout(&o).contains("Usage: prp"), "{args:?}");
+    }
+    // The long help of validate lists the issue codes.
+    let o = prp(["validate", "--help"]);
+    for c in [
+        "io_error",
+        "too_large",
+        "too_deep",
+        "duplicate_key",
+        "schema_validation",
+    ] {
+        assert!(stdout(&o).contains(c), "{c} missing from validate --help");
+    }
+    for flag in ["--version", "-V"] {
+        let o = prp([flag]);
+        assert_eq!(code(&o), 0);
+        assert_eq!(stdout(&o), format!("prp {}\n", env!("CARGO_PKG_VERSION")));
+    }
+}
+
+#[test]
+fn usage_errors_say_what_is_wrong_and_exit_two() {
+    let o = prp(["frobnicate"]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("unrecognized subcommand 'frobnicate'"));
+    let o = prp(["valdate", "x.json"]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("similar subcommand exists: 'validate'"));
+    let o = prp(["validate"]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("<PATH>"));
+    let o = prp(["validate", "--schema", "nope.json", "x.json"]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("unknown schema `nope.json`"));
+    let o = prp(["replay", "--pretty", "x.json"]);
+    assert_eq!(code(&o), 2);
+    let o = prp(Vec::<&str>::new());
+    assert_eq!(code(&o), 2);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_path_that_is_not_utf8_gets_a_verdict() {
+    use std::os::unix::ffi::OsStrExt;
+    let o = prp([OsStr::new("validate"), OsStr::from_bytes(b"\xff.json")]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+    assert!(stdout(&o).contains("io_error"), "{}", stdout(&o));
+    assert!(!stderr(&o).contains("panicked"));
+}
+
+#[test]
+fn every_path_gets_a_verdict_and_the_exit_is_the_worst() {
+    let good = project().join("fixtures/documents/event-plan-updated.json");
+    let dir = scratch("keep-going");
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, "{").unwrap();
+    let missing = dir.join("missing.json");
+    let o = prp([
+        OsStr::new("validate"),
+        good.as_os_str(),
+        missing.as_os_str(),
+        bad.as_os_str(),
+    ]);
+    assert_eq!(code(&o), 2, "an unreadable path makes the exit 2");
+    let lines: Vec<String> = stdout(&o).lines().map(str::to_owned).collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(lines[0].ends_with(": valid"));
+    assert!(lines[1].contains("io_error"));
+    assert!(
+        lines[2].contains("invalid_json"),
+        "the path after the unreadable one is checked"
+    );
+    // In JSON, the unreadable path is a verdict object like the others.
+    let o = prp([
+        OsStr::new("validate"),
+        OsStr::new("--json"),
+        missing.as_os_str(),
+        good.as_os_str(),
+    ]);
+    assert_eq!(code(&o), 2);
+    let verdicts: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(verdicts.len(), 2);
+    assert_eq!(verdicts[0]["valid"], false);
+    assert_eq!(verdicts[0]["issues"][0]["code"], "io_error");
+    assert_eq!(verdicts[1]["valid"], true);
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    // Invalid but readable: exit 1.
+    let o = prp([OsStr::new("validate"), good.as_os_str(), bad.as_os_str()]);
+    assert_eq!(code(&o), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The `(code, pointer)` each command reports for one input.
+fn by_command(input: &[u8], name: &str) -> Vec<(String, String, String)> {
+    let dir = scratch(name);
+    let file = dir.join("case.json");
+    std::fs::write(&file, input).unwrap();
+    let mut out = Vec::new();
+    // validate --json
+    let o = prp([
+        OsStr::new("validate"),
+        OsStr::new("--json"),
+        file.as_os_str(),
+    ]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let issue = &v["issues"][0];
+    out.push((
+        "validate".into(),
+        issue["code"].as_str().unwrap().to_owned(),
+        issue["path"].as_str().unwrap().to_owned(),
+    ));
+    // replay: `prp replay: <source>: [rejected: ]<code> at <pointer>: <message>` on stderr
+    let o = prp([OsStr::new("replay"), file.as_os_str()]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let line = stderr(&o).lines().next().unwrap().to_owned();
+    let rest = line.split_once("case.json: ").unwrap().1;
+    let rest = rest.strip_prefix("rejected: ").unwrap_or(rest);
+    let (c, rest) = rest.split_once(" at ").unwrap();
+    let (p, _) = rest.split_once(": ").unwrap();
+    out.push(("replay".into(), c.to_owned(), p.to_owned()));
+    // manifest: the file as a replay fixture of a protocol directory
+    let protocol = dir.join("protocol");
+    std::fs::create_dir_all(protocol.join("schemas")).unwrap();
+    std::fs::create_dir_all(protocol.join("fixtures/replay")).unwrap();
+    for entry in std::fs::read_dir(project().join("schemas")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            std::fs::copy(
+                &path,
+                protocol.join("schemas").join(path.file_name().unwrap()),
+            )
+            .unwrap();
+        }
+    }
+    std::fs::write(protocol.join("fixtures/replay/case.json"), input).unwrap();
+    let o = prp([OsStr::new("manifest"), protocol.as_os_str()]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let text = stderr(&o);
+    let line = text
+        .lines()
+        .find(|l| l.contains("fixtures/replay/case.json"))
+        .unwrap_or_else(|| panic!("no problem names the fixture: {text}"));
+    let line = line.trim_start_matches(|c: char| c == ' ' || !c.is_ascii_lowercase());
+    // `<code>: <file>: <message>`, or `invalid_fixture: <file>: <code> at <pointer>: <message>`.
+    let (outer, rest) = line.split_once(": ").unwrap();
+    let rest = rest.split_once(": ").map_or("", |(_, r)| r);
+    let (c, p) = match rest.split_once(" at ") {
+        Some((c, r)) if outer == "invalid_fixture" => (c, r.split_once(": ").unwrap().0),
+        _ => (outer, "/"),
+    };
+    out.push(("manifest".into(), c.to_owned(), p.to_owned()));
+    std::fs::remove_dir_all(&dir).unwrap();
+    out
+}
+
+fn assert_same(input: &[u8], name: &str, want_code: &str, want_pointer: &str) {
+    for (command, c, p) in by_command(input, name) {
+        assert_eq!(
+            (c.as_str(), p.as_str()),
+            (want_code, want_pointer),
+            "{name}: `prp {command}`"
+        );
+    }
+}
+
+#[test]
+fn the_same_input_gets_the_same_code_from_every_command() {
+    assert_same(b"{\"schema\": ", "syntax", "invalid_json", "/");
+    let deep_object = format!("{}1{}", "{\"a\":".repeat(10_000), "}".repeat(10_000));
+    assert_same(deep_object.as_bytes(), "deep-object", "too_deep", "/");
+    let deep_array = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+    assert_same(deep_array.as_bytes(), "deep-array", "too_deep", "/");
+    // A fixture with a repeated member: refused where the second one stands.
+    let happy = std::fs::read_to_string(project().join("fixtures/replay/happy-path.json")).unwrap();
+    let dup = happy.replacen('{', "{\"name\": \"first\",", 1);
+    assert_same(dup.as_bytes(), "duplicate", "duplicate_key", "/name");
+}
+
+#[test]
+fn limits_are_named_with_their_real_figures() {
+    let limit = prp_types::decode::MAX_DOCUMENT_BYTES;
+    let big = format!(
+        "{{\"schema\": \"paperclip.prp.fixture.v1\", \"pad\": \"{}\"}}",
+        "x".repeat(limit + 1000)
+    );
+    let size = big.len().to_string();
+    for (command, c, p) in by_command(big.as_bytes(), "large") {
+        assert_eq!(
+            (c.as_str(), p.as_str()),
+            ("too_large", "/"),
+            "prp {command}"
+        );
+    }
+    let dir = scratch("large-message");
+    let file = dir.join("big.json");
+    std::fs::write(&file, &big).unwrap();
+    let o = prp([OsStr::new("validate"), file.as_os_str()]);
+    assert!(
+        stdout(&o).contains(&format!("the document is {size} bytes")),
+        "{}",
+        stdout(&o)
+    );
+    let o = prp([OsStr::new("replay"), file.as_os_str()]);
+    assert!(
+        stderr(&o).contains(&format!("the document is {size} bytes")),
+        "{}",
+        stderr(&o)
+    );
+    let deep = "[".repeat(10_000);
+    std::fs::write(&file, &deep).unwrap();
+    let o = prp([OsStr::new("validate"), file.as_os_str()]);
+    assert!(
+        stdout(&o).contains("nest 10000 levels deep; the limit is 128"),
+        "{}",
+        stdout(&o)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn completions_are_generated() {
+    let o = prp(["completions", "bash"]);
+    assert_eq!(code(&o), 0);
+    assert!(stdout(&o).contains("validate"));
+}
