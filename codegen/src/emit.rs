@@ -7,6 +7,7 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 use serde_json::Value;
 
+/// Turns a [`Model`] into Rust tokens, collecting the rule tables it refers to.
 pub struct Emitter<'a> {
     model: &'a Model,
     str_rules: Vec<StrRule>,
@@ -36,7 +37,44 @@ fn doc_attrs(doc: &Option<String>) -> TokenStream {
     }
 }
 
+/// The schema's description, or `fallback` when it has none, then `rule` as its own paragraph.
+fn doc_with(doc: &Option<String>, fallback: &str, rule: Option<String>) -> TokenStream {
+    let mut text = doc.clone().unwrap_or_else(|| fallback.to_owned());
+    if let Some(rule) = rule {
+        text.push_str("\n\n");
+        text.push_str(&rule);
+    }
+    doc_attrs(&Some(text))
+}
+
+/// A string rule in words: "1 to 160 characters, matching `^[a-z]+$`".
+fn str_words(r: &StrRule) -> String {
+    let mut out = match (r.min.unwrap_or(0), r.max) {
+        (0, None) => "any length".to_owned(),
+        (min, None) => format!("at least {min} characters"),
+        (0, Some(max)) => format!("at most {max} characters"),
+        (min, Some(max)) => format!("{min} to {max} characters"),
+    };
+    if let Some(p) = &r.pattern {
+        out.push_str(&format!(", matching `{p}`"));
+    }
+    if r.date_time {
+        out.push_str(", a date-time `YYYY-MM-DDTHH:MM:SS[.mmm]Z`");
+    }
+    out
+}
+
+fn bounds<T: std::fmt::Display>(min: Option<T>, max: Option<T>) -> String {
+    match (min, max) {
+        (Some(a), Some(b)) => format!(" from {a} to {b}"),
+        (Some(a), None) => format!(" of at least {a}"),
+        (None, Some(b)) => format!(" of at most {b}"),
+        (None, None) => String::new(),
+    }
+}
+
 impl<'a> Emitter<'a> {
+    /// An emitter for `model`.
     pub fn new(model: &'a Model) -> Self {
         Emitter {
             model,
@@ -169,6 +207,49 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// What a value position holds, in words, constraints included.
+    fn words(&self, ty: &Ty) -> String {
+        match ty {
+            Ty::Any => "any JSON value".to_owned(),
+            Ty::Never => "never present".to_owned(),
+            Ty::Null => "`null`".to_owned(),
+            Ty::Bool(None) => "a boolean".to_owned(),
+            Ty::Bool(Some(b)) => format!("always `{b}`"),
+            Ty::Int(r) => format!("an integer{}", bounds(r.min, r.max)),
+            Ty::Num(r) => format!("a number{}", bounds(r.min, r.max)),
+            Ty::Str(r) if *r == StrRule::default() => "a string".to_owned(),
+            Ty::Str(r) => format!("a string of {}", str_words(r)),
+            Ty::Object => "a JSON object".to_owned(),
+            Ty::Named(i) => match &self.model.items[*i] {
+                Item::Text(t) => format!("a string of {}", str_words(&t.rule)),
+                Item::Enum(e) => {
+                    let v: Vec<String> = e.values.iter().map(|(j, _)| format!("`{j}`")).collect();
+                    format!("one of {}", v.join(", "))
+                }
+                Item::IntEnum(e) => {
+                    let v: Vec<String> = e.values.iter().map(|(n, _)| format!("`{n}`")).collect();
+                    format!("one of {}", v.join(", "))
+                }
+                item => format!("a [`{}`]", item.name()),
+            },
+            Ty::Array(a) => {
+                let mut out = format!("a list of {}", self.words(&a.item));
+                match (a.min, a.max) {
+                    (Some(m), Some(n)) => out.push_str(&format!(", {m} to {n} items")),
+                    (Some(m), None) => out.push_str(&format!(", at least {m} items")),
+                    (None, Some(n)) => out.push_str(&format!(", at most {n} items")),
+                    (None, None) => {}
+                }
+                if a.unique {
+                    out.push_str(", no two equal");
+                }
+                out
+            }
+            Ty::Nullable(t) => format!("{}, or `null`", self.words(t)),
+            Ty::Refined(t, _) => format!("{}, narrowed by this schema", self.words(t)),
+        }
+    }
+
     /// The Rust type of a value position.
     fn rust_ty(&self, ty: &Ty) -> TokenStream {
         match ty {
@@ -250,6 +331,7 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// The whole output: the runtime (or a `use` of it), every item, the rule tables and the schema registry.
     pub fn emit(mut self, set: &SchemaSet, support: TokenStream) -> TokenStream {
         let mut items = Vec::new();
         for id in 0..self.model.items.len() {
@@ -424,7 +506,16 @@ impl<'a> Emitter<'a> {
 
     fn strukt(&mut self, s: &Struct) -> TokenStream {
         let name = ident(&s.name);
-        let doc = doc_attrs(&s.doc);
+        let members: Vec<String> = s.fields.iter().map(|f| format!("`{}`", f.json)).collect();
+        let doc = doc_with(
+            &s.doc,
+            &if members.is_empty() {
+                "A JSON object.".to_owned()
+            } else {
+                format!("An object with the members {}.", members.join(", "))
+            },
+            None,
+        );
         let mut defs = Vec::new();
         let mut slots = Vec::new();
         let mut arms = Vec::new();
@@ -453,7 +544,12 @@ impl<'a> Emitter<'a> {
             let json = &f.json;
             let rust = ident(&f.rust);
             let slot = format_ident!("__{}", f.rust);
-            let fdoc = doc_attrs(&f.doc);
+            let presence = if f.required { "required" } else { "optional" };
+            let fdoc = doc_with(
+                &f.doc,
+                &format!("The `{}` member.", f.json),
+                Some(format!("`{}` ({presence}): {}.", f.json, self.words(&f.ty))),
+            );
             if f.ty == Ty::Never {
                 let msg = format!("member `{json}` is not allowed here");
                 arms.push(quote! { #json => { map.next_value_seed(rt::Reject(rt::Failure::new(rt::Keyword::FalseSchema, "", #msg)))?; } });
@@ -999,7 +1095,9 @@ impl<'a> Emitter<'a> {
 
     fn enumeration(&mut self, e: &Enum) -> TokenStream {
         let name = ident(&e.name);
-        let doc = doc_attrs(&e.doc);
+        let listed: Vec<String> = e.values.iter().map(|(j, _)| format!("`{j}`")).collect();
+        let doc = doc_with(&e.doc, &format!("One of {}.", listed.join(", ")), None);
+        let vdocs: Vec<String> = e.values.iter().map(|(j, _)| format!(" `{j}`")).collect();
         let variants: Vec<Ident> = e.values.iter().map(|(_, v)| ident(v)).collect();
         let jsons: Vec<&String> = e.values.iter().map(|(j, _)| j).collect();
         let allowed = jsons
@@ -1013,7 +1111,7 @@ impl<'a> Emitter<'a> {
             #doc
             #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
             pub enum #name {
-                #( #[serde(rename = #jsons)] #variants, )*
+                #( #[doc = #vdocs] #[serde(rename = #jsons)] #variants, )*
             }
             impl #name {
                 /// Every value, in schema order.
@@ -1095,9 +1193,11 @@ impl<'a> Emitter<'a> {
                     rt::str_failure(&#rule, &s)?;
                     Ok(#name(s))
                 }
+                /// The string.
                 pub fn as_str(&self) -> &str {
                     &self.0
                 }
+                /// The string, owned.
                 pub fn into_inner(self) -> rt::Str {
                     self.0
                 }
@@ -1202,7 +1302,13 @@ impl<'a> Emitter<'a> {
 
     fn int_enumeration(&mut self, e: &IntEnum) -> TokenStream {
         let name = ident(&e.name);
-        let doc = doc_attrs(&e.doc);
+        let listed: Vec<String> = e.values.iter().map(|(n, _)| format!("`{n}`")).collect();
+        let doc = doc_with(
+            &e.doc,
+            &format!("One of the integers {}.", listed.join(", ")),
+            None,
+        );
+        let vdocs: Vec<String> = e.values.iter().map(|(n, _)| format!(" `{n}`")).collect();
         let variants: Vec<Ident> = e.values.iter().map(|(_, v)| ident(v)).collect();
         let ints: Vec<i64> = e.values.iter().map(|(n, _)| *n).collect();
         let rule = self.int_rule(&IntRule {
@@ -1214,7 +1320,7 @@ impl<'a> Emitter<'a> {
             #doc
             #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
             pub enum #name {
-                #( #variants, )*
+                #( #[doc = #vdocs] #variants, )*
             }
             impl #name {
                 /// Every value, in schema order.
@@ -1270,7 +1376,15 @@ impl<'a> Emitter<'a> {
 
     fn tagged(&mut self, t: &Tagged) -> TokenStream {
         let name = ident(&t.name);
-        let doc = doc_attrs(&t.doc);
+        let doc = doc_with(
+            &t.doc,
+            &if t.tag.is_empty() {
+                "Exactly one of several alternatives.".to_owned()
+            } else {
+                format!("Objects told apart by their `{}` member.", t.tag)
+            },
+            None,
+        );
         let tag = &t.tag;
         let mut defs = Vec::new();
         let mut arms = Vec::new();
@@ -1283,7 +1397,12 @@ impl<'a> Emitter<'a> {
             let c = self.checks(ty, quote! { x });
             check_arms.push(quote! { #name::#v(x) => { let _ = x; #c } });
             let seed = self.seed(ty);
-            defs.push(quote! { #v(#rty), });
+            let vdoc = if tag.is_empty() {
+                format!(" {}.", self.words(ty))
+            } else {
+                format!(" `{tag}` is `{value}`: {}.", self.words(ty))
+            };
+            defs.push(quote! { #[doc = #vdoc] #v(#rty), });
             arms.push(quote! { Some(#value) => rt::decode_raw::<_, __A::Error>(&raw, "", #seed).map(#name::#v), });
             if let Ty::Named(i) = ty {
                 let vt = self.name(*i);
@@ -1370,7 +1489,7 @@ impl<'a> Emitter<'a> {
     /// A `oneOf` with no discriminator: every variant is tried, and exactly one must accept.
     fn exclusive(&mut self, t: &Tagged, defs: Vec<TokenStream>) -> TokenStream {
         let name = ident(&t.name);
-        let doc = doc_attrs(&t.doc);
+        let doc = doc_with(&t.doc, "Exactly one of several alternatives.", None);
         let mut tries = Vec::new();
         for (_, variant, ty) in &t.variants {
             let v = ident(variant);
@@ -1421,7 +1540,7 @@ impl<'a> Emitter<'a> {
 
     fn by_type(&mut self, b: &ByType) -> TokenStream {
         let name = ident(&b.name);
-        let doc = doc_attrs(&b.doc);
+        let doc = doc_with(&b.doc, "A value told apart by its JSON type.", None);
         let mut defs = Vec::new();
         let mut visits = Vec::new();
         let mut probes = Vec::new();
@@ -1431,7 +1550,8 @@ impl<'a> Emitter<'a> {
         for (_, variant, ty) in &b.variants {
             let v = ident(variant);
             let rty = self.rust_ty(ty);
-            defs.push(quote! { #v(#rty), });
+            let vdoc = format!(" {}.", self.words(ty));
+            defs.push(quote! { #[doc = #vdoc] #v(#rty), });
             probes.push(quote! { #name::#v(x) => rt::Probed::probe(x), });
             let c = self.checks(ty, quote! { x });
             check_arms.push(quote! { #name::#v(x) => { let _ = x; #c } });
@@ -1580,7 +1700,22 @@ impl<'a> Emitter<'a> {
             index.push(quote! { #name::#vn(_) => #n, });
             let whens: Vec<Ident> = v.when.iter().map(|w| ident(w)).collect();
             chosen.push(quote! { #(#selector::#whens)|* => #n, });
-            defs.push(quote! { #vn(Box<#rty>), });
+            let vdoc = if v.when.len() > 8 {
+                format!(" Any other value of the selector: {}.", self.words(&v.ty))
+            } else {
+                let sel = &self.model.items[s.selector_enum];
+                let jsons: Vec<String> = match sel {
+                    Item::Enum(en) => v
+                        .when
+                        .iter()
+                        .filter_map(|w| en.values.iter().find(|(_, r)| r == w))
+                        .map(|(j, _)| format!("`{j}`"))
+                        .collect(),
+                    _ => vec![],
+                };
+                format!(" Chosen by {}: {}.", jsons.join(", "), self.words(&v.ty))
+            };
+            defs.push(quote! { #[doc = #vdoc] #vn(Box<#rty>), });
             arms.push(quote! { #(#selector::#whens)|* => Ok(#name::#vn(Box::new(serde::de::DeserializeSeed::deserialize(#seed, d)?))), });
         }
         // Members are readable by name when every variant is an object.

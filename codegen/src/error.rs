@@ -16,6 +16,7 @@ pub struct Error {
 }
 
 impl Error {
+    /// An error of kind `code` in `file` at `pointer`.
     pub fn new(
         code: &'static str,
         file: impl Into<String>,
@@ -41,4 +42,5 @@ impl fmt::Display for Error {
     }
 }
 
+/// The generator's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -9,6 +9,8 @@
 //! `regress`, `indexmap` (with `serde`) and `compact_str` (with `serde`; string members are
 //! `rt::Str`) in the consuming crate.
 
+#![deny(missing_docs)]
+
 pub mod emit;
 pub mod error;
 pub mod load;
@@ -81,8 +83,11 @@ pub fn generate(set: SchemaSet, options: &Options) -> Result<Output> {
             })?;
             let items = support.items;
             quote::quote! {
-                /// Runtime support for the generated decoders.
-                #[allow(dead_code, clippy::all)]
+                /// Runtime support for the generated decoders: seeds, rule tables and checks the
+                /// generated code calls. Hidden from the documentation; the crate that includes the
+                /// output re-exports what its users need (strings, integers, failures).
+                #[doc(hidden)]
+                #[allow(dead_code, missing_docs, clippy::all)]
                 pub mod rt {
                     #(#items)*
                 }

@@ -7,6 +7,7 @@ use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+/// The only dialect the generator reads.
 pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 
 /// One parsed schema file.
@@ -14,23 +15,29 @@ pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 pub struct SchemaFile {
     /// Path relative to the schema directory, `/`-separated.
     pub path: String,
+    /// The schema's `$id`.
     pub id: String,
+    /// The schema's `title`.
     pub title: String,
     /// The file's text with CRLF normalised to LF.
     pub text: String,
     /// SHA-256 of `text`, lowercase hex.
     pub sha256: String,
+    /// The parsed schema.
     pub root: Value,
 }
 
 /// A location inside the schema set: a file and a JSON pointer in it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Loc {
+    /// Index of the file in its [`SchemaSet`].
     pub file: usize,
+    /// JSON pointer of the node inside the file.
     pub pointer: String,
 }
 
 impl Loc {
+    /// The location of member or item `token` below this one.
     pub fn child(&self, token: &str) -> Loc {
         let escaped = token.replace('~', "~0").replace('/', "~1");
         Loc {
@@ -43,6 +50,7 @@ impl Loc {
 /// Every schema of a directory, addressable by `$id`.
 #[derive(Debug)]
 pub struct SchemaSet {
+    /// The schemas, sorted by path.
     pub files: Vec<SchemaFile>,
     by_id: BTreeMap<String, usize>,
 }
@@ -162,6 +170,7 @@ impl SchemaSet {
         })
     }
 
+    /// A set from already loaded files; two files with one `$id` are an error.
     pub fn from_files(files: Vec<SchemaFile>) -> Result<SchemaSet> {
         let mut by_id = BTreeMap::new();
         for (i, f) in files.iter().enumerate() {
@@ -218,6 +227,7 @@ impl SchemaSet {
         Ok(loc)
     }
 
+    /// A located error at `at`.
     pub fn error(&self, at: &Loc, code: &'static str, message: impl Into<String>) -> Error {
         let file = self
             .files
@@ -259,6 +269,7 @@ fn percent_decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// Lowercase hex of `bytes`.
 pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

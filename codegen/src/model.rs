@@ -10,16 +10,21 @@ pub enum Ty {
     Any,
     /// `false`: the value must not exist.
     Never,
+    /// `null`.
     Null,
     /// A boolean, optionally pinned to a constant.
     Bool(Option<bool>),
+    /// An integer with its bounds.
     Int(IntRule),
+    /// A number with its bounds.
     Num(NumRule),
+    /// A string with its rule.
     Str(StrRule),
     /// An object with no declared members: every member is kept as JSON.
     Object,
     /// A generated item.
     Named(usize),
+    /// An array with its item type and counts.
     Array(Box<ArrayTy>),
     /// The value or `null`.
     Nullable(Box<Ty>),
@@ -28,41 +33,63 @@ pub enum Ty {
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
+/// The rule of a string: lengths in characters (code points), an ECMA-262 pattern, the date-time profile.
 pub struct StrRule {
+    /// `minLength`.
     pub min: Option<u64>,
+    /// `maxLength`.
     pub max: Option<u64>,
+    /// `pattern`, as written in the schema.
     pub pattern: Option<String>,
+    /// `format: date-time`, checked against the PRP profile.
     pub date_time: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
+/// The rule of an integer.
 pub struct IntRule {
+    /// `minimum`.
     pub min: Option<i64>,
+    /// `maximum`.
     pub max: Option<i64>,
+    /// An `enum`/`const` of integers, when the integer is not its own enum type.
     pub values: Option<Vec<i64>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
+/// The rule of a number.
 pub struct NumRule {
+    /// `minimum`.
     pub min: Option<f64>,
+    /// `maximum`.
     pub max: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
+/// An array position.
 pub struct ArrayTy {
+    /// `items`.
     pub item: Ty,
+    /// `minItems`.
     pub min: Option<u64>,
+    /// `maxItems`.
     pub max: Option<u64>,
+    /// `uniqueItems`.
     pub unique: bool,
 }
 
 /// A check on one value, evaluated on typed data (`const`/`enum`, `false`, `type`, item counts).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ValPred {
+    /// The value is one of these (`const`, `enum`).
     In(Vec<Value>),
+    /// No value may be present (`false`).
     Never,
+    /// The value has one of these JSON types.
     Types(Vec<String>),
+    /// At least this many items.
     MinItems(u64),
+    /// At most this many items.
     MaxItems(u64),
 }
 
@@ -70,29 +97,40 @@ pub enum ValPred {
 /// and `not: {required: [...]}` groups.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ObjPred {
+    /// Member name and the predicates its value must satisfy when present.
     pub props: Vec<(String, Vec<ValPred>)>,
+    /// Members that must be present.
     pub required: Vec<String>,
+    /// Groups of members that must not all be present together.
     pub not_required: Vec<Vec<String>>,
 }
 
 impl ObjPred {
+    /// Whether the predicate holds of every object.
     pub fn is_empty(&self) -> bool {
         self.props.is_empty() && self.required.is_empty() && self.not_required.is_empty()
     }
 }
 
 #[derive(Debug, Clone)]
+/// One declared member of an object.
 pub struct Field {
+    /// The member's JSON name.
     pub json: String,
+    /// The Rust field name.
     pub rust: String,
+    /// The member's type.
     pub ty: Ty,
+    /// Whether the member is required.
     pub required: bool,
+    /// The schema's description of the member.
     pub doc: Option<String>,
     /// The field's type is chosen by another field's value (an `if`/`then` table).
     pub select: Option<usize>,
 }
 
 #[derive(Debug, Clone)]
+/// What an object does with members it does not declare.
 pub enum Extra {
     /// `additionalProperties: false`.
     Closed,
@@ -105,16 +143,24 @@ pub enum Extra {
 /// `if` -> `then` on an object's own members.
 #[derive(Debug, Clone)]
 pub struct Cond {
+    /// The `if` predicate.
     pub when: ObjPred,
+    /// What must hold when it does.
     pub then: ObjPred,
 }
 
 #[derive(Debug, Clone)]
+/// An object with declared members.
 pub struct Struct {
+    /// The Rust type name.
     pub name: String,
+    /// The schema's description.
     pub doc: Option<String>,
+    /// The declared members, in schema order.
     pub fields: Vec<Field>,
+    /// Undeclared members.
     pub extra: Extra,
+    /// `if`/`then` rules on the object's own members.
     pub conds: Vec<Cond>,
     /// Each entry: exactly one of the predicates must hold.
     pub one_ofs: Vec<Vec<ObjPred>>,
@@ -123,8 +169,11 @@ pub struct Struct {
 }
 
 #[derive(Debug, Clone)]
+/// A closed set of strings.
 pub struct Enum {
+    /// The Rust type name.
     pub name: String,
+    /// The schema's description.
     pub doc: Option<String>,
     /// `(JSON value, Rust variant)`.
     pub values: Vec<(String, String)>,
@@ -133,7 +182,9 @@ pub struct Enum {
 /// A closed set of integers (`enum: [0, 1, 2]`, `const: 1`).
 #[derive(Debug, Clone)]
 pub struct IntEnum {
+    /// The Rust type name.
     pub name: String,
+    /// The schema's description.
     pub doc: Option<String>,
     /// `(value, Rust variant)`.
     pub values: Vec<(i64, String)>,
@@ -143,15 +194,20 @@ pub struct IntEnum {
 /// distinct rule, so that a value of it is valid by construction.
 #[derive(Debug, Clone)]
 pub struct Text {
+    /// The Rust type name.
     pub name: String,
+    /// The rule every value satisfies.
     pub rule: StrRule,
 }
 
 /// A `oneOf` whose variants are objects told apart by a constant member.
 #[derive(Debug, Clone)]
 pub struct Tagged {
+    /// The Rust type name.
     pub name: String,
+    /// The schema's description.
     pub doc: Option<String>,
+    /// The member whose constant tells the variants apart (empty: try each).
     pub tag: String,
     /// `(tag value, Rust variant, variant type)`.
     pub variants: Vec<(String, String, Ty)>,
@@ -160,7 +216,9 @@ pub struct Tagged {
 /// A `oneOf` whose variants are told apart by JSON type.
 #[derive(Debug, Clone)]
 pub struct ByType {
+    /// The Rust type name.
     pub name: String,
+    /// The schema's description.
     pub doc: Option<String>,
     /// `(JSON type, Rust variant, variant type)`.
     pub variants: Vec<(String, String, Ty)>,
@@ -169,33 +227,48 @@ pub struct ByType {
 /// A member whose type depends on a sibling enum member (`allOf` of `if`/`then` rules).
 #[derive(Debug, Clone)]
 pub struct Select {
+    /// The Rust type name.
     pub name: String,
     /// The selecting member's enum item.
     pub selector_enum: usize,
+    /// The Rust field name of the selecting member.
     pub selector_rust: String,
+    /// The variants, one per group of selector values.
     pub variants: Vec<SelectVariant>,
 }
 
 #[derive(Debug, Clone)]
+/// One variant of a [`Select`].
 pub struct SelectVariant {
+    /// The Rust variant name.
     pub name: String,
+    /// The variant's type.
     pub ty: Ty,
     /// Rust variants of the selector enum that choose this variant.
     pub when: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
+/// One generated Rust item.
 pub enum Item {
+    /// An object.
     Struct(Struct),
+    /// A closed set of strings.
     Enum(Enum),
+    /// A closed set of integers.
     IntEnum(IntEnum),
+    /// A constrained string.
     Text(Text),
+    /// Objects told apart by a constant member.
     Tagged(Tagged),
+    /// Values told apart by JSON type.
     ByType(ByType),
+    /// A member typed by another member's value.
     Select(Select),
 }
 
 impl Item {
+    /// The item's Rust name.
     pub fn name(&self) -> &str {
         match self {
             Item::Struct(s) => &s.name,
@@ -259,14 +332,20 @@ impl Model {
 /// The type generated for a schema file's root.
 #[derive(Debug, Clone)]
 pub struct Root {
+    /// Index of the file in the schema set.
     pub file: usize,
+    /// The root's type.
     pub ty: Ty,
+    /// Where the root is.
     pub loc: Loc,
 }
 
 #[derive(Debug, Default)]
+/// Everything the emitter needs: the items, each file's root, and the named `$defs`.
 pub struct Model {
+    /// The generated items; a [`Ty::Named`] is an index here.
     pub items: Vec<Item>,
+    /// Each schema file's root type.
     pub roots: Vec<Root>,
     /// `$defs` entries with a named type: (`<$id>#/$defs/<name>`, type).
     pub defs: Vec<(String, Ty)>,

@@ -53,8 +53,10 @@ const RESERVED: &[&str] = &[
     "Option", "Result", "String", "Vec", "Box", "Some", "None", "Ok", "Err", "Self", "Default",
 ];
 
+/// Builds the [`Model`] of a schema set, one named item per schema node that needs a name.
 pub struct Normalizer<'a> {
     set: &'a SchemaSet,
+    /// The model built so far.
     pub model: Model,
     taken: BTreeSet<String>,
     memo: HashMap<Loc, Ty>,
@@ -64,6 +66,7 @@ pub struct Normalizer<'a> {
 }
 
 impl<'a> Normalizer<'a> {
+    /// A normalizer over `set`.
     pub fn new(set: &'a SchemaSet) -> Self {
         // Roots are named after their file; `$defs` after their key, prefixed by the file when the key
         // is used by more than one file (their constraints may differ).
@@ -119,6 +122,7 @@ impl<'a> Normalizer<'a> {
         }
     }
 
+    /// Normalizes every file's root and named `$defs`, then gives constrained strings their types.
     pub fn run(mut self) -> Result<Model> {
         for file in 0..self.set.files.len() {
             let loc = Loc {
@@ -1393,6 +1397,7 @@ fn pattern_name(sites: &[(bool, String)]) -> Option<String> {
     best.or_else(|| sites.first().map(|s| &s.1)).cloned()
 }
 
+/// The item a type names, through narrowings.
 pub fn named_id(t: &Ty) -> Option<usize> {
     match t {
         Ty::Named(i) => Some(*i),

@@ -10,6 +10,7 @@ use crate::model::*;
 use crate::names::unversioned;
 use std::collections::{HashMap, HashSet};
 
+/// Merges the items that describe one shape, until none are left to merge.
 pub fn merge(model: &mut Model) {
     loop {
         let mut first: HashMap<(String, String), usize> = HashMap::new();

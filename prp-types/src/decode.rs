@@ -124,7 +124,7 @@ mod table {
             /// Every schema root (`$id`) and named definition (`$id#/$defs/NAME`) with its checker.
             pub static CHECKERS: &[(&str, Checker)] = &[$(($id, |b| decode::<$t>(b).map(|_| ()))),*];
             /// The same table, decoding and then encoding the typed value again through
-            /// [`crate::encode`] (which validates it first): for round-trip tests and tools that
+            /// [`crate::encode()`] (which validates it first): for round-trip tests and tools that
             /// normalise documents.
             pub static REENCODERS: &[(&str, Reencoder)] = &[$(($id, |b| {
                 let v = decode::<$t>(b)?;

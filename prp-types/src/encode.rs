@@ -1,7 +1,7 @@
 //! Typed values out: check a value built or changed in code against its schema, then write it.
 //!
 //! Decoding and checking share the generated rule tables, so a value that [`Validate::validate`]
-//! accepts is one whose JSON [`crate::decode`] accepts, and a refusal carries the code and JSON pointer
+//! accepts is one whose JSON [`crate::decode()`] accepts, and a refusal carries the code and JSON pointer
 //! that decoding the same JSON would report.
 
 use crate::issue::{Code, Issue};

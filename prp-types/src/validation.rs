@@ -15,7 +15,9 @@ use std::io::BufRead;
 /// A schema picked by name: its key in the checker table and its checker.
 #[derive(Clone, Copy)]
 pub struct Selected {
+    /// The schema's key: its `$id`, with a `#/$defs/NAME` fragment for a definition.
     pub id: &'static str,
+    /// Decodes bytes against it.
     pub checker: Checker,
 }
 
@@ -114,6 +116,7 @@ pub struct JsonLines<R> {
 }
 
 impl<R: BufRead> JsonLines<R> {
+    /// Lines from `reader`.
     pub fn new(reader: R) -> Self {
         JsonLines {
             reader,

@@ -23,14 +23,18 @@ use serde_json::Value;
 /// A document that passed every stage: the parsed value (input key order kept) and its typed form.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Validated<T> {
+    /// The document as parsed, members in input order (stage 3 compares canonical JSON of it).
     pub value: Value,
+    /// The document as its generated type.
     pub typed: T,
 }
 
 /// The result of the pipeline: `document` is `Some` exactly when `issues` is empty.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outcome<T> {
+    /// The document, when every stage passed.
     pub document: Option<Validated<T>>,
+    /// What the first failing stage found, in the order found; empty when the document passed.
     pub issues: Vec<Issue>,
 }
 

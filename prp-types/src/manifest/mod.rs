@@ -55,7 +55,9 @@ pub enum Error {
     /// A file or directory could not be read or written.
     #[error("{}: {source}", path.display())]
     Io {
+        /// The file or directory.
         path: PathBuf,
+        /// What the system said.
         #[source]
         source: io::Error,
     },

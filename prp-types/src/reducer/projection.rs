@@ -16,8 +16,11 @@ use crate::Str;
 /// `items[].status`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ItemStatus {
+    /// Started or updated by a delta, not yet ended.
     Running,
+    /// Ended by `item.completed`.
     Completed,
+    /// Ended by `item.failed`.
     Failed,
 }
 

@@ -27,9 +27,13 @@ pub const SNAPSHOT_SCHEMA: &str = "paperclip.prp.session-snapshot.v1";
 /// `sessionState`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SessionState {
+    /// No session event applied yet.
     NotStarted,
+    /// `session.started` or `session.resumed`.
     Running,
+    /// `session.closed`.
     Closed,
+    /// `session.failed`.
     Failed,
 }
 
@@ -48,11 +52,17 @@ impl SessionState {
 /// `turnState`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum TurnState {
+    /// No turn started yet.
     NotStarted,
+    /// `turn.started`, not yet ended.
     Running,
+    /// `turn.completed`.
     Completed,
+    /// `turn.failed`.
     Failed,
+    /// `turn.interrupted`.
     Interrupted,
+    /// `turn.cancelled`.
     Cancelled,
 }
 
@@ -73,7 +83,9 @@ impl TurnState {
 /// `integrity`: whether every source stream was seen without holes or reordering.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Integrity {
+    /// Every source stream contiguous and in order so far.
     Complete,
+    /// A gap or a stale / out-of-order event was seen.
     GapDetected,
 }
 

@@ -24,6 +24,9 @@ pub(crate) use for_each_schema_type;
 /// Revision.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Revision {
+    /// The `current` member.
+    ///
+    /// `current` (required): a [`RevisionCurrent`].
     pub current: RevisionCurrent,
     /// The input's member order, written back on encoding.
     __order: rt::Order,
@@ -192,10 +195,13 @@ impl rt::Check for Revision {
         Ok(())
     }
 }
+/// A value told apart by its JSON type.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 pub enum RevisionCurrent {
+    /// an integer of at least 0.
     Integer(rt::Integer),
+    /// a string of any length, matching `^[a-z]+$`.
     String(Text),
 }
 impl<'de> serde::Deserialize<'de> for RevisionCurrent {
@@ -273,9 +279,11 @@ impl Text {
         rt::str_failure(&STR_0, &s)?;
         Ok(Text(s))
     }
+    /// The string.
     pub fn as_str(&self) -> &str {
         &self.0
     }
+    /// The string, owned.
     pub fn into_inner(self) -> rt::Str {
         self.0
     }

@@ -24,11 +24,29 @@ pub(crate) use for_each_schema_type;
 /// Order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Order {
+    /// The `state` member.
+    ///
+    /// `state` (required): one of `open`, `blocked`, `done`.
     pub state: OrderState,
+    /// The `blocker` member.
+    ///
+    /// `blocker` (optional): a string.
     pub blocker: ::core::option::Option<rt::Str>,
+    /// The `note` member.
+    ///
+    /// `note` (optional): a string.
     pub note: ::core::option::Option<rt::Str>,
+    /// The `mode` member.
+    ///
+    /// `mode` (optional): one of `local`, `remote`.
     pub mode: ::core::option::Option<OrderMode>,
+    /// The `host` member.
+    ///
+    /// `host` (optional): a string.
     pub host: ::core::option::Option<rt::Str>,
+    /// The `items` member.
+    ///
+    /// `items` (optional): a list of a string.
     pub items: ::core::option::Option<Vec<rt::Str>>,
     /// The input's member order, written back on encoding.
     __order: rt::Order,
@@ -506,12 +524,16 @@ impl Order {
         Ok(())
     }
 }
+/// One of `open`, `blocked`, `done`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub enum OrderState {
+    /// `open`
     #[serde(rename = "open")]
     Open,
+    /// `blocked`
     #[serde(rename = "blocked")]
     Blocked,
+    /// `done`
     #[serde(rename = "done")]
     Done,
 }
@@ -579,10 +601,13 @@ impl rt::Check for OrderState {
         Ok(())
     }
 }
+/// One of `local`, `remote`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub enum OrderMode {
+    /// `local`
     #[serde(rename = "local")]
     Local,
+    /// `remote`
     #[serde(rename = "remote")]
     Remote,
 }

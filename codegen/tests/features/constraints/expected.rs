@@ -24,13 +24,37 @@ pub(crate) use for_each_schema_type;
 /// Limits.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Limits {
+    /// The `path` member.
+    ///
+    /// `path` (required): a string of at least 1 characters, matching `^(?!/)(?!.*(?:^|/)\.\.(?:/|$)).+$`.
     pub path: Path,
+    /// The `name` member.
+    ///
+    /// `name` (required): a string of at most 3 characters.
     pub name: Text0To3,
+    /// The `seq` member.
+    ///
+    /// `seq` (required): an integer from 1 to 9007199254740991.
     pub seq: i64,
+    /// The `ratio` member.
+    ///
+    /// `ratio` (optional): a number of at least 0.
     pub ratio: ::core::option::Option<f64>,
+    /// The `priority` member.
+    ///
+    /// `priority` (optional): one of `0`, `1`, `2`.
     pub priority: ::core::option::Option<LimitsPriority>,
+    /// The `done` member.
+    ///
+    /// `done` (optional): always `true`.
     pub done: ::core::option::Option<rt::True>,
+    /// The `when` member.
+    ///
+    /// `when` (required): a string of any length, a date-time `YYYY-MM-DDTHH:MM:SS[.mmm]Z`.
     pub when: DateTime,
+    /// The `refs` member.
+    ///
+    /// `refs` (optional): a list of a [`LimitsRef`], 1 to 3 items, no two equal.
     pub refs: ::core::option::Option<Vec<LimitsRef>>,
     /// The input's member order, written back on encoding.
     __order: rt::Order,
@@ -491,10 +515,14 @@ impl rt::Check for Limits {
         Ok(())
     }
 }
+/// One of the integers `0`, `1`, `2`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum LimitsPriority {
+    /// `0`
     V0,
+    /// `1`
     V1,
+    /// `2`
     V2,
 }
 impl LimitsPriority {
@@ -561,8 +589,12 @@ impl rt::Check for LimitsPriority {
         Ok(())
     }
 }
+/// An object with the members `id`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LimitsRef {
+    /// The `id` member.
+    ///
+    /// `id` (required): a string.
     pub id: rt::Str,
     /// Members the schema does not declare, kept in input order and written back.
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -750,9 +782,11 @@ impl Path {
         rt::str_failure(&STR_1, &s)?;
         Ok(Path(s))
     }
+    /// The string.
     pub fn as_str(&self) -> &str {
         &self.0
     }
+    /// The string, owned.
     pub fn into_inner(self) -> rt::Str {
         self.0
     }
@@ -867,9 +901,11 @@ impl Text0To3 {
         rt::str_failure(&STR_2, &s)?;
         Ok(Text0To3(s))
     }
+    /// The string.
     pub fn as_str(&self) -> &str {
         &self.0
     }
+    /// The string, owned.
     pub fn into_inner(self) -> rt::Str {
         self.0
     }
@@ -984,9 +1020,11 @@ impl DateTime {
         rt::str_failure(&STR_3, &s)?;
         Ok(DateTime(s))
     }
+    /// The string.
     pub fn as_str(&self) -> &str {
         &self.0
     }
+    /// The string, owned.
     pub fn into_inner(self) -> rt::Str {
         self.0
     }

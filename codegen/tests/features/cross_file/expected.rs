@@ -33,8 +33,17 @@ pub(crate) use for_each_schema_type;
 /// Alpha.
 #[derive(Debug, Clone, PartialEq)]
 pub struct A {
+    /// The `id` member.
+    ///
+    /// `id` (required): a string of at most 3 characters.
     pub id: Text0To3,
+    /// The `beta` member.
+    ///
+    /// `beta` (required): a [`B`].
     pub beta: B,
+    /// The `betaId` member.
+    ///
+    /// `betaId` (optional): a string of any length, matching `^b`.
     pub beta_id: ::core::option::Option<Id>,
     /// The input's member order, written back on encoding.
     __order: rt::Order,
@@ -278,6 +287,9 @@ impl rt::Check for A {
 /// Beta.
 #[derive(Debug, Clone, PartialEq)]
 pub struct B {
+    /// The `id` member.
+    ///
+    /// `id` (required): a string of any length, matching `^b`.
     pub id: Id,
     /// Members the schema does not declare, kept in input order and written back.
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -465,9 +477,11 @@ impl Text0To3 {
         rt::str_failure(&STR_0, &s)?;
         Ok(Text0To3(s))
     }
+    /// The string.
     pub fn as_str(&self) -> &str {
         &self.0
     }
+    /// The string, owned.
     pub fn into_inner(self) -> rt::Str {
         self.0
     }
@@ -582,9 +596,11 @@ impl Id {
         rt::str_failure(&STR_1, &s)?;
         Ok(Id(s))
     }
+    /// The string.
     pub fn as_str(&self) -> &str {
         &self.0
     }
+    /// The string, owned.
     pub fn into_inner(self) -> rt::Str {
         self.0
     }

@@ -24,6 +24,9 @@ pub(crate) use for_each_schema_type;
 /// Answers.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Answers {
+    /// The `answers` member.
+    ///
+    /// `answers` (required): a [`AnswersAnswers`].
     pub answers: AnswersAnswers,
     /// The input's member order, written back on encoding.
     __order: rt::Order,
@@ -192,6 +195,7 @@ impl rt::Check for Answers {
         Ok(())
     }
 }
+/// A JSON object.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AnswersAnswers {
     /// Members beyond the declared ones, each checked against the schema.
@@ -327,8 +331,12 @@ impl rt::Check for AnswersAnswers {
         Ok(())
     }
 }
+/// An object with the members `value`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AnswersAnswersValue {
+    /// The `value` member.
+    ///
+    /// `value` (required): a string.
     pub value: rt::Str,
     /// The input's member order, written back on encoding.
     __order: rt::Order,

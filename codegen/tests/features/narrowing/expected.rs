@@ -26,8 +26,17 @@ pub(crate) use for_each_schema_type;
 /// Envelope.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Envelope {
+    /// The `ref` member.
+    ///
+    /// `ref` (required): a [`Reference`], narrowed by this schema.
     pub ref_: Reference,
+    /// The `more` member.
+    ///
+    /// `more` (optional): a list of a [`Reference`], narrowed by this schema.
     pub more: ::core::option::Option<Vec<Reference>>,
+    /// The `merged` member.
+    ///
+    /// `merged` (optional): a [`EnvelopeMerged`].
     pub merged: ::core::option::Option<EnvelopeMerged>,
     /// Members the schema does not declare, kept in input order and written back.
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -332,9 +341,16 @@ impl rt::Check for Envelope {
         Ok(())
     }
 }
+/// An object with the members `kind`, `id`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Reference {
+    /// The `kind` member.
+    ///
+    /// `kind` (required): one of `doc`, `task`, `note`.
     pub kind: ReferenceKind,
+    /// The `id` member.
+    ///
+    /// `id` (required): a string of at least 1 characters.
     pub id: NonEmptyText,
     /// Members the schema does not declare, kept in input order and written back.
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -569,12 +585,16 @@ impl rt::Check for Reference {
         Ok(())
     }
 }
+/// One of `doc`, `task`, `note`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub enum ReferenceKind {
+    /// `doc`
     #[serde(rename = "doc")]
     Doc,
+    /// `task`
     #[serde(rename = "task")]
     Task,
+    /// `note`
     #[serde(rename = "note")]
     Note,
 }
@@ -640,10 +660,20 @@ impl rt::Check for ReferenceKind {
         Ok(())
     }
 }
+/// An object with the members `count`, `kind`, `id`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EnvelopeMerged {
+    /// The `count` member.
+    ///
+    /// `count` (required): an integer of at least 0.
     pub count: rt::Integer,
+    /// The `kind` member.
+    ///
+    /// `kind` (required): one of `doc`, `task`, `note`.
     pub kind: ReferenceKind,
+    /// The `id` member.
+    ///
+    /// `id` (required): a string of at least 1 characters.
     pub id: NonEmptyText,
     /// Members the schema does not declare, kept in input order and written back.
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -937,9 +967,11 @@ impl NonEmptyText {
         rt::str_failure(&STR_0, &s)?;
         Ok(NonEmptyText(s))
     }
+    /// The string.
     pub fn as_str(&self) -> &str {
         &self.0
     }
+    /// The string, owned.
     pub fn into_inner(self) -> rt::Str {
         self.0
     }

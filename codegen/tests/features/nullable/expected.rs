@@ -24,9 +24,21 @@ pub(crate) use for_each_schema_type;
 /// Record.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Record {
+    /// The `a` member.
+    ///
+    /// `a` (required): a string, or `null`.
     pub a: ::core::option::Option<rt::Str>,
+    /// The `b` member.
+    ///
+    /// `b` (optional): an integer of at least 1, or `null`.
     pub b: rt::Tri<rt::Integer>,
+    /// The `c` member.
+    ///
+    /// `c` (required): a [`RecordC`], or `null`.
     pub c: ::core::option::Option<RecordC>,
+    /// The `d` member.
+    ///
+    /// `d` (optional): a string.
     pub d: ::core::option::Option<rt::Str>,
     /// Members the schema does not declare, kept in input order and written back.
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -332,8 +344,12 @@ impl rt::Check for Record {
         Ok(())
     }
 }
+/// An object with the members `x`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RecordC {
+    /// The `x` member.
+    ///
+    /// `x` (required): a boolean.
     pub x: bool,
     /// Members the schema does not declare, kept in input order and written back.
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,

@@ -25,7 +25,13 @@ pub(crate) use for_each_schema_type;
 /// Message.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Message {
+    /// The `type` member.
+    ///
+    /// `type` (required): one of `text`, `image`, `ping`.
     pub type_: MessageType,
+    /// The `body` member.
+    ///
+    /// `body` (required): a [`MessageBody`].
     pub body: MessageBody,
     /// The input's member order, written back on encoding.
     __order: rt::Order,
@@ -270,12 +276,16 @@ impl rt::Check for Message {
         Ok(())
     }
 }
+/// One of `text`, `image`, `ping`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub enum MessageType {
+    /// `text`
     #[serde(rename = "text")]
     Text,
+    /// `image`
     #[serde(rename = "image")]
     Image,
+    /// `ping`
     #[serde(rename = "ping")]
     Ping,
 }
@@ -347,8 +357,11 @@ impl rt::Check for MessageType {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 pub enum MessageBody {
+    /// Chosen by `text`: a [`Text`].
     Text(Box<Text>),
+    /// Chosen by `image`: a [`MessageBodyImage`], narrowed by this schema.
     Image(Box<MessageBodyImage>),
+    /// Chosen by `ping`: a [`MessageBodyOther`].
     Other(Box<MessageBodyOther>),
 }
 #[derive(Clone, Copy)]
@@ -501,8 +514,12 @@ impl MessageBody {
         }
     }
 }
+/// An object with the members `text`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Text {
+    /// The `text` member.
+    ///
+    /// `text` (required): a string of at most 5 characters.
     pub text: Text0To5,
     /// The input's member order, written back on encoding.
     __order: rt::Order,
@@ -659,8 +676,12 @@ impl rt::Check for Text {
         Ok(())
     }
 }
+/// An object with the members `url`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MessageBodyImage {
+    /// The `url` member.
+    ///
+    /// `url` (required): a string of any length, matching `^https://`.
     pub url: Url,
     /// Members the schema does not declare, kept in input order and written back.
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -838,8 +859,12 @@ impl rt::Check for MessageBodyImage {
         Ok(())
     }
 }
+/// An object with the members `channel`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MessageBodyOther {
+    /// The `channel` member.
+    ///
+    /// `channel` (optional): one of `a`, `b`.
     pub channel: ::core::option::Option<MessageBodyOtherChannel>,
     /// Members the schema does not declare, kept in input order and written back.
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -1032,10 +1057,13 @@ impl rt::Check for MessageBodyOther {
         Ok(())
     }
 }
+/// One of `a`, `b`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub enum MessageBodyOtherChannel {
+    /// `a`
     #[serde(rename = "a")]
     A,
+    /// `b`
     #[serde(rename = "b")]
     B,
 }
@@ -1108,9 +1136,11 @@ impl Text0To5 {
         rt::str_failure(&STR_0, &s)?;
         Ok(Text0To5(s))
     }
+    /// The string.
     pub fn as_str(&self) -> &str {
         &self.0
     }
+    /// The string, owned.
     pub fn into_inner(self) -> rt::Str {
         self.0
     }
@@ -1225,9 +1255,11 @@ impl Url {
         rt::str_failure(&STR_1, &s)?;
         Ok(Url(s))
     }
+    /// The string.
     pub fn as_str(&self) -> &str {
         &self.0
     }
+    /// The string, owned.
     pub fn into_inner(self) -> rt::Str {
         self.0
     }

@@ -29,7 +29,9 @@ pub(crate) use for_each_schema_type;
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
 pub enum Shape {
+    /// `kind` is `circle`: a [`Circle`].
     Circle(Circle),
+    /// `kind` is `square`: a [`Square`].
     Square(Square),
 }
 impl Shape {
@@ -148,9 +150,16 @@ impl rt::Check for Shape {
         Ok(())
     }
 }
+/// An object with the members `kind`, `radius`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Circle {
+    /// The `kind` member.
+    ///
+    /// `kind` (required): one of `circle`.
     pub kind: CircleKind,
+    /// The `radius` member.
+    ///
+    /// `radius` (required): a number of at least 0.
     pub radius: f64,
     /// Members the schema does not declare, kept in input order and written back.
     pub extra: serde_json::Map<::std::string::String, serde_json::Value>,
@@ -370,8 +379,10 @@ impl rt::Check for Circle {
         Ok(())
     }
 }
+/// One of `circle`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub enum CircleKind {
+    /// `circle`
     #[serde(rename = "circle")]
     Circle,
 }
@@ -429,9 +440,16 @@ impl rt::Check for CircleKind {
         Ok(())
     }
 }
+/// An object with the members `kind`, `side`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Square {
+    /// The `kind` member.
+    ///
+    /// `kind` (required): one of `square`.
     pub kind: SquareKind,
+    /// The `side` member.
+    ///
+    /// `side` (required): an integer of at least 1.
     pub side: rt::Integer,
     /// The input's member order, written back on encoding.
     __order: rt::Order,
@@ -630,8 +648,10 @@ impl rt::Check for Square {
         Ok(())
     }
 }
+/// One of `square`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub enum SquareKind {
+    /// `square`
     #[serde(rename = "square")]
     Square,
 }
