@@ -3,6 +3,7 @@
 //! Exit codes everywhere: 0 success / all valid, 1 a check failed / something invalid or stale,
 //! 2 usage or I/O error. With several inputs every one gets a verdict and the exit is the worst.
 
+mod digest;
 mod input;
 mod manifest;
 mod replay;
@@ -30,6 +31,7 @@ enum Command {
     Replay(replay::ReplayArgs),
     Goldens(replay::GoldensArgs),
     Manifest(manifest::Args),
+    Digest(digest::Args),
     /// Print a completion script for SHELL (bash, elvish, fish, powershell, zsh) on stdout.
     Completions {
         /// The shell to complete for.
@@ -65,6 +67,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay::run_replay(&args),
         Command::Goldens(args) => replay::run_goldens(&args),
         Command::Manifest(args) => manifest::run(&args),
+        Command::Digest(args) => digest::run(&args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "prp", &mut std::io::stdout());
             Status::Ok

@@ -283,3 +283,38 @@ fn completions_are_generated() {
     assert_eq!(code(&o), 0);
     assert!(stdout(&o).contains("validate"));
 }
+
+#[test]
+fn digest_prints_one_line_per_document_and_goes_on_after_a_bad_one() {
+    let dir = scratch("digest");
+    let lines = dir.join("values.jsonl");
+    std::fs::write(
+        &lines,
+        "{\"b\": 1, \"a\": \"Bearer abcdefghijk\"}\nnot json\n[1.0, -0.0]\n",
+    )
+    .unwrap();
+    let o = prp([
+        OsStr::new("digest"),
+        OsStr::new("--canonical"),
+        OsStr::new("--jsonl"),
+        lines.as_os_str(),
+    ]);
+    assert_eq!(code(&o), 1, "a line that is not JSON makes the exit 1");
+    let out: Vec<String> = stdout(&o).lines().map(str::to_owned).collect();
+    assert_eq!(out.len(), 3);
+    assert_eq!(out[0], r#"{"a":"[REDACTED]","b":1}"#);
+    assert!(out[1].starts_with("error: invalid_json: "), "{}", out[1]);
+    assert_eq!(out[2], "[1,0]");
+    let doc = dir.join("doc.json");
+    std::fs::write(&doc, r#"{"a":1,"b":[true,null,"x"]}"#).unwrap();
+    let o = prp([OsStr::new("digest"), doc.as_os_str()]);
+    assert_eq!(code(&o), 0);
+    // printf '{"a":1,"b":[true,null,"x"]}' | sha256sum
+    assert_eq!(
+        stdout(&o),
+        "sha256:eca8cfb31ab74533e1eb2f4c74d2d55dfe3c79ac704787e54be8647ea7777eb1\n"
+    );
+    let o = prp([OsStr::new("digest"), dir.join("missing.json").as_os_str()]);
+    assert_eq!(code(&o), 2, "an unreadable input is an I/O error");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

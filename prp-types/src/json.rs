@@ -2,9 +2,22 @@
 //! files, manifest, inventory). Both print numbers as ECMAScript's `Number::toString` does, since the
 //! reference's byte output comes from JavaScript.
 
+use crate::issue::Issue;
 use serde_json::Value;
 use serde_json::ser::{Formatter, PrettyFormatter};
 use std::io;
+
+/// Parses any JSON document as the typed decoders read one: within the size and depth limits, and
+/// refusing a member name repeated in one object (`duplicate_key`, at the second occurrence).
+pub fn parse(bytes: &[u8]) -> Result<Value, Issue> {
+    struct Strict(Value);
+    impl<'de> serde::Deserialize<'de> for Strict {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            serde::de::DeserializeSeed::deserialize(crate::types::rt::AnyValue, d).map(Strict)
+        }
+    }
+    crate::decode::decode::<Strict>(bytes).map(|s| s.0)
+}
 
 /// `JSON.stringify` of `value` with object keys sorted by UTF-16 code units, no whitespace.
 pub fn canonical(value: &Value) -> String {
@@ -178,10 +191,33 @@ mod tests {
             (123.456, "123.456"),
             (-2.5e22, "-2.5e+22"),
             (0.1 + 0.2, "0.30000000000000004"),
+            (5e-324, "5e-324"),
+            (1e300, "1e+300"),
+            (1.2345e21, "1.2345e+21"),
+            (1.7976931348623157e308, "1.7976931348623157e+308"),
+            (123456789012345680000.0, "123456789012345680000"),
         ];
         for (x, want) in cases {
             assert_eq!(ecma_f64(x), want, "{x:e}");
         }
+    }
+
+    #[test]
+    fn parse_refuses_what_the_decoders_refuse() {
+        assert_eq!(
+            parse(br#"{"a":[1,{"b":2}]}"#).unwrap(),
+            json!({"a": [1, {"b": 2}]})
+        );
+        let e = parse(br#"{"a":1,"a":2}"#).unwrap_err();
+        assert_eq!(
+            (e.code, e.pointer.as_str()),
+            (crate::Code::DuplicateKey, "/a")
+        );
+        assert_eq!(parse(b"{").unwrap_err().code, crate::Code::InvalidJson);
+        assert_eq!(
+            parse("[".repeat(200).as_bytes()).unwrap_err().code,
+            crate::Code::TooDeep
+        );
     }
 
     #[test]

@@ -78,6 +78,7 @@
 
 pub mod contract;
 pub mod decode;
+pub mod digest;
 pub mod encode;
 pub mod issue;
 pub mod json;
