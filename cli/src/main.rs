@@ -3,6 +3,7 @@
 //! Exit codes everywhere: 0 success / all valid, 1 a check failed / something invalid or stale,
 //! 2 usage or I/O error. With several inputs every one gets a verdict and the exit is the worst.
 
+mod catalog;
 mod digest;
 mod input;
 mod manifest;
@@ -32,6 +33,7 @@ enum Command {
     Goldens(replay::GoldensArgs),
     Manifest(manifest::Args),
     Digest(digest::Args),
+    Catalog(catalog::Args),
     /// Print a completion script for SHELL (bash, elvish, fish, powershell, zsh) on stdout.
     Completions {
         /// The shell to complete for.
@@ -68,6 +70,7 @@ fn main() -> ExitCode {
         Command::Goldens(args) => replay::run_goldens(&args),
         Command::Manifest(args) => manifest::run(&args),
         Command::Digest(args) => digest::run(&args),
+        Command::Catalog(args) => catalog::run(&args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "prp", &mut std::io::stdout());
             Status::Ok

@@ -76,6 +76,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod catalog;
 pub mod contract;
 pub mod decode;
 pub mod digest;

@@ -1,167 +1,146 @@
 //! The redaction patterns of PROTOCOL §4.11, matched as the reference matches them: ECMAScript
-//! regular expressions without the `u` flag, so over UTF-16 code units, with `/i` folding only
-//! what ECMAScript's non-Unicode `Canonicalize` folds.
+//! regular expressions without the `u` flag, with `/i` folding only what ECMAScript's non-Unicode
+//! `Canonicalize` folds.
 //!
 //! For these patterns that means: letters match their other ASCII case and nothing else (`ſ` is
 //! not `s`, the Kelvin sign is not `k`: ECMAScript refuses to fold a non-ASCII character onto an
 //! ASCII one); `\b` and `\w` are ASCII; `\s` is ECMAScript's white space and line terminators,
-//! Unicode spaces included; `.` is one code unit other than a line terminator, so it cannot stand
-//! for a character outside the BMP. The patterns are small and fixed, so they are written out as
-//! matchers rather than handed to a regex engine with other defaults.
+//! Unicode spaces included; `.` is one UTF-16 code unit other than a line terminator, so it cannot
+//! stand for a character outside the BMP. The patterns are small and fixed, so they are written
+//! out as matchers rather than handed to a regex engine with other defaults.
+//!
+//! Matching runs over UTF-8 bytes and characters, which is equivalent here: every literal and
+//! class is ASCII, a non-ASCII character is never a word character (its bytes are not either),
+//! and the only non-ASCII classes (`\s`, `[^&#\s]`, `.`) are decided per character.
 
 /// `\w` without the `u` flag.
-fn is_word(u: u16) -> bool {
-    matches!(u, 0x30..=0x39 | 0x41..=0x5a | 0x61..=0x7a | 0x5f)
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
 }
 
 /// `\s`: ECMAScript's WhiteSpace and LineTerminator.
-fn is_space(u: u16) -> bool {
+fn is_space(c: char) -> bool {
     matches!(
-        u,
-        0x09..=0x0d
-            | 0x20
-            | 0xa0
-            | 0x1680
-            | 0x2000..=0x200a
-            | 0x2028
-            | 0x2029
-            | 0x202f
-            | 0x205f
-            | 0x3000
-            | 0xfeff
+        c,
+        '\u{9}'..='\u{d}'
+            | ' '
+            | '\u{a0}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200a}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202f}'
+            | '\u{205f}'
+            | '\u{3000}'
+            | '\u{feff}'
     )
 }
 
-/// `.` without the `s` flag: any code unit but a line terminator.
-fn is_dot(u: u16) -> bool {
-    !matches!(u, 0x0a | 0x0d | 0x2028 | 0x2029)
-}
-
-/// The unit matches ASCII letter or digit `c` under `/i`.
-fn eq_ci(u: u16, c: u8) -> bool {
-    u < 0x80 && (u as u8).eq_ignore_ascii_case(&c)
-}
-
-/// A piece of a literal pattern: a character compared under `/i`, or `.?`.
-#[derive(Clone, Copy)]
-enum Piece {
-    Lit(u8),
-    AnyOpt,
-}
-
-/// The end of `pieces` matched at `at`, trying `.?` as one unit first, as a greedy `?` does.
-fn match_pieces(s: &[u16], at: usize, pieces: &[Piece]) -> Option<usize> {
-    let Some((first, rest)) = pieces.split_first() else {
+/// The end of the ASCII word `word` matched at `at` under `/i`, where `?` stands for `.?`: one
+/// UTF-16 unit other than a line terminator, or nothing (tried in that order, as a greedy `?`).
+fn word_at(s: &[u8], text: &str, at: usize, word: &[u8]) -> Option<usize> {
+    let Some((&first, rest)) = word.split_first() else {
         return Some(at);
     };
-    match first {
-        Piece::Lit(c) => {
-            let u = *s.get(at)?;
-            if eq_ci(u, *c) {
-                match_pieces(s, at + 1, rest)
-            } else {
-                None
-            }
+    if first == b'?' {
+        let one = text[at..]
+            .chars()
+            .next()
+            .filter(|&c| c.len_utf16() == 1 && !matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}'));
+        if let Some(c) = one
+            && let Some(end) = word_at(s, text, at + c.len_utf8(), rest)
+        {
+            return Some(end);
         }
-        Piece::AnyOpt => {
-            if let Some(&u) = s.get(at)
-                && is_dot(u)
-                && let Some(end) = match_pieces(s, at + 1, rest)
-            {
-                return Some(end);
-            }
-            match_pieces(s, at, rest)
-        }
+        return word_at(s, text, at, rest);
     }
-}
-
-fn lit(word: &str) -> Vec<Piece> {
-    word.bytes()
-        .map(|b| {
-            if b == b'?' {
-                Piece::AnyOpt
-            } else {
-                Piece::Lit(b)
-            }
-        })
-        .collect()
+    match s.get(at) {
+        Some(b) if b.eq_ignore_ascii_case(&first) => word_at(s, text, at + 1, rest),
+        _ => None,
+    }
 }
 
 /// `(authorization|cookie|credential|password|passwd|private.?key|secret|token|api.?key|connection.?string)`
 /// anywhere in the key, case-insensitively.
 pub fn is_sensitive_key(key: &str) -> bool {
-    const WORDS: &[&str] = &[
-        "authorization",
-        "cookie",
-        "credential",
-        "password",
-        "passwd",
-        "private?key",
-        "secret",
-        "token",
-        "api?key",
-        "connection?string",
+    const WORDS: &[&[u8]] = &[
+        b"authorization",
+        b"cookie",
+        b"credential",
+        b"password",
+        b"passwd",
+        b"private?key",
+        b"secret",
+        b"token",
+        b"api?key",
+        b"connection?string",
     ];
-    // Every word has a letter only ASCII can match: a key without ASCII letters never matches.
-    if !key.bytes().any(|b| b.is_ascii_alphabetic()) {
-        return false;
-    }
-    let units: Vec<u16> = key.encode_utf16().collect();
-    let words: Vec<Vec<Piece>> = WORDS.iter().map(|w| lit(w)).collect();
-    (0..units.len()).any(|at| words.iter().any(|w| match_pieces(&units, at, w).is_some()))
+    let s = key.as_bytes();
+    (0..s.len()).any(|at| {
+        key.is_char_boundary(at)
+            && s[at].is_ascii_alphabetic()
+            && WORDS.iter().any(|w| word_at(s, key, at, w).is_some())
+    })
 }
 
-/// Whether `\b` holds before position `at` for a pattern whose next unit is a word character.
-fn boundary_before(s: &[u16], at: usize) -> bool {
+/// Whether `\b` holds before `at` for a pattern whose next character is a word character.
+fn boundary_before(s: &[u8], at: usize) -> bool {
     at == 0 || !is_word(s[at - 1])
 }
 
-/// The end of a run of at least `min` units of `class` starting at `at`.
-fn run(s: &[u16], at: usize, min: usize, class: impl Fn(u16) -> bool) -> Option<usize> {
-    let end = at + s[at..].iter().take_while(|&&u| class(u)).count();
+/// The end of a run of at least `min` ASCII bytes of `class` starting at `at`.
+fn run(s: &[u8], at: usize, min: usize, class: impl Fn(u8) -> bool) -> Option<usize> {
+    let end = at + s[at..].iter().take_while(|&&b| class(b)).count();
     (end - at >= min).then_some(end)
 }
 
-fn token_char(u: u16) -> bool {
-    is_word(u) || u == u16::from(b'-')
+/// The end of a run of at least one character of `class` starting at `at`.
+fn char_run(text: &str, at: usize, class: impl Fn(char) -> bool) -> Option<usize> {
+    let len: usize = text[at..]
+        .chars()
+        .take_while(|&c| class(c))
+        .map(char::len_utf8)
+        .sum();
+    (len > 0).then_some(at + len)
 }
 
-fn bearer_char(u: u16) -> bool {
-    u < 0x80 && {
-        let b = u as u8;
-        b.is_ascii_alphanumeric() || b"._~+/=-".contains(&b)
-    }
+fn token_char(b: u8) -> bool {
+    is_word(b) || b == b'-'
+}
+
+fn bearer_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"._~+/=-".contains(&b)
 }
 
 /// `\bBearer\s+[A-Za-z0-9._~+/=-]{8,}`
-fn bearer(s: &[u16], at: usize) -> Option<usize> {
-    if !boundary_before(s, at) {
+fn bearer(s: &[u8], text: &str, at: usize) -> Option<usize> {
+    if !matches!(s[at], b'b' | b'B') || !boundary_before(s, at) {
         return None;
     }
-    let after = match_pieces(s, at, &lit("bearer"))?;
-    let spaces = run(s, after, 1, is_space)?;
+    let after = word_at(s, text, at, b"bearer")?;
+    let spaces = char_run(text, after, is_space)?;
     run(s, spaces, 8, bearer_char)
 }
 
 /// `\b(sk|pk|pcgw|ghp|github_pat)_[A-Za-z0-9_-]{8,}`
-fn prefixed_token(s: &[u16], at: usize) -> Option<usize> {
-    if !boundary_before(s, at) {
+fn prefixed_token(s: &[u8], text: &str, at: usize) -> Option<usize> {
+    if !matches!(s[at], b's' | b'S' | b'p' | b'P' | b'g' | b'G') || !boundary_before(s, at) {
         return None;
     }
-    ["sk_", "pk_", "pcgw_", "ghp_", "github_pat_"]
+    [&b"sk_"[..], b"pk_", b"pcgw_", b"ghp_", b"github_pat_"]
         .iter()
-        .find_map(|p| match_pieces(s, at, &lit(p)))
+        .find_map(|p| word_at(s, text, at, p))
         .and_then(|after| run(s, after, 8, token_char))
 }
 
 /// `\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`
-fn jwt(s: &[u16], at: usize) -> Option<usize> {
-    if !boundary_before(s, at) {
+fn jwt(s: &[u8], text: &str, at: usize) -> Option<usize> {
+    if !matches!(s[at], b'e' | b'E') || !boundary_before(s, at) {
         return None;
     }
-    let mut end = run(s, match_pieces(s, at, &lit("eyj"))?, 8, token_char)?;
+    let mut end = run(s, word_at(s, text, at, b"eyj")?, 8, token_char)?;
     for _ in 0..2 {
-        if s.get(end) != Some(&u16::from(b'.')) {
+        if s.get(end) != Some(&b'.') {
             return None;
         }
         end = run(s, end + 1, 8, token_char)?;
@@ -171,90 +150,102 @@ fn jwt(s: &[u16], at: usize) -> Option<usize> {
 
 /// `[?&](code|key|secret|state|token|api[_-]?key|access[_-]?token)=[^&#\s]+`: where the value
 /// starts (after `=`) and where it ends.
-fn query_secret(s: &[u16], at: usize) -> Option<(usize, usize)> {
-    if !matches!(s.get(at), Some(&u) if u == u16::from(b'?') || u == u16::from(b'&')) {
+fn query_secret(s: &[u8], text: &str, at: usize) -> Option<(usize, usize)> {
+    if !matches!(s[at], b'?' | b'&') {
         return None;
     }
     // The end of `name=` at `from`, if it is there.
-    let named = |from: usize, name: &str| {
-        match_pieces(s, from, &lit(name)).filter(|&e| s.get(e) == Some(&u16::from(b'=')))
+    let named = |from: usize, name: &[u8]| {
+        word_at(s, text, from, name).filter(|&e| s.get(e) == Some(&b'='))
     };
-    let plain = ["code", "key", "secret", "state", "token"]
+    let plain = [&b"code"[..], b"key", b"secret", b"state", b"token"]
         .iter()
         .find_map(|w| named(at + 1, w));
     // `[_-]?` is greedy: the separator is taken when there is one, and given back if that fails.
     let joined = || {
-        [("api", "key"), ("access", "token")]
+        [(&b"api"[..], &b"key"[..]), (b"access", b"token")]
             .iter()
             .find_map(|(a, b)| {
-                let mid = match_pieces(s, at + 1, &lit(a))?;
+                let mid = word_at(s, text, at + 1, a)?;
                 let separated = s
                     .get(mid)
-                    .filter(|&&u| u == u16::from(b'_') || u == u16::from(b'-'))
+                    .filter(|&&u| u == b'_' || u == b'-')
                     .and_then(|_| named(mid + 1, b));
                 separated.or_else(|| named(mid, b))
             })
     };
     let value = plain.or_else(joined)? + 1;
-    let end = run(s, value, 1, |u| {
-        u != u16::from(b'&') && u != u16::from(b'#') && !is_space(u)
-    })?;
+    let end = char_run(text, value, |c| c != '&' && c != '#' && !is_space(c))?;
     Some((value, end))
 }
 
-/// Replaces every match of a pattern, left to right, as `String.prototype.replace` with a global
-/// pattern does; `matcher` gives the replaced range of a match starting at a position.
+/// Replaces every match, left to right, as `String.prototype.replace` with a global pattern does;
+/// `matcher` gives the replaced byte range of a match starting at a position.
 fn replace_all(
-    s: &[u16],
-    matcher: impl Fn(&[u16], usize) -> Option<(usize, usize)>,
-    changed: &mut bool,
-) -> Vec<u16> {
-    const REDACTED: &str = "[REDACTED]";
-    let mut out = Vec::with_capacity(s.len());
-    let mut at = 0;
+    text: &str,
+    matcher: impl Fn(&[u8], &str, usize) -> Option<(usize, usize)>,
+) -> Option<String> {
+    let s = text.as_bytes();
+    let mut out: Option<String> = None;
     let mut copied = 0;
+    let mut at = 0;
     while at < s.len() {
-        match matcher(s, at) {
-            Some((from, to)) => {
-                out.extend_from_slice(&s[copied..from]);
-                out.extend(REDACTED.encode_utf16());
-                *changed = true;
-                copied = to;
-                at = to.max(at + 1);
-            }
-            None => at += 1,
+        // Every pattern starts with an ASCII character.
+        if s[at].is_ascii()
+            && let Some((from, to)) = matcher(s, text, at)
+        {
+            let o = out.get_or_insert_with(|| String::with_capacity(text.len()));
+            o.push_str(&text[copied..from]);
+            o.push_str(super::REDACTED);
+            copied = to;
+            at = to;
+        } else {
+            at += 1;
         }
     }
-    out.extend_from_slice(&s[copied..]);
-    out
+    out.map(|mut o| {
+        o.push_str(&text[copied..]);
+        o
+    })
 }
 
-/// Whether a string could hold a secret at all: every pattern needs one of these.
-fn may_hold_secret(s: &str) -> bool {
-    s.bytes().any(|b| matches!(b, b'_' | b'?' | b'&' | b'.'))
-        || s.as_bytes()
-            .windows(6)
-            .any(|w| w.eq_ignore_ascii_case(b"bearer"))
+/// A matcher: the replaced byte range of a match starting at a position.
+type Matcher = dyn Fn(&[u8], &str, usize) -> Option<(usize, usize)>;
+
+/// Whether a text holds what a pattern cannot match without.
+type Prefilter = dyn Fn(&[u8]) -> bool;
+
+/// Whether `s` contains `word` under ASCII case folding.
+fn contains_ci(s: &[u8], word: &[u8]) -> bool {
+    s.windows(word.len()).any(|w| w.eq_ignore_ascii_case(word))
 }
 
 /// The string with every secret value and every secret query value replaced by `[REDACTED]`, or
-/// `None` when nothing matched.
+/// `None` when nothing matched. Each pattern runs only on text that holds what it cannot match
+/// without (its keyword, `_`, `=`), which most text does not.
 pub fn redact_secrets(s: &str) -> Option<String> {
-    if !may_hold_secret(s) {
-        return None;
+    let mut current: Option<String> = None;
+    let passes: [(&Prefilter, &Matcher); 4] = [
+        (&|b| contains_ci(b, b"bearer"), &|s, t, at| {
+            bearer(s, t, at).map(|e| (at, e))
+        }),
+        (&|b| b.contains(&b'_'), &|s, t, at| {
+            prefixed_token(s, t, at).map(|e| (at, e))
+        }),
+        (&|b| contains_ci(b, b"eyj"), &|s, t, at| {
+            jwt(s, t, at).map(|e| (at, e))
+        }),
+        (&|b| b.contains(&b'='), &query_secret),
+    ];
+    for (may_match, pass) in passes {
+        let text = current.as_deref().unwrap_or(s);
+        if may_match(text.as_bytes())
+            && let Some(next) = replace_all(text, pass)
+        {
+            current = Some(next);
+        }
     }
-    let units: Vec<u16> = s.encode_utf16().collect();
-    let mut changed = false;
-    let units = replace_all(&units, |s, at| bearer(s, at).map(|e| (at, e)), &mut changed);
-    let units = replace_all(
-        &units,
-        |s, at| prefixed_token(s, at).map(|e| (at, e)),
-        &mut changed,
-    );
-    let units = replace_all(&units, |s, at| jwt(s, at).map(|e| (at, e)), &mut changed);
-    let units = replace_all(&units, query_secret, &mut changed);
-    // Matches begin and end at ASCII units, so no surrogate pair was split.
-    changed.then(|| String::from_utf16_lossy(&units))
+    current
 }
 
 /// Whether the string looks like it holds a secret (any pattern matches).
