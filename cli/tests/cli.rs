@@ -322,21 +322,45 @@ fn digest_prints_one_line_per_document_and_goes_on_after_a_bad_one() {
 #[test]
 fn catalog_check_names_a_stale_inventory() {
     let dir = scratch("catalog");
-    let o = prp([OsStr::new("catalog"), OsStr::new("--check"), OsStr::new("--dir"), dir.as_os_str()]);
+    let o = prp([
+        OsStr::new("catalog"),
+        OsStr::new("--check"),
+        OsStr::new("--dir"),
+        dir.as_os_str(),
+    ]);
     assert_eq!(code(&o), 1);
-    assert!(stderr(&o).contains("is missing; run `prp catalog`"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("is missing; run `prp catalog`"),
+        "{}",
+        stderr(&o)
+    );
     let o = prp([OsStr::new("catalog"), OsStr::new("--dir"), dir.as_os_str()]);
     assert_eq!(code(&o), 0);
-    let o = prp([OsStr::new("catalog"), OsStr::new("--check"), OsStr::new("--dir"), dir.as_os_str()]);
+    let o = prp([
+        OsStr::new("catalog"),
+        OsStr::new("--check"),
+        OsStr::new("--dir"),
+        dir.as_os_str(),
+    ]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let file = dir.join("generated/semantic-action-catalog.json");
     let text = std::fs::read_to_string(&file).unwrap();
     // CRLF line endings are not staleness.
     std::fs::write(&file, text.replace('\n', "\r\n")).unwrap();
-    let o = prp([OsStr::new("catalog"), OsStr::new("--check"), OsStr::new("--dir"), dir.as_os_str()]);
+    let o = prp([
+        OsStr::new("catalog"),
+        OsStr::new("--check"),
+        OsStr::new("--dir"),
+        dir.as_os_str(),
+    ]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     std::fs::write(&file, text.replacen("search_api", "search_apis", 1)).unwrap();
-    let o = prp([OsStr::new("catalog"), OsStr::new("--check"), OsStr::new("--dir"), dir.as_os_str()]);
+    let o = prp([
+        OsStr::new("catalog"),
+        OsStr::new("--check"),
+        OsStr::new("--dir"),
+        dir.as_os_str(),
+    ]);
     assert_eq!(code(&o), 1);
     assert!(
         stderr(&o).contains("generated/semantic-action-catalog.json is stale; run `prp catalog`"),
