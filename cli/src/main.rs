@@ -9,6 +9,7 @@ mod input;
 mod manifest;
 mod replay;
 mod report;
+mod store;
 mod validate;
 
 use clap::{CommandFactory, Parser, Subcommand};
@@ -34,6 +35,7 @@ enum Command {
     Manifest(manifest::Args),
     Digest(digest::Args),
     Catalog(catalog::Args),
+    Store(store::Args),
     /// Print a completion script for SHELL (bash, elvish, fish, powershell, zsh) on stdout.
     Completions {
         /// The shell to complete for.
@@ -71,6 +73,7 @@ fn main() -> ExitCode {
         Command::Manifest(args) => manifest::run(&args),
         Command::Digest(args) => digest::run(&args),
         Command::Catalog(args) => catalog::run(&args),
+        Command::Store(args) => store::run(&args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "prp", &mut std::io::stdout());
             Status::Ok

@@ -369,3 +369,68 @@ fn catalog_check_names_a_stale_inventory() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn store_commands_resolve_a_claim_left_in_progress() {
+    use prp_types::store::{Claim, ClaimRequest, IdempotencyStore, SqliteStore};
+    let dir = scratch("store");
+    let db = dir.join("claims.db");
+    let store_arg = format!("sqlite:{}", db.display());
+    let request = |scope: &str| ClaimRequest {
+        scope: scope.into(),
+        operation_id: "create_task".into(),
+        input_digest: "sha256:01".into(),
+    };
+    {
+        let store = SqliteStore::open(&db).unwrap();
+        assert!(matches!(
+            store.claim(&request("a")).unwrap(),
+            Claim::Claimed(_)
+        ));
+        assert!(matches!(
+            store.claim(&request("b")).unwrap(),
+            Claim::Claimed(_)
+        ));
+    }
+    let o = prp(["store", "list", "--store", &store_arg]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["operationId"], "create_task");
+    let outcome = dir.join("outcome.json");
+    std::fs::write(
+        &outcome,
+        r#"{"operationId": "create_task", "value": {}, "code": "ok"}"#,
+    )
+    .unwrap();
+    let o = prp([
+        OsStr::new("store"),
+        OsStr::new("commit"),
+        OsStr::new("--store"),
+        OsStr::new(&store_arg),
+        OsStr::new("--scope"),
+        OsStr::new("a"),
+        OsStr::new("--outcome"),
+        outcome.as_os_str(),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = prp(["store", "release", "--store", &store_arg, "--scope", "b"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = prp(["store", "release", "--store", &store_arg, "--scope", "b"]);
+    assert_eq!(code(&o), 1, "nothing in progress any more");
+    let store = SqliteStore::open(&db).unwrap();
+    assert!(matches!(
+        store.claim(&request("a")).unwrap(),
+        Claim::Duplicate(_)
+    ));
+    assert!(matches!(
+        store.claim(&request("b")).unwrap(),
+        Claim::Claimed(_)
+    ));
+    let o = prp(["store", "list", "--store", "memory"]);
+    assert_eq!(code(&o), 2);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -85,6 +85,7 @@ pub mod issue;
 pub mod json;
 pub mod manifest;
 pub mod reducer;
+pub mod store;
 pub mod validation;
 
 /// The generated PRP types, one per schema document, definition and inline object.

@@ -1,0 +1,112 @@
+//! `prp store list|commit|release --store sqlite:PATH`: the operator's view of the idempotency
+//! store (PROTOCOL §4.5). A claim left in progress (its process died between the effect and the
+//! commit) is never handed out again on its own; these are the ways out.
+
+use crate::Status;
+use prp_types::store::{Operator, SqliteStore};
+use std::path::PathBuf;
+
+/// Look at, and resolve, the claims a durable idempotency store holds in progress.
+///
+/// A claim in progress means a mutation may have taken effect without its receipt being
+/// committed. Check the effect in the system it acted on, then either commit the sanitised
+/// outcome it should have stored (the effect is not repeated) or release the claim (the next call
+/// runs the mutation).
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    action: Action,
+    /// The store: `sqlite:PATH`.
+    #[arg(long, value_name = "sqlite:PATH", global = true, value_parser = parse_store)]
+    store: Option<PathBuf>,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Action {
+    /// Print the claims in progress, oldest first, one JSON object per line.
+    List,
+    /// Commit a sanitised outcome for a claim in progress, without repeating its effect.
+    Commit {
+        /// The claim's scope, as `list` prints it.
+        #[arg(long)]
+        scope: String,
+        /// A file holding the outcome as JSON (`-` reads stdin).
+        #[arg(long, value_name = "FILE")]
+        outcome: PathBuf,
+    },
+    /// Release a claim in progress whose effect is known not to have happened.
+    Release {
+        /// The claim's scope, as `list` prints it.
+        #[arg(long)]
+        scope: String,
+    },
+}
+
+fn parse_store(s: &str) -> Result<PathBuf, String> {
+    s.strip_prefix("sqlite:")
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from)
+        .ok_or_else(|| format!("`{s}` is not a store; use sqlite:PATH"))
+}
+
+pub fn run(args: &Args) -> Status {
+    let Some(path) = &args.store else {
+        eprintln!("prp store: --store sqlite:PATH is required");
+        return Status::Error;
+    };
+    let store = match SqliteStore::open(path) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("prp store: {e}");
+            return Status::Error;
+        }
+    };
+    let result = match &args.action {
+        Action::List => store.in_progress().map(|claims| {
+            for c in claims {
+                println!("{}", serde_json::to_string(&c).unwrap_or_default());
+            }
+        }),
+        Action::Commit { scope, outcome } => {
+            let bytes = match crate::input::read_document(outcome) {
+                Ok(b) => b,
+                Err(issue) => {
+                    eprintln!(
+                        "prp store: {}: {}",
+                        crate::input::name(outcome),
+                        issue.message
+                    );
+                    return Status::Error;
+                }
+            };
+            let value = match prp_types::json::parse(&bytes) {
+                Ok(v) if v.is_object() => v,
+                Ok(_) => {
+                    eprintln!("prp store: the outcome must be a JSON object");
+                    return Status::Failed;
+                }
+                Err(issue) => {
+                    eprintln!("prp store: the outcome: {issue}");
+                    return Status::Failed;
+                }
+            };
+            store
+                .commit_scope(scope, &value)
+                .map(|()| println!("committed {scope}"))
+        }
+        Action::Release { scope } => store
+            .release_scope(scope)
+            .map(|()| println!("released {scope}")),
+    };
+    match result {
+        Ok(()) => Status::Ok,
+        Err(e @ prp_types::store::StoreError::NoClaimInProgress(_)) => {
+            eprintln!("prp store: {e}");
+            Status::Failed
+        }
+        Err(e) => {
+            eprintln!("prp store: {e}");
+            Status::Error
+        }
+    }
+}
