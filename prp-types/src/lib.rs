@@ -80,6 +80,7 @@ pub mod catalog;
 pub mod contract;
 pub mod decode;
 pub mod digest;
+pub mod dispatcher;
 pub mod encode;
 pub mod issue;
 pub mod json;
