@@ -297,3 +297,444 @@ fn records_are_a_bounded_fifo_with_a_counting_sequence() {
     let kept: Vec<String> = one.snapshot().into_iter().map(|r| r.id).collect();
     assert_eq!(kept, ["semantic_auth:00000002"]);
 }
+
+// ---- dispatch (§4.4) ---------------------------------------------------------------------------
+
+mod dispatch {
+    use super::context;
+    use prp_types::dispatcher::{
+        Binding, Call, DispatchResult, Dispatcher, Invocation, RunContext,
+    };
+    use prp_types::store::{Faults, IdempotencyStore, MemoryStore};
+    use prp_types::types::SemanticTool;
+    use serde_json::{Value, json};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{Arc, Mutex};
+
+    /// A context with every claim the tests need, delegated and held.
+    fn full_context() -> Value {
+        let mut v = context();
+        let claims = json!([
+            "workspace:read",
+            "api:discover",
+            "api:call",
+            "governance:approvals:read",
+            "discovery:agents:read",
+            "dependencies:write"
+        ]);
+        v["actor"]["claims"] = claims.clone();
+        v["delegatedClaims"] = claims;
+        v
+    }
+
+    /// A binding that counts its runs and answers `answer`.
+    fn counting(answer: Result<Value, String>, runs: Arc<AtomicUsize>) -> Box<dyn Binding> {
+        Box::new(move |_: &Invocation<'_>| {
+            runs.fetch_add(1, Ordering::SeqCst);
+            answer.clone()
+        })
+    }
+
+    fn receipt_value(n: u64) -> Value {
+        json!({"value": {"commandId": "cmd-1", "disposition": "applied", "stateRevision": n,
+                         "entityRefs": ["task-1"], "scheduledWakeIds": []},
+               "stateRevision": n, "references": [{"kind": "task", "id": "task-1"},
+               {"kind": "task", "id": "task-1"}, {"kind": "nope", "id": "x"}]})
+    }
+
+    struct Harness {
+        dispatcher: Dispatcher,
+        runs: Arc<AtomicUsize>,
+        store: Arc<MemoryStore>,
+        ctx: Arc<Mutex<Vec<Value>>>,
+    }
+
+    /// A dispatcher whose context provider hands out the queued contexts in turn (the last one
+    /// forever), with `op` bound to a counting binding answering `answer`.
+    fn harness(op: &str, answer: Result<Value, String>, store: bool) -> Harness {
+        let runs = Arc::new(AtomicUsize::new(0));
+        let memory = Arc::new(MemoryStore::new());
+        let ctx = Arc::new(Mutex::new(vec![full_context()]));
+        let queue = ctx.clone();
+        let provider = move |_: &str| -> Result<RunContext, String> {
+            let mut q = queue.lock().unwrap();
+            let v = if q.len() > 1 {
+                q.remove(0)
+            } else {
+                q[0].clone()
+            };
+            if v.is_null() {
+                return Err("no context".into());
+            }
+            serde_json::from_value(v).map_err(|e| e.to_string())
+        };
+        let bound = ["get_task_context", "list_approvals", "call_api"]
+            .into_iter()
+            .filter(|b| *b != op)
+            .map(|b| {
+                (
+                    b.to_owned(),
+                    counting(Ok(json!({"value": {}})), Arc::new(AtomicUsize::new(0))),
+                )
+            });
+        let mut bindings: Vec<(String, Box<dyn Binding>)> = bound.collect();
+        bindings.push((op.to_owned(), counting(answer, runs.clone())));
+        let store_arg: Option<Arc<dyn IdempotencyStore>> =
+            store.then(|| memory.clone() as Arc<dyn IdempotencyStore>);
+        Harness {
+            dispatcher: Dispatcher::new(provider, bindings, store_arg, None).unwrap(),
+            runs,
+            store: memory,
+            ctx,
+        }
+    }
+
+    fn call(op: &str, input: Value) -> Call {
+        serde_json::from_value(json!({
+            "runId": "run-1", "callId": "call-1", "operationId": op,
+            "correlation": {"runId": "run-1", "normalizedSessionId": "sess-1", "turnId": "turn-1",
+                            "itemId": "item-1"},
+            "input": input
+        }))
+        .unwrap()
+    }
+
+    /// The denial code, after checking that both receipts are valid documents.
+    fn code(r: &DispatchResult) -> &str {
+        for receipt in [&r.input_receipt, &r.result_receipt].into_iter().flatten() {
+            let bytes = prp_types::encode(receipt).expect("a receipt validates");
+            let back: SemanticTool = prp_types::decode(&bytes).expect("a receipt decodes");
+            assert_eq!(&back, receipt);
+            let text = String::from_utf8(bytes).unwrap();
+            assert!(
+                !text.contains("secret-body"),
+                "raw content in a receipt: {text}"
+            );
+        }
+        match &r.error {
+            Some(e) => e.code,
+            None => "ok",
+        }
+    }
+
+    fn progress(key: &str, body: &str) -> Value {
+        json!({"idempotencyKey": key, "body": body})
+    }
+
+    #[test]
+    fn a_read_succeeds_with_digest_only_receipts() {
+        let h = harness(
+            "get_task_context",
+            Ok(json!({"value": {"title": "secret-body"}})),
+            true,
+        );
+        let r = h.dispatcher.dispatch(&call("get_task_context", json!({})));
+        assert_eq!(code(&r), "ok");
+        assert!(r.ok && r.duplicate == Some(false));
+        assert_eq!(r.value, Some(json!({"title": "secret-body"})));
+        let result = r.result_receipt.as_ref().unwrap();
+        assert_eq!(result.outcome.map(|o| o.as_str()), Some("succeeded"));
+        assert_eq!(
+            result.content.digest.as_str(),
+            prp_types::digest::digest(&json!({"title": "secret-body"}))
+        );
+        assert_eq!(h.runs.load(Ordering::SeqCst), 1);
+        assert_eq!(h.dispatcher.authorization_records().len(), 1);
+    }
+
+    #[test]
+    fn a_mutation_runs_once_and_a_repeat_is_a_duplicate() {
+        let h = harness("report_progress", Ok(receipt_value(4)), true);
+        let first = h
+            .dispatcher
+            .dispatch(&call("report_progress", progress("k1", "secret-body")));
+        assert_eq!(code(&first), "ok");
+        assert_eq!(first.state_revision, Some(4));
+        let refs = &first.result_receipt.as_ref().unwrap().content.references;
+        assert_eq!(refs.len(), 1, "deduplicated, unsafe kinds dropped");
+        let again = h
+            .dispatcher
+            .dispatch(&call("report_progress", progress("k1", "secret-body")));
+        assert_eq!(code(&again), "ok");
+        assert_eq!(again.duplicate, Some(true));
+        assert_eq!(again.value, first.value);
+        let rr = again.result_receipt.as_ref().unwrap();
+        assert_eq!(rr.outcome.map(|o| o.as_str()), Some("duplicate"));
+        assert_eq!(rr.duplicate_of_receipt_id, rr.operation_receipt_id);
+        assert_eq!(h.runs.load(Ordering::SeqCst), 1, "no mutation runs twice");
+        // The same key with another input is a conflict.
+        let other = h
+            .dispatcher
+            .dispatch(&call("report_progress", progress("k1", "other")));
+        assert_eq!(code(&other), "idempotency_conflict");
+        assert_eq!(
+            other.result_receipt.unwrap().outcome.map(|o| o.as_str()),
+            Some("conflict")
+        );
+    }
+
+    #[test]
+    fn a_failed_binding_keeps_its_claim() {
+        let h = harness("report_progress", Err("boom".into()), true);
+        let r = h
+            .dispatcher
+            .dispatch(&call("report_progress", progress("k1", "b")));
+        assert_eq!(code(&r), "binding_failed");
+        assert!(r.error.as_ref().unwrap().retryable);
+        let r = h
+            .dispatcher
+            .dispatch(&call("report_progress", progress("k1", "b")));
+        assert_eq!(code(&r), "idempotency_in_progress");
+        assert!(r.error.unwrap().retryable);
+        assert_eq!(h.runs.load(Ordering::SeqCst), 1);
+    }
+
+    #[test]
+    fn store_failures() {
+        // No store at all.
+        let h = harness("report_progress", Ok(receipt_value(1)), false);
+        assert_eq!(
+            code(
+                &h.dispatcher
+                    .dispatch(&call("report_progress", progress("k", "b")))
+            ),
+            "receipt_store_unavailable"
+        );
+        // The claim fails.
+        let h = harness("report_progress", Ok(receipt_value(1)), true);
+        h.store.set_faults(Faults {
+            claim: true,
+            ..Faults::default()
+        });
+        assert_eq!(
+            code(
+                &h.dispatcher
+                    .dispatch(&call("report_progress", progress("k", "b")))
+            ),
+            "receipt_store_unavailable"
+        );
+        assert_eq!(h.runs.load(Ordering::SeqCst), 0);
+        // The primary commit fails, the recovery commits: the next call is a duplicate.
+        h.store.set_faults(Faults {
+            complete: true,
+            ..Faults::default()
+        });
+        assert_eq!(
+            code(
+                &h.dispatcher
+                    .dispatch(&call("report_progress", progress("k", "b")))
+            ),
+            "ok"
+        );
+        h.store.set_faults(Faults::default());
+        let r = h
+            .dispatcher
+            .dispatch(&call("report_progress", progress("k", "b")));
+        assert_eq!((code(&r), r.duplicate), ("ok", Some(true)));
+        // Both commits fail: recovery failed, the claim stays reserved.
+        h.store.set_faults(Faults {
+            complete: true,
+            recover: true,
+            ..Faults::default()
+        });
+        assert_eq!(
+            code(
+                &h.dispatcher
+                    .dispatch(&call("report_progress", progress("k2", "b")))
+            ),
+            "receipt_recovery_failed"
+        );
+        h.store.set_faults(Faults::default());
+        assert_eq!(
+            code(
+                &h.dispatcher
+                    .dispatch(&call("report_progress", progress("k2", "b")))
+            ),
+            "idempotency_in_progress"
+        );
+        assert_eq!(h.runs.load(Ordering::SeqCst), 2);
+    }
+
+    #[test]
+    fn the_recheck_releases_the_claim() {
+        let h = harness("report_progress", Ok(receipt_value(1)), true);
+        let mut inactive = full_context();
+        inactive["actor"]["status"] = json!("suspended");
+        *h.ctx.lock().unwrap() = vec![full_context(), inactive, full_context()];
+        let r = h
+            .dispatcher
+            .dispatch(&call("report_progress", progress("k", "b")));
+        assert_eq!(code(&r), "actor_inactive");
+        assert_eq!(h.runs.load(Ordering::SeqCst), 0);
+        // Released: the next call runs it.
+        assert_eq!(
+            code(
+                &h.dispatcher
+                    .dispatch(&call("report_progress", progress("k", "b")))
+            ),
+            "ok"
+        );
+        // The context cannot be re-read: released, binding_failed; a failing release wins.
+        *h.ctx.lock().unwrap() = vec![full_context(), Value::Null, full_context()];
+        assert_eq!(
+            code(
+                &h.dispatcher
+                    .dispatch(&call("report_progress", progress("k3", "b")))
+            ),
+            "binding_failed"
+        );
+        *h.ctx.lock().unwrap() = vec![full_context(), Value::Null, full_context()];
+        h.store.set_faults(Faults {
+            release: true,
+            ..Faults::default()
+        });
+        assert_eq!(
+            code(
+                &h.dispatcher
+                    .dispatch(&call("report_progress", progress("k4", "b")))
+            ),
+            "receipt_store_unavailable"
+        );
+    }
+
+    #[test]
+    fn output_checks() {
+        for (answer, want) in [
+            (json!({"nothing": 1}), "binding_output_invalid"),
+            (json!({"value": {"x": 1}}), "binding_output_invalid"),
+            (
+                json!({"value": receipt_value(1)["value"], "code": "Not Stable"}),
+                "binding_output_invalid",
+            ),
+            (
+                json!({"value": receipt_value(1)["value"], "stateRevision": -1}),
+                "binding_output_invalid",
+            ),
+            (
+                json!({"value": receipt_value(1)["value"], "auditReceiptId": "a b"}),
+                "binding_output_invalid",
+            ),
+            (
+                json!({"value": receipt_value(1)["value"], "code": "noted", "auditReceiptId": "audit-1"}),
+                "ok",
+            ),
+        ] {
+            let h = harness("report_progress", Ok(answer.clone()), true);
+            let r = h
+                .dispatcher
+                .dispatch(&call("report_progress", progress("k", "b")));
+            assert_eq!(code(&r), want, "{answer}");
+        }
+    }
+
+    #[test]
+    fn input_denials() {
+        let h = harness("report_progress", Ok(receipt_value(1)), true);
+        let d =
+            |input: Value| code(&h.dispatcher.dispatch(&call("report_progress", input))).to_owned();
+        assert_eq!(d(json!({"body": "b"})), "idempotency_required");
+        assert_eq!(d(json!({"idempotencyKey": "k"})), "input_invalid");
+        assert_eq!(
+            d(progress("k", "Bearer abcdefghijklmn")),
+            "protected_data_denied"
+        );
+        let deep = (0..20).fold(json!(1), |v, _| json!([v]));
+        assert_eq!(
+            d(json!({"idempotencyKey": "k", "body": "b", "x": deep})),
+            "input_invalid"
+        );
+        assert_eq!(h.runs.load(Ordering::SeqCst), 0);
+        // An invalid identity: no receipts, ids echoed only when they are stable ids.
+        let mut bad = call("report_progress", progress("k", "b"));
+        bad.call_id = "not stable".into();
+        let r = h.dispatcher.dispatch(&bad);
+        assert_eq!(
+            (
+                r.error.unwrap().code,
+                r.call_id.as_str(),
+                r.operation_id.as_str()
+            ),
+            ("input_invalid", "invalid", "report_progress")
+        );
+        assert!(r.input_receipt.is_none() && r.result_receipt.is_none());
+        let mut bad = call("report_progress", progress("k", "b"));
+        bad.correlation.run_id = "run-2".into();
+        assert!(h.dispatcher.dispatch(&bad).result_receipt.is_none());
+    }
+
+    #[test]
+    fn absent_actions_and_authority_denials() {
+        let h = harness("report_progress", Ok(receipt_value(1)), true);
+        assert_eq!(
+            code(&h.dispatcher.dispatch(&call("list_agents", json!({})))),
+            "operation_absent"
+        );
+        assert_eq!(
+            code(&h.dispatcher.dispatch(&call("run_shell", json!({})))),
+            "operation_absent"
+        );
+        let mut other_run = call("get_task_context", json!({}));
+        other_run.run_id = "run-2".into();
+        other_run.correlation.run_id = "run-2".into();
+        assert_eq!(code(&h.dispatcher.dispatch(&other_run)), "run_mismatch");
+        *h.ctx.lock().unwrap() = vec![Value::Null];
+        assert_eq!(
+            code(&h.dispatcher.dispatch(&call("get_task_context", json!({})))),
+            "binding_failed"
+        );
+    }
+
+    #[test]
+    fn non_read_operations_without_a_declared_key() {
+        // The governance reads run without a key and without a claim.
+        let h = harness(
+            "list_approvals",
+            Ok(json!({"value": {"approvals": []}})),
+            false,
+        );
+        assert_eq!(
+            code(&h.dispatcher.dispatch(&call("list_approvals", json!({})))),
+            "ok"
+        );
+        // call_api, a write that cannot be made at-most-once, is refused either way.
+        let h = harness("call_api", Ok(json!({"value": {}})), true);
+        assert_eq!(
+            code(
+                &h.dispatcher
+                    .dispatch(&call("call_api", json!({"operationId": "GET /x"})))
+            ),
+            "idempotency_required"
+        );
+        assert_eq!(
+            code(&h.dispatcher.dispatch(&call(
+                "call_api",
+                json!({"operationId": "GET /x", "idempotencyKey": "k"})
+            ))),
+            "input_invalid"
+        );
+        assert_eq!(h.runs.load(Ordering::SeqCst), 0);
+    }
+
+    #[test]
+    fn construction_refuses_duplicate_and_unknown_bindings() {
+        let provider = |_: &str| -> Result<RunContext, String> { Err("none".into()) };
+        let b = || -> Box<dyn Binding> { Box::new(|_: &Invocation<'_>| Ok(json!({"value": {}}))) };
+        let err = Dispatcher::new(
+            provider,
+            vec![("read_document".into(), b()), ("read_document".into(), b())],
+            None,
+            None,
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "duplicate semantic action binding: read_document"
+        );
+        let err =
+            Dispatcher::new(provider, vec![("run_shell".into(), b())], None, None).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "unknown semantic action binding: run_shell"
+        );
+    }
+}

@@ -9,8 +9,13 @@
 //! locale collation, so the order is the same on every platform (it agrees with the reference for
 //! every claim in the catalog).
 
+mod dispatch;
 mod records;
 
+pub use dispatch::{
+    Binding, Call, ConstructionError, ContextProvider, Correlation, DispatchError, DispatchResult,
+    Dispatcher, Invocation, boundary, message, operation_receipt_id, outcome, retryable,
+};
 pub use records::{AuthorizationRecord, AuthorizationRecords};
 
 use crate::catalog::{Declaration, Effect};
