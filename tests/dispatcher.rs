@@ -738,3 +738,193 @@ mod dispatch {
         );
     }
 }
+
+// ---- discovery (§4.9) --------------------------------------------------------------------------
+
+mod discovery {
+    use super::context;
+    use prp_types::dispatcher::{
+        Binding, DiscoveryRequest, Dispatcher, Invocation, RunContext, namespace,
+    };
+    use serde_json::json;
+
+    fn dispatcher(claims: &[&str]) -> Dispatcher {
+        let mut v = context();
+        v["actor"]["claims"] = json!(claims);
+        v["delegatedClaims"] = json!(claims);
+        v["policy"] = json!({});
+        let provider = move |_: &str| -> Result<RunContext, String> {
+            serde_json::from_value(v.clone()).map_err(|e| e.to_string())
+        };
+        let bindings: Vec<(String, Box<dyn Binding>)> = prp_types::catalog::catalog()
+            .iter()
+            .filter(|d| d.operation_id != "get_agent")
+            .map(|d| {
+                let b: Box<dyn Binding> = Box::new(|_: &Invocation<'_>| Ok(json!({"value": {}})));
+                (d.operation_id.to_owned(), b)
+            })
+            .collect();
+        Dispatcher::new(provider, bindings, None, None).unwrap()
+    }
+
+    fn names(v: &serde_json::Value) -> Vec<String> {
+        v["operations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["name"].as_str().unwrap().to_owned())
+            .collect()
+    }
+
+    #[test]
+    fn the_namespace_table() {
+        let table: Vec<(&str, &str)> = prp_types::catalog::catalog()
+            .iter()
+            .map(|d| (d.operation_id, namespace(d.operation_id)))
+            .collect();
+        let of = |ns: &str| -> Vec<&str> {
+            table
+                .iter()
+                .filter(|(_, n)| *n == ns)
+                .map(|(id, _)| *id)
+                .collect()
+        };
+        assert_eq!(of("api_fallback"), ["search_api", "call_api"]);
+        assert_eq!(
+            of("discovery"),
+            ["list_agents", "get_agent", "search_tasks"]
+        );
+        assert_eq!(of("delegation"), ["set_dependencies", "create_task"]);
+        assert_eq!(
+            of("workspace"),
+            ["get_workspace_runtime", "control_workspace_service"]
+        );
+        assert_eq!(
+            of("documents"),
+            [
+                "list_documents",
+                "read_document",
+                "list_document_revisions",
+                "write_document"
+            ]
+        );
+        assert_eq!(of("continuation"), ["schedule_wake"]);
+        assert_eq!(
+            of("governance"),
+            [
+                "list_approvals",
+                "get_approval",
+                "get_approval_context",
+                "request_approval",
+                "decide_approval",
+                "comment_on_approval"
+            ]
+        );
+        assert_eq!(of("active_task").len(), 29 - 2 - 3 - 2 - 2 - 4 - 1 - 6);
+    }
+
+    #[test]
+    fn always_available_tools_are_the_bound_authorized_always_actions() {
+        let d = dispatcher(&[]);
+        let tools = d.list_always_available_tools("run-1");
+        let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+        assert!(names.contains(&"get_task_context") && names.contains(&"finish_task"));
+        assert!(
+            !names.contains(&"search_api"),
+            "optional actions are discovered, not listed"
+        );
+        assert_eq!(
+            tools[0]["annotations"]["semanticContract"],
+            "paperclip.semantic-action.v1"
+        );
+        // One exposure record per always action considered.
+        let always = prp_types::catalog::catalog()
+            .iter()
+            .filter(|d| d.placement == prp_types::catalog::Placement::Always)
+            .count();
+        assert_eq!(d.authorization_records().len(), always);
+    }
+
+    #[test]
+    fn discovery_scores_and_limits() {
+        let d = dispatcher(&[
+            "discovery:agents:read",
+            "discovery:tasks:read",
+            "governance:approvals:read",
+        ]);
+        let r = d
+            .discover_tools(
+                "run-1",
+                &DiscoveryRequest {
+                    query: "approval".into(),
+                    namespace: None,
+                    limit: None,
+                },
+            )
+            .unwrap();
+        assert_eq!(
+            names(&r),
+            ["get_approval", "get_approval_context", "list_approvals"]
+        );
+        assert_eq!(r["truncated"], false);
+        // An exact id scores 100; get_agent is unbound, so absent.
+        let r = d
+            .discover_tools(
+                "run-1",
+                &DiscoveryRequest {
+                    query: " List_Agents ".into(),
+                    namespace: None,
+                    limit: Some(1.9),
+                },
+            )
+            .unwrap();
+        assert_eq!(names(&r), ["list_agents"]);
+        assert_eq!(r["query"], " List_Agents ");
+        // A namespace filters; claims not held keep actions out.
+        let r = d
+            .discover_tools(
+                "run-1",
+                &DiscoveryRequest {
+                    query: "discovery".into(),
+                    namespace: Some("Discovery".into()),
+                    limit: None,
+                },
+            )
+            .unwrap();
+        assert_eq!(names(&r), ["list_agents", "search_tasks"]);
+        assert_eq!(r["namespace"], "discovery");
+        let r = d
+            .discover_tools(
+                "run-1",
+                &DiscoveryRequest {
+                    query: "approval".into(),
+                    namespace: None,
+                    limit: Some(0.0),
+                },
+            )
+            .unwrap();
+        assert_eq!((names(&r).len(), r["truncated"].clone()), (1, json!(true)));
+        let err = d
+            .discover_tools(
+                "run-1",
+                &DiscoveryRequest {
+                    query: "  ".into(),
+                    namespace: None,
+                    limit: None,
+                },
+            )
+            .unwrap_err();
+        assert_eq!(err.code, "semantic_discovery_query_invalid");
+        let err = d
+            .discover_tools(
+                "run-1",
+                &DiscoveryRequest {
+                    query: "x".into(),
+                    namespace: Some("9x".into()),
+                    limit: None,
+                },
+            )
+            .unwrap_err();
+        assert_eq!(err.code, "semantic_discovery_namespace_invalid");
+    }
+}

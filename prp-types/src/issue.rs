@@ -94,6 +94,10 @@ codes! {
     BindingMismatch => "binding_mismatch",
     /// A member the reducer reads holds a value it cannot use (set in code out of range).
     InvalidMember => "invalid_member",
+    /// A discovery query that is empty or longer than 500 characters once trimmed.
+    SemanticDiscoveryQueryInvalid => "semantic_discovery_query_invalid",
+    /// A discovery namespace that is not `^[a-z][a-z0-9_]{0,63}$`.
+    SemanticDiscoveryNamespaceInvalid => "semantic_discovery_namespace_invalid",
     /// A schema that does not declare the draft 2020-12 dialect.
     UnsupportedSchemaDialect => "unsupported_schema_dialect",
     /// A schema `$id` outside the PRP namespace or not a URL.

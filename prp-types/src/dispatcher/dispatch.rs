@@ -157,10 +157,10 @@ pub enum ConstructionError {
 
 /// The run-scoped dispatcher.
 pub struct Dispatcher {
-    provider: Box<dyn ContextProvider>,
-    bindings: HashMap<&'static str, Box<dyn Binding>>,
+    pub(super) provider: Box<dyn ContextProvider>,
+    pub(super) bindings: HashMap<&'static str, Box<dyn Binding>>,
     store: Option<Arc<dyn IdempotencyStore>>,
-    records: Mutex<super::AuthorizationRecords>,
+    pub(super) records: Mutex<super::AuthorizationRecords>,
 }
 
 impl std::fmt::Debug for Dispatcher {

@@ -9,9 +9,11 @@
 //! locale collation, so the order is the same on every platform (it agrees with the reference for
 //! every claim in the catalog).
 
+mod discovery;
 mod dispatch;
 mod records;
 
+pub use discovery::{DiscoveryRequest, namespace};
 pub use dispatch::{
     Binding, Call, ConstructionError, ContextProvider, Correlation, DispatchError, DispatchResult,
     Dispatcher, Invocation, boundary, message, operation_receipt_id, outcome, retryable,
