@@ -5,6 +5,7 @@
 
 mod catalog;
 mod digest;
+mod dispatch;
 mod input;
 mod manifest;
 mod replay;
@@ -36,6 +37,7 @@ enum Command {
     Digest(digest::Args),
     Catalog(catalog::Args),
     Store(store::Args),
+    Dispatch(dispatch::Args),
     /// Print a completion script for SHELL (bash, elvish, fish, powershell, zsh) on stdout.
     Completions {
         /// The shell to complete for.
@@ -74,6 +76,7 @@ fn main() -> ExitCode {
         Command::Digest(args) => digest::run(&args),
         Command::Catalog(args) => catalog::run(&args),
         Command::Store(args) => store::run(&args),
+        Command::Dispatch(args) => dispatch::run(&args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "prp", &mut std::io::stdout());
             Status::Ok

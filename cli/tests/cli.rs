@@ -434,3 +434,67 @@ fn store_commands_resolve_a_claim_left_in_progress() {
     assert_eq!(code(&o), 2);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn dispatch_scenarios_print_their_expected_lines() {
+    let dir = project().join("fixtures/dispatch");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let expected = path.with_extension("expected.jsonl");
+        let o = prp([OsStr::new("dispatch"), path.as_os_str()]);
+        assert_eq!(code(&o), 0, "{}: {}", path.display(), stderr(&o));
+        if std::env::var_os("UPDATE_DISPATCH").is_some() {
+            std::fs::write(&expected, &o.stdout).unwrap();
+        }
+        let want = std::fs::read_to_string(&expected).unwrap();
+        assert_eq!(
+            stdout(&o),
+            want,
+            "{} differs from {}",
+            path.display(),
+            expected.display()
+        );
+        // Every receipt on every line is a valid semantic tool document.
+        for line in stdout(&o).lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            for key in ["inputReceipt", "resultReceipt"] {
+                if let Some(r) = v.get(key).filter(|r| !r.is_null()) {
+                    let bytes = serde_json::to_vec(r).unwrap();
+                    prp_types::decode::<prp_types::types::SemanticTool>(&bytes)
+                        .unwrap_or_else(|e| panic!("{}: {key}: {e}", path.display()));
+                }
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 2);
+    // The same scenario against the durable store gives the same lines.
+    let db_dir = scratch("dispatch-sqlite");
+    let store = format!("sqlite:{}", db_dir.join("claims.db").display());
+    let path = dir.join("mutations.json");
+    let o = prp([
+        OsStr::new("dispatch"),
+        path.as_os_str(),
+        OsStr::new("--store"),
+        OsStr::new(&store),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        std::fs::read_to_string(dir.join("mutations.expected.jsonl")).unwrap()
+    );
+    std::fs::remove_dir_all(&db_dir).unwrap();
+    // An invalid scenario is a located error, and nothing runs.
+    let bad = scratch("dispatch-bad");
+    let file = bad.join("bad.json");
+    std::fs::write(&file, r#"{"context": {}, "bindings": {}, "steps": []}"#).unwrap();
+    let o = prp([OsStr::new("dispatch"), file.as_os_str()]);
+    assert_eq!(code(&o), 1);
+    assert!(stderr(&o).contains("invalid scenario"), "{}", stderr(&o));
+    assert!(stdout(&o).is_empty());
+    std::fs::remove_dir_all(&bad).unwrap();
+}

@@ -12,6 +12,7 @@
 mod discovery;
 mod dispatch;
 mod records;
+pub mod scenario;
 
 pub use discovery::{DiscoveryRequest, namespace};
 pub use dispatch::{
