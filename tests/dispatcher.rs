@@ -685,6 +685,99 @@ mod dispatch {
     }
 
     #[test]
+    fn every_decision_denial_reaches_the_caller() {
+        // Each check of §4.3, through dispatch: the context as the provider gives it.
+        let cases: Vec<(Value, &str, &str, Value)> = vec![
+            (
+                json!({"runId": ""}),
+                "authority_context_invalid",
+                "report_progress",
+                progress("k", "b"),
+            ),
+            (
+                json!({"companyId": "co-9"}),
+                "company_mismatch",
+                "report_progress",
+                progress("k", "b"),
+            ),
+            (
+                json!({"actor": {"status": "gone"}}),
+                "actor_inactive",
+                "report_progress",
+                progress("k", "b"),
+            ),
+            (
+                json!({"activeTask": {"assigneeActorId": "agent-9"}}),
+                "task_ownership_denied",
+                "report_progress",
+                progress("k", "b"),
+            ),
+            (
+                json!({"activeTask": {"workMode": "ask"}}),
+                "task_mode_denied",
+                "finish_task",
+                json!({"idempotencyKey": "k", "summary": "s"}),
+            ),
+            (
+                json!({"activeTask": {"status": "done"}}),
+                "task_state_denied",
+                "report_progress",
+                progress("k", "b"),
+            ),
+            (
+                json!({"policy": {"deniedOperationIds": ["report_progress"]}}),
+                "policy_denied",
+                "report_progress",
+                progress("k", "b"),
+            ),
+            (
+                json!({}),
+                "actor_role_denied",
+                "decide_approval",
+                json!({"idempotencyKey": "k", "approvalId": "a", "decision": "approved", "note": "n"}),
+            ),
+            (
+                json!({}),
+                "required_claim_missing",
+                "create_task",
+                json!({"idempotencyKey": "k", "title": "t"}),
+            ),
+            (
+                json!({}),
+                "interaction_kind_denied",
+                "request_human_input",
+                json!({"idempotencyKey": "k", "interactionKind": "questions", "title": "t", "prompt": "p", "continuationPolicy": "none"}),
+            ),
+        ];
+        for (patch, want, op, input) in cases {
+            let h = harness(op, Ok(receipt_value(1)), true);
+            let mut v = full_context();
+            merge(&mut v, &patch);
+            *h.ctx.lock().unwrap() = vec![v];
+            let r = h.dispatcher.dispatch(&call(op, input));
+            assert_eq!(code(&r), want, "{op} with {patch}");
+            assert_eq!(h.runs.load(Ordering::SeqCst), 0);
+            let records = h.dispatcher.authorization_records();
+            // A malformed context is not recorded; every other denial is, once.
+            let expected = usize::from(want != "authority_context_invalid");
+            assert_eq!(records.len(), expected, "{want}");
+        }
+    }
+
+    fn merge(into: &mut Value, patch: &Value) {
+        if let (Some(a), Some(b)) = (into.as_object_mut(), patch.as_object()) {
+            for (k, v) in b {
+                match a.get_mut(k) {
+                    Some(x) if x.is_object() && v.is_object() => merge(x, v),
+                    _ => {
+                        a.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn non_read_operations_without_a_declared_key() {
         // The governance reads run without a key and without a claim.
         let h = harness(
@@ -696,6 +789,12 @@ mod dispatch {
             code(&h.dispatcher.dispatch(&call("list_approvals", json!({})))),
             "ok"
         );
+        for op in ["get_approval", "get_approval_context"] {
+            let h = harness(op, Ok(json!({"value": {"id": "ap-1"}})), false);
+            let input = json!({"approvalId": "ap-1"});
+            assert_eq!(code(&h.dispatcher.dispatch(&call(op, input))), "ok", "{op}");
+            assert_eq!(h.runs.load(Ordering::SeqCst), 1);
+        }
         // call_api, a write that cannot be made at-most-once, is refused either way.
         let h = harness("call_api", Ok(json!({"value": {}})), true);
         assert_eq!(
@@ -927,4 +1026,76 @@ mod discovery {
             .unwrap_err();
         assert_eq!(err.code, "semantic_discovery_namespace_invalid");
     }
+}
+
+/// Dispatcher output put into a replay fixture passes the contract pipeline's binding checks.
+#[test]
+fn a_fixture_built_from_dispatcher_receipts_passes_the_binding_checks() {
+    use prp_types::dispatcher::{Binding, Call, Dispatcher, Invocation};
+    use prp_types::store::MemoryStore;
+    use std::sync::Arc;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/replay/semantic-tool-call.json");
+    let mut fixture: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let mut v = context();
+    v["runId"] = json!("run_rs_semantic");
+    v["companyId"] = json!("company_rs_fixtures");
+    v["actor"]["companyId"] = json!("company_rs_fixtures");
+    v["activeTask"]["companyId"] = json!("company_rs_fixtures");
+    v["activeTask"]["executionRunId"] = json!("run_rs_semantic");
+    let c = ctx(&v);
+    let read: Box<dyn Binding> =
+        Box::new(|_: &Invocation<'_>| Ok(json!({"value": {"title": "t"}})));
+    let write: Box<dyn Binding> = Box::new(|_: &Invocation<'_>| {
+        Ok(
+            json!({"value": {"commandId": "cmd-1", "disposition": "applied", "stateRevision": 2,
+                            "entityRefs": ["task-1"], "scheduledWakeIds": []},
+                  "references": [{"kind": "task", "id": "task-1"}]}),
+        )
+    });
+    let d = Dispatcher::new(
+        move |_: &str| Ok(c.clone()),
+        vec![
+            ("get_task_context".into(), read),
+            ("report_progress".into(), write),
+        ],
+        Some(Arc::new(MemoryStore::new())),
+        None,
+    )
+    .unwrap();
+    let calls = [
+        (
+            2,
+            "get_task_context",
+            "call_rs_context_1",
+            "item_rs_semantic_context",
+            json!({}),
+        ),
+        (
+            4,
+            "report_progress",
+            "call_rs_comment_1",
+            "item_rs_semantic_comment",
+            json!({"idempotencyKey": "comment_rs_semantic_once", "body": "Progress"}),
+        ),
+    ];
+    for (at, op, call_id, item, input) in calls {
+        let call: Call = serde_json::from_value(json!({
+            "runId": "run_rs_semantic", "callId": call_id, "operationId": op,
+            "correlation": {"runId": "run_rs_semantic", "normalizedSessionId": "session_rs_semantic",
+                            "turnId": "turn_rs_semantic_1", "itemId": item},
+            "input": input
+        }))
+        .unwrap();
+        let r = d.dispatch(&call);
+        assert!(r.ok, "{:?}", r.error);
+        fixture["events"][at]["payload"]["semantic_tool"] =
+            serde_json::to_value(r.input_receipt.unwrap()).unwrap();
+        fixture["events"][at + 1]["payload"]["semantic_tool"] =
+            serde_json::to_value(r.result_receipt.unwrap()).unwrap();
+    }
+    let outcome =
+        prp_types::contract::validate_fixture_bytes(&serde_json::to_vec(&fixture).unwrap());
+    assert!(outcome.ok(), "{:#?}", outcome.issues);
+    assert!(prp_types::reducer::replay_fixture(&outcome.document.unwrap().typed).is_ok());
 }

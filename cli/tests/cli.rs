@@ -487,6 +487,25 @@ fn dispatch_scenarios_print_their_expected_lines() {
         stdout(&o),
         std::fs::read_to_string(dir.join("mutations.expected.jsonl")).unwrap()
     );
+    // A restarted process over the same file answers the committed mutation as a duplicate and
+    // never runs it again; the one whose binding failed is still in progress.
+    let o = prp([
+        OsStr::new("dispatch"),
+        path.as_os_str(),
+        OsStr::new("--store"),
+        OsStr::new(&store),
+    ]);
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        (lines[1]["callId"].as_str(), lines[1]["duplicate"].as_bool()),
+        (Some("call-2"), Some(true))
+    );
+    assert_eq!(lines[1]["executions"], 0);
+    assert_eq!(lines[4]["error"]["code"], "idempotency_in_progress");
+    assert_eq!(lines[4]["executions"], 0);
     std::fs::remove_dir_all(&db_dir).unwrap();
     // An invalid scenario is a located error, and nothing runs.
     let bad = scratch("dispatch-bad");

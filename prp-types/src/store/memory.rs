@@ -20,6 +20,8 @@ struct Entry {
 #[derive(Debug, Default)]
 struct State {
     entries: HashMap<String, Entry>,
+    /// The scope of each token issued and not released.
+    scopes: HashMap<Token, String>,
     issued: u64,
     faults: Faults,
 }
@@ -58,11 +60,12 @@ impl MemoryStore {
         if fault {
             return Err(StoreError::Injected(name));
         }
-        let entry = s
-            .entries
-            .values_mut()
-            .find(|e| &e.token == token)
+        let scope = s
+            .scopes
+            .get(token)
+            .cloned()
             .ok_or(StoreError::UnknownToken)?;
+        let entry = s.entries.get_mut(&scope).ok_or(StoreError::UnknownToken)?;
         match &entry.outcome {
             None => {
                 entry.outcome = Some(outcome.clone());
@@ -91,6 +94,7 @@ impl IdempotencyStore for MemoryStore {
         }
         s.issued += 1;
         let token = Token(format!("claim:{}", s.issued));
+        s.scopes.insert(token.clone(), r.scope.clone());
         s.entries.insert(
             r.scope.clone(),
             Entry {
@@ -120,12 +124,15 @@ impl IdempotencyStore for MemoryStore {
             return Err(StoreError::Injected("release"));
         }
         let scope = s
-            .entries
-            .iter()
-            .find(|(_, e)| &e.token == token && e.outcome.is_none())
-            .map(|(k, _)| k.clone())
+            .scopes
+            .get(token)
+            .cloned()
             .ok_or(StoreError::UnknownToken)?;
+        if s.entries.get(&scope).is_none_or(|e| e.outcome.is_some()) {
+            return Err(StoreError::UnknownToken);
+        }
         s.entries.remove(&scope);
+        s.scopes.remove(token);
         Ok(())
     }
 }
@@ -163,7 +170,9 @@ impl Operator for MemoryStore {
         let mut s = self.lock();
         match s.entries.get(scope) {
             Some(e) if e.outcome.is_none() => {
+                let token = e.token.clone();
                 s.entries.remove(scope);
+                s.scopes.remove(&token);
                 Ok(())
             }
             _ => Err(StoreError::NoClaimInProgress(scope.to_owned())),
