@@ -8,6 +8,7 @@ mod digest;
 mod dispatch;
 mod input;
 mod manifest;
+mod negotiate;
 mod replay;
 mod report;
 mod store;
@@ -38,6 +39,7 @@ enum Command {
     Catalog(catalog::Args),
     Store(store::Args),
     Dispatch(dispatch::Args),
+    Negotiate(negotiate::Args),
     /// Print a completion script for SHELL (bash, elvish, fish, powershell, zsh) on stdout.
     Completions {
         /// The shell to complete for.
@@ -77,6 +79,7 @@ fn main() -> ExitCode {
         Command::Catalog(args) => catalog::run(&args),
         Command::Store(args) => store::run(&args),
         Command::Dispatch(args) => dispatch::run(&args),
+        Command::Negotiate(args) => negotiate::run(&args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "prp", &mut std::io::stdout());
             Status::Ok

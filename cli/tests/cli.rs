@@ -517,3 +517,23 @@ fn dispatch_scenarios_print_their_expected_lines() {
     assert!(stdout(&o).is_empty());
     std::fs::remove_dir_all(&bad).unwrap();
 }
+
+#[test]
+fn negotiate_prints_the_selected_version() {
+    let o = prp(["negotiate", "--local", "1..2", "--peer", "2..3"]);
+    assert_eq!((code(&o), stdout(&o)), (0, "2\n".to_owned()));
+    let o = prp(["negotiate", "--local", "1..2", "--peer", "3..4"]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains("no common protocol version"),
+        "{}",
+        stderr(&o)
+    );
+    let o = prp(["negotiate", "--local", "2..1", "--peer", "1..2"]);
+    assert_eq!(code(&o), 2);
+    assert!(
+        stderr(&o).contains("malformed version range `2..1`"),
+        "{}",
+        stderr(&o)
+    );
+}

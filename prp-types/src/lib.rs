@@ -85,6 +85,7 @@ pub mod encode;
 pub mod issue;
 pub mod json;
 pub mod manifest;
+pub mod negotiation;
 pub mod reducer;
 pub mod store;
 pub mod validation;
