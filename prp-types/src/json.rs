@@ -19,6 +19,11 @@ pub fn parse(bytes: &[u8]) -> Result<Value, Issue> {
     crate::decode::decode::<Strict>(bytes).map(|s| s.0)
 }
 
+/// Orders two strings as JavaScript's default `sort()` does: by UTF-16 code units.
+pub fn utf16_cmp(a: &str, b: &str) -> std::cmp::Ordering {
+    a.encode_utf16().cmp(b.encode_utf16())
+}
+
 /// `JSON.stringify` of `value` with object keys sorted by UTF-16 code units, no whitespace.
 pub fn canonical(value: &Value) -> String {
     let mut out = String::new();
@@ -30,7 +35,7 @@ fn write_canonical(value: &Value, out: &mut String) {
     match value {
         Value::Object(map) => {
             let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            entries.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
+            entries.sort_by(|a, b| utf16_cmp(a.0, b.0));
             out.push('{');
             for (i, (k, v)) in entries.into_iter().enumerate() {
                 if i > 0 {

@@ -1,7 +1,8 @@
 //! The value types of the catalog's input contracts. Each one both checks a decoded value and
 //! describes itself to schemars, from the same constants, so that a type and its contract cannot
-//! drift apart. A refused value fails with the decoders' keyword codes, through the runtime's typed
-//! failure channel, so `decode::<T>` locates it with a JSON pointer like any generated PRP type.
+//! drift apart. The checks are the generated decoders' own (`rt::str_failure`, `rt::int_failure`,
+//! `rt::items_failure`), failing through the runtime's typed channel, so `decode::<T>` locates a
+//! refusal with the same code and JSON pointer as any generated PRP type.
 
 use crate::types::rt::{self, Failure, Keyword};
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
@@ -9,33 +10,22 @@ use serde::de::{Deserialize, Deserializer};
 use serde::{Serialize, Serializer};
 use std::borrow::Cow;
 
-fn chars(s: &str) -> u64 {
-    s.chars().count() as u64
-}
-
 /// A string of `MIN` to `MAX` characters (`minLength` is left out of the contract when `MIN` is 0).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Text<const MIN: u64, const MAX: u64>(String);
 
 impl<const MIN: u64, const MAX: u64> Text<MIN, MAX> {
+    const RULE: rt::StrRule = rt::StrRule {
+        min: if MIN == 0 { None } else { Some(MIN) },
+        max: Some(MAX),
+        pattern: None,
+        date_time: false,
+    };
+
     /// Checks `s` against the bounds.
     pub fn new(s: impl Into<String>) -> Result<Self, Failure> {
         let s = s.into();
-        let n = chars(&s);
-        if n < MIN {
-            return Err(Failure::new(
-                Keyword::MinLength,
-                "",
-                format!("string has {n} characters; at least {MIN} required"),
-            ));
-        }
-        if n > MAX {
-            return Err(Failure::new(
-                Keyword::MaxLength,
-                "",
-                format!("string has {n} characters; at most {MAX} allowed"),
-            ));
-        }
+        rt::str_failure(&Self::RULE, &s)?;
         Ok(Text(s))
     }
     /// The string.
@@ -124,22 +114,15 @@ impl<const MAX: u64> JsonSchema for NullableText<MAX> {
 pub struct Int<const MIN: i64, const MAX: i64>(i64);
 
 impl<const MIN: i64, const MAX: i64> Int<MIN, MAX> {
+    const RULE: rt::IntRule = rt::IntRule {
+        min: Some(MIN),
+        max: Some(MAX),
+        values: None,
+    };
+
     /// Checks `v` against the bounds.
     pub fn new(v: i64) -> Result<Self, Failure> {
-        if v < MIN {
-            return Err(Failure::new(
-                Keyword::Minimum,
-                "",
-                format!("{v} is less than the minimum {MIN}"),
-            ));
-        }
-        if v > MAX {
-            return Err(Failure::new(
-                Keyword::Maximum,
-                "",
-                format!("{v} is greater than the maximum {MAX}"),
-            ));
-        }
+        rt::int_failure(&Self::RULE, v)?;
         Ok(Int(v))
     }
     /// The integer.
@@ -211,22 +194,7 @@ impl<const MAX: u64> IdList<MAX> {
 impl<'de, const MAX: u64> Deserialize<'de> for IdList<MAX> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let items = Vec::<Text<1, { u64::MAX }>>::deserialize(d)?;
-        if items.len() as u64 > MAX {
-            return Err(rt::fail(
-                Keyword::MaxItems,
-                "",
-                format_args!("{} items; at most {MAX} allowed", items.len()),
-            ));
-        }
-        for (i, item) in items.iter().enumerate() {
-            if items[..i].contains(item) {
-                return Err(rt::fail(
-                    Keyword::UniqueItems,
-                    "",
-                    format_args!("item {i} repeats an earlier one"),
-                ));
-            }
-        }
+        rt::items_failure(&items, None, Some(MAX), true).map_err(Failure::into_error)?;
         Ok(IdList(items))
     }
 }

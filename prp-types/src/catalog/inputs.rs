@@ -221,13 +221,7 @@ pub struct ApiFiles(pub Vec<ApiFile>);
 impl<'de> Deserialize<'de> for ApiFiles {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let files = Vec::<ApiFile>::deserialize(d)?;
-        if files.len() > 10 {
-            return Err(rt::fail(
-                Keyword::MaxItems,
-                "",
-                format_args!("{} files; at most 10 allowed", files.len()),
-            ));
-        }
+        rt::items_failure(&files, None, Some(10), false).map_err(Failure::into_error)?;
         Ok(ApiFiles(files))
     }
 }
@@ -478,22 +472,7 @@ pub struct Statuses(pub Vec<TaskStatus>);
 impl<'de> Deserialize<'de> for Statuses {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let items = Vec::<TaskStatus>::deserialize(d)?;
-        if items.len() > 7 {
-            return Err(rt::fail(
-                Keyword::MaxItems,
-                "",
-                format_args!("{} statuses; at most 7 allowed", items.len()),
-            ));
-        }
-        for (i, s) in items.iter().enumerate() {
-            if items[..i].contains(s) {
-                return Err(rt::fail(
-                    Keyword::UniqueItems,
-                    "",
-                    format_args!("item {i} repeats an earlier one"),
-                ));
-            }
-        }
+        rt::items_failure(&items, None, Some(7), true).map_err(Failure::into_error)?;
         Ok(Statuses(items))
     }
 }

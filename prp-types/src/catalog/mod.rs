@@ -134,11 +134,14 @@ pub struct Declaration {
 }
 
 impl Declaration {
-    /// The output contract.
-    pub fn output_schema(&self) -> Value {
+    /// The output contract (each of the two is built once).
+    pub fn output_schema(&self) -> &'static Value {
+        static OPEN: LazyLock<Value> =
+            LazyLock::new(|| json!({"type": "object", "additionalProperties": true}));
+        static RECEIPT: LazyLock<Value> = LazyLock::new(contract::<Receipt>);
         match self.output {
-            Output::Open => json!({"type": "object", "additionalProperties": true}),
-            Output::Receipt => contract::<Receipt>(),
+            Output::Open => &OPEN,
+            Output::Receipt => &RECEIPT,
         }
     }
 
@@ -159,7 +162,7 @@ impl Declaration {
             m.insert("allowedRoles".into(), json!(roles));
         }
         m.insert("inputSchema".into(), self.input_schema.clone());
-        m.insert("outputSchema".into(), self.output_schema());
+        m.insert("outputSchema".into(), self.output_schema().clone());
         Value::Object(m)
     }
 }
@@ -698,7 +701,7 @@ fn sorted(v: &Value) -> Value {
     match v {
         Value::Object(m) => {
             let mut entries: Vec<(&String, &Value)> = m.iter().collect();
-            entries.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
+            entries.sort_by(|a, b| crate::json::utf16_cmp(a.0, b.0));
             Value::Object(
                 entries
                     .into_iter()

@@ -39,10 +39,13 @@ pub const TRUNCATED_KEY: &str = "__paperclip_truncated__";
 /// `sha256:` and the hex SHA-256 of the canonical JSON of the redacted value.
 pub fn digest(value: &Value) -> String {
     let text = canonical_json(&redact(value));
-    let hash = Sha256::digest(text.as_bytes());
-    let mut out = String::with_capacity(71);
-    out.push_str("sha256:");
-    for b in hash {
+    format!("sha256:{}", hex(&Sha256::digest(text.as_bytes())))
+}
+
+/// Lowercase hex of `bytes`.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
         out.push(char::from(b"0123456789abcdef"[usize::from(b >> 4)]));
         out.push(char::from(b"0123456789abcdef"[usize::from(b & 15)]));
     }
@@ -98,7 +101,7 @@ fn redact_at(value: &Value, key: &str, depth: usize, nodes: &mut usize) -> Value
 /// The entries of an object in UTF-16 code-unit order of their keys.
 fn sorted(map: &Map<String, Value>) -> Vec<(&String, &Value)> {
     let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-    entries.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
+    entries.sort_by(|a, b| crate::json::utf16_cmp(a.0, b.0));
     entries
 }
 

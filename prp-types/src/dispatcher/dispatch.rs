@@ -225,18 +225,12 @@ pub fn boundary(code: &str) -> Boundary {
 /// `runId:operationId:(idempotencyKey or callId)`.
 pub fn operation_receipt_id(run_id: &str, operation_id: &str, key_or_call: &str) -> String {
     let hash = Sha256::digest(format!("{run_id}:{operation_id}:{key_or_call}").as_bytes());
-    let hex: String = hash[..16].iter().map(|b| format!("{b:02x}")).collect();
-    format!("semantic_receipt:{hex}")
+    format!("semantic_receipt:{}", crate::digest::hex(&hash[..16]))
 }
 
+/// A stable code: the generated `StableCode` rule (`^[a-z][a-z0-9_.:-]*$`, 1 to 160 characters).
 fn is_stable_code(s: &str) -> bool {
-    let b = s.as_bytes();
-    !b.is_empty()
-        && b.len() <= 160
-        && b[0].is_ascii_lowercase()
-        && b.iter().all(|c| {
-            c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'_' | b'.' | b':' | b'-')
-        })
+    crate::types::StableCode::try_from(s).is_ok()
 }
 
 /// The references of a binding: the first 200, safe kinds and stable ids only, first occurrence
@@ -372,7 +366,8 @@ impl Dispatcher {
         let receipt_id =
             operation_receipt_id(&c.run_id, &call.operation_id, key.unwrap_or(&call.call_id));
         let input_digest = digest(&call.input);
-        let input_redacted = inspect(&call.input).contains_protected_data;
+        let seen = inspect(&call.input);
+        let input_redacted = seen.contains_protected_data;
         let deny = |code: &'static str| {
             self.denial(call, key, &input_digest, input_redacted, &receipt_id, code)
         };
@@ -409,7 +404,6 @@ impl Dispatcher {
             return deny(decision.code.as_str());
         }
         // 5. Inspection.
-        let seen = inspect(&call.input);
         if !seen.within_bounds {
             record(&decision);
             return deny("input_invalid");
@@ -636,16 +630,18 @@ impl Dispatcher {
             || !is_stable_id(rid)
             || !is_stable_code(code)
             || matches!(revision, Some(None))
-            || !inspect(value).within_bounds
-            || !output_valid(action, &redact(value))
         {
             return invalid();
         }
-        let refs = references(Some(&Value::Array(refs.clone())));
+        let seen = inspect(value);
         let safe = redact(value);
+        if !seen.within_bounds || !output_valid(action, &safe) {
+            return invalid();
+        }
+        let refs = references(Some(&Value::Array(refs.clone())));
         let settled = Settled {
             digest: digest(&safe),
-            redacted: inspect(value).contains_protected_data,
+            redacted: seen.contains_protected_data,
             references: refs,
             outcome: Outcome::Duplicate,
             code,

@@ -8,6 +8,10 @@
 //! Decision on the Open point of §4.3: `effectiveClaims` are sorted by UTF-16 code unit, not with
 //! locale collation, so the order is the same on every platform (it agrees with the reference for
 //! every claim in the catalog).
+//!
+//! Decision on the Open point of §4.10: one record per dispatch. The step-10 re-check writes its
+//! own record only when it denies, in place of the first decision's; when it allows, the first
+//! decision is the one recorded.
 
 mod discovery;
 mod dispatch;
@@ -175,14 +179,10 @@ pub struct Decision {
     pub effective_claims: Vec<String>,
 }
 
-/// A stable id: 1 to 240 characters of `[A-Za-z0-9._:-]`, starting with a letter or digit.
+/// A stable id: the generated `StableId1To240` rule (1 to 240 characters of `[A-Za-z0-9._:-]`,
+/// starting with a letter or digit).
 pub fn is_stable_id(s: &str) -> bool {
-    let b = s.as_bytes();
-    !b.is_empty()
-        && b.len() <= 240
-        && b[0].is_ascii_alphanumeric()
-        && b.iter()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b':' | b'-'))
+    crate::types::StableId1To240::try_from(s).is_ok()
 }
 
 fn is_text(s: &str) -> bool {
@@ -235,7 +235,7 @@ pub fn effective_claims(ctx: &RunContext) -> Vec<String> {
         .filter(|c| ctx.actor.claims.contains(c))
         .cloned()
         .collect();
-    out.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+    out.sort_by(|a, b| crate::json::utf16_cmp(a, b));
     out.dedup();
     out
 }

@@ -126,6 +126,18 @@ pub fn run(bytes: &[u8], store: ScenarioStore) -> Result<Vec<Value>, Issue> {
             Step::Dispatch(call) => {
                 let result = dispatcher.dispatch(call);
                 let mut v = serde_json::to_value(&result).unwrap_or(Value::Null);
+                // Receipts are PRP documents: they go out through the checked encoder.
+                let receipts = [
+                    ("inputReceipt", &result.input_receipt),
+                    ("resultReceipt", &result.result_receipt),
+                ];
+                for (key, receipt) in receipts {
+                    if let Some(r) = receipt {
+                        let bytes = crate::encode(r)?;
+                        v[key] = serde_json::from_slice(&bytes)
+                            .map_err(|e| Issue::new(Code::Encode, "", e.to_string()))?;
+                    }
+                }
                 let n = counts
                     .get(&call.operation_id)
                     .map_or(0, |c| c.load(Ordering::SeqCst));

@@ -25,6 +25,7 @@ mod catalog;
 mod fixtures;
 mod questions;
 
+use crate::digest::hex;
 use crate::issue::{Code, Issue};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
@@ -125,13 +126,9 @@ pub(crate) fn read_source(dir: &Path, rel: String) -> Result<Source, Error> {
     Ok(Source { rel, text, sha256 })
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// Sorts relative paths as the reference does: by UTF-16 code units of the whole path.
 pub(crate) fn sort_paths(paths: &mut [String]) {
-    paths.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
+    paths.sort_by(|a, b| crate::json::utf16_cmp(a, b));
 }
 
 /// Runs every check of §7.4 on `dir` (which holds `schemas/` and `fixtures/`) and builds the

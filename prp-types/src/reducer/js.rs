@@ -13,7 +13,7 @@ pub(crate) struct Utf16Ordered(pub(crate) String);
 
 impl Ord for Utf16Ordered {
     fn cmp(&self, other: &Self) -> Ordering {
-        self.0.encode_utf16().cmp(other.0.encode_utf16())
+        crate::json::utf16_cmp(&self.0, &other.0)
     }
 }
 

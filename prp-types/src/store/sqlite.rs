@@ -144,8 +144,7 @@ fn new_token(scope: &str) -> Token {
     let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let seed = format!("{scope}:{}:{}:{n}", std::process::id(), now_ms());
     let hash = Sha256::digest(seed.as_bytes());
-    let hex: String = hash[..16].iter().map(|b| format!("{b:02x}")).collect();
-    Token(format!("claim:{hex}"))
+    Token(format!("claim:{}", crate::digest::hex(&hash[..16])))
 }
 
 /// Commits `outcome` for the open claim `token` on `conn`; committing the same outcome again is a
