@@ -7,8 +7,17 @@ fn main() {
     let schemas = Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas");
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed={}", schemas.display());
+    // The session-goal `$defs` keys (`capability`, `snapshot`) are too generic for crate-level names.
+    let goal = "https://paperclip.dev/schemas/prp/v2/session-goal.schema.json#/$defs/";
     let options = prp_codegen::Options {
         document_union: Some(("Document".into(), "schema".into())),
+        names: [
+            ("capability", "GoalCapability"),
+            ("snapshot", "GoalSnapshot"),
+        ]
+        .into_iter()
+        .map(|(def, name)| (format!("{goal}{def}"), name.to_owned()))
+        .collect(),
         ..Default::default()
     };
     let output = match prp_codegen::generate_dir(&schemas, &options) {

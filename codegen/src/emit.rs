@@ -639,6 +639,22 @@ impl<'a> Emitter<'a> {
                             self
                         }
                     });
+                    if nullable && f.select.is_none() {
+                        let null_setter = format_ident!("{}_null", f.rust);
+                        let ndoc = format!(" Sets `{json}` to `null`.");
+                        let null = if f.required {
+                            quote! { None }
+                        } else {
+                            quote! { rt::Tri::Null }
+                        };
+                        b_setters.push(quote! {
+                            #[doc = #ndoc]
+                            pub fn #null_setter(mut self) -> Self {
+                                self.#rust = #null;
+                                self
+                            }
+                        });
+                    }
                 }
             }
             // An unset selector follows from the variant of the member it selects.

@@ -36,6 +36,10 @@ pub struct Options {
     /// Path of an existing copy of the runtime support module (for example `crate::rt`). When set, the
     /// output refers to it instead of embedding its own `rt` module, which keeps small outputs short.
     pub support_path: Option<String>,
+    /// Type names chosen by the caller, keyed by `$id#pointer` of a root (`…json#`) or of a `$defs`
+    /// entry (`…json#/$defs/snapshot`). A generic key such as `snapshot` makes a poor type name in a
+    /// crate with many schemas; a key that matches no root or `$defs` entry is an error.
+    pub names: std::collections::BTreeMap<String, String>,
 }
 
 /// What a run produced.
@@ -55,7 +59,7 @@ pub fn generate_dir(dir: &Path, options: &Options) -> Result<Output> {
 
 /// Runs the generator over an already loaded schema set.
 pub fn generate(set: SchemaSet, options: &Options) -> Result<Output> {
-    let mut model = normalize::Normalizer::new(&set).run()?;
+    let mut model = normalize::Normalizer::new(&set, &options.names)?.run()?;
     shapes::merge(&mut model);
     if let Some((name, tag)) = &options.document_union {
         document_union(&mut model, name, tag);

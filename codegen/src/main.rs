@@ -1,4 +1,4 @@
-//! `prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER] [--support-path PATH]`: the generator on any schema directory.
+//! `prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER] [--support-path PATH] [--name ID#POINTER=TYPE]...`: the generator on any schema directory.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -22,9 +22,19 @@ fn main() -> ExitCode {
                 options.document_union = Some((n, m));
             }
             "--support-path" => options.support_path = args.next(),
+            "--name" => {
+                let Some((k, v)) = args.next().and_then(|v| {
+                    v.rsplit_once('=')
+                        .map(|(a, b)| (a.to_owned(), b.to_owned()))
+                }) else {
+                    eprintln!("--name takes ID#POINTER=TYPE");
+                    return ExitCode::from(2);
+                };
+                options.names.insert(k, v);
+            }
             "-h" | "--help" => {
                 println!(
-                    "usage: prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER] [--support-path PATH]"
+                    "usage: prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER] [--support-path PATH] [--name ID#POINTER=TYPE]..."
                 );
                 return ExitCode::SUCCESS;
             }
@@ -37,7 +47,7 @@ fn main() -> ExitCode {
     }
     let Some(dir) = dir else {
         eprintln!(
-            "usage: prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER] [--support-path PATH]"
+            "usage: prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER] [--support-path PATH] [--name ID#POINTER=TYPE]..."
         );
         return ExitCode::from(2);
     };

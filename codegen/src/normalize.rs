@@ -53,6 +53,48 @@ const RESERVED: &[&str] = &[
     "Option", "Result", "String", "Vec", "Box", "Some", "None", "Ok", "Err", "Self", "Default",
 ];
 
+/// Where a caller-chosen type name applies: the root or `$defs` entry that `key` (`$id#pointer`)
+/// names, once the name is checked to be a usable type name.
+fn chosen_name_target(set: &SchemaSet, key: &str, name: &str) -> Result<Loc> {
+    let fail = |msg: String| crate::Error::new("invalid_type_name", "", "", msg);
+    let ident = name.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+        && name.chars().all(|c| c.is_ascii_alphanumeric());
+    if !ident || RESERVED.contains(&name) {
+        return Err(fail(format!(
+            "`{name}` (chosen for `{key}`) is not a usable type name: expected PascalCase ASCII \
+             letters and digits, not a prelude name"
+        )));
+    }
+    let (id, pointer) = key.split_once('#').unwrap_or((key, ""));
+    let Some(file) = set.files.iter().position(|f| f.id == id) else {
+        return Err(fail(format!("no schema has the `$id` `{id}` (in `{key}`)")));
+    };
+    let root = Loc {
+        file,
+        pointer: String::new(),
+    };
+    if pointer.is_empty() {
+        return Ok(root);
+    }
+    let def = pointer
+        .strip_prefix("/$defs/")
+        .filter(|k| !k.contains('/'))
+        .map(|k| k.replace("~1", "/").replace("~0", "~"))
+        .filter(|k| {
+            set.files[file]
+                .root
+                .get("$defs")
+                .and_then(Value::as_object)
+                .is_some_and(|d| d.contains_key(k))
+        });
+    match def {
+        Some(k) => Ok(root.child("$defs").child(&k)),
+        None => Err(fail(format!(
+            "`{key}` names neither the root nor a `$defs` entry of its schema"
+        ))),
+    }
+}
+
 /// Builds the [`Model`] of a schema set, one named item per schema node that needs a name.
 pub struct Normalizer<'a> {
     set: &'a SchemaSet,
@@ -66,8 +108,8 @@ pub struct Normalizer<'a> {
 }
 
 impl<'a> Normalizer<'a> {
-    /// A normalizer over `set`.
-    pub fn new(set: &'a SchemaSet) -> Self {
+    /// A normalizer over `set`, with the caller's type `names` (see [`crate::Options::names`]).
+    pub fn new(set: &'a SchemaSet, names: &BTreeMap<String, String>) -> Result<Self> {
         // Roots are named after their file; `$defs` after their key, prefixed by the file when the key
         // is used by more than one file (their constraints may differ).
         let mut def_names = HashMap::new();
@@ -112,14 +154,18 @@ impl<'a> Normalizer<'a> {
                 }
             }
         }
-        Normalizer {
+        for (key, name) in names {
+            let loc = chosen_name_target(set, key, name)?;
+            def_names.insert(loc, name.clone());
+        }
+        Ok(Normalizer {
             set,
             model: Model::default(),
             taken: BTreeSet::new(),
             memo: HashMap::new(),
             def_names,
             pattern_names: HashMap::new(),
-        }
+        })
     }
 
     /// Normalizes every file's root and named `$defs`, then gives constrained strings their types.

@@ -200,6 +200,16 @@ fn nullable_members_keep_null_apart_from_absent() {
     assert_eq!(code::<Record>(r#"{"a":null}"#), "required");
     assert_eq!(code::<Record>(r#"{"a":null,"c":null,"d":null}"#), "type");
     assert_eq!(code::<Record>(r#"{"a":null,"c":null,"b":0}"#), "minimum");
+
+    // Builders set null apart from absent too: an optional nullable member has its own null
+    // setter, and a required nullable one left unset is written as null.
+    let built = Record::builder().a("x").a_null().b_null().build().unwrap();
+    assert_eq!(
+        serde_json::to_string(&built).unwrap(),
+        r#"{"a":null,"b":null,"c":null}"#
+    );
+    let built = Record::builder().b(2).build().unwrap();
+    assert_eq!((built.a, built.b), (None, rt_support::Tri::Value(2.into())));
 }
 
 #[test]

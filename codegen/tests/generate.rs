@@ -142,3 +142,49 @@ fn files_are_checked_on_load() {
         "duplicate_schema_id"
     );
 }
+
+#[test]
+fn callers_choose_type_names_for_roots_and_defs() {
+    let dir = temp_dir("names");
+    let mut schema = base(serde_json::json!({ "name": { "$ref": "#/$defs/item" } }));
+    schema["$defs"] = serde_json::json!({ "item": { "type": "object", "properties": {} } });
+    write(&dir, "thing.schema.json", schema);
+    let id = "https://example.test/thing.schema.json";
+    let named = |pairs: &[(&str, &str)]| Options {
+        names: pairs
+            .iter()
+            .map(|(k, v)| (format!("{id}{k}"), v.to_string()))
+            .collect(),
+        ..Default::default()
+    };
+    let code = generate_dir(&dir, &named(&[("#", "Widget"), ("#/$defs/item", "Part")]))
+        .unwrap()
+        .code;
+    assert!(code.contains("pub struct Widget {"), "the root is renamed");
+    assert!(
+        code.contains("pub struct Part {"),
+        "the $defs entry is renamed"
+    );
+    assert!(
+        code.contains("pub name: Part,"),
+        "users of the entry follow"
+    );
+    assert!(!code.contains("pub struct Item {") && !code.contains("pub struct Thing {"));
+
+    for (pairs, says) in [
+        (&[("#/$defs/missing", "Part")][..], "neither the root nor"),
+        (&[("#/properties/name", "Part")][..], "neither the root nor"),
+        (&[("#", "not_pascal")][..], "not a usable type name"),
+        (&[("#", "Option")][..], "not a usable type name"),
+    ] {
+        let e = generate_dir(&dir, &named(pairs)).unwrap_err();
+        assert_eq!(e.code, "invalid_type_name");
+        assert!(e.message.contains(says), "{pairs:?}: {e}");
+    }
+    let mut unknown = named(&[]);
+    unknown
+        .names
+        .insert("https://example.test/other.json#".into(), "Part".into());
+    let e = generate_dir(&dir, &unknown).unwrap_err();
+    assert!(e.message.contains("no schema has the `$id`"), "{e}");
+}

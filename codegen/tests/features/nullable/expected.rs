@@ -72,6 +72,11 @@ impl RecordBuilder {
         }
         self
     }
+    /// Sets `a` to `null`.
+    pub fn a_null(mut self) -> Self {
+        self.a = None;
+        self
+    }
     /// Sets `b`; a value that breaks its rule makes `build` fail.
     pub fn b<__V>(mut self, v: __V) -> Self
     where
@@ -88,6 +93,11 @@ impl RecordBuilder {
         }
         self
     }
+    /// Sets `b` to `null`.
+    pub fn b_null(mut self) -> Self {
+        self.b = rt::Tri::Null;
+        self
+    }
     /// Sets `c`; a value that breaks its rule makes `build` fail.
     pub fn c<__V>(mut self, v: __V) -> Self
     where
@@ -102,6 +112,11 @@ impl RecordBuilder {
                 }
             }
         }
+        self
+    }
+    /// Sets `c` to `null`.
+    pub fn c_null(mut self) -> Self {
+        self.c = None;
         self
     }
     /// Sets `d`; a value that breaks its rule makes `build` fail.
