@@ -1407,9 +1407,25 @@ impl<'a> Emitter<'a> {
         let mut tags = Vec::new();
         let mut fast_arms = Vec::new();
         let mut check_arms = Vec::new();
-        for (value, variant, ty) in &t.variants {
+        let mut froms = Vec::new();
+        let rtys: Vec<String> = t
+            .variants
+            .iter()
+            .map(|(_, _, ty)| self.rust_ty(ty).to_string())
+            .collect();
+        for (n, (value, variant, ty)) in t.variants.iter().enumerate() {
             let v = ident(variant);
             let rty = self.rust_ty(ty);
+            // A variant type no other variant holds converts into the enum directly.
+            if !tag.is_empty() && rtys.iter().filter(|r| **r == rtys[n]).count() == 1 {
+                froms.push(quote! {
+                    impl From<#rty> for #name {
+                        fn from(v: #rty) -> Self {
+                            #name::#v(v)
+                        }
+                    }
+                });
+            }
             let c = self.checks(ty, quote! { x });
             check_arms.push(quote! { #name::#v(x) => { let _ = x; #c } });
             let seed = self.seed(ty);
@@ -1461,6 +1477,7 @@ impl<'a> Emitter<'a> {
                     match self { #(#tags)* }
                 }
             }
+            #(#froms)*
             impl<'de> serde::Deserialize<'de> for #name {
                 fn deserialize<__D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
                     struct V;

@@ -168,6 +168,9 @@ fn tagged_unions_pick_the_variant_by_constant() {
         "additional_properties"
     );
     assert_eq!(code::<Shape>(r#"{"kind":"square","side":0}"#), "minimum");
+    // A variant converts into the enum.
+    let square: Square = ok(r#"{"kind":"square","side":3}"#);
+    assert_eq!(Shape::from(square.clone()), Shape::Square(square));
 }
 
 #[test]

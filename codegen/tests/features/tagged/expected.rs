@@ -43,6 +43,16 @@ impl Shape {
         }
     }
 }
+impl From<Circle> for Shape {
+    fn from(v: Circle) -> Self {
+        Shape::Circle(v)
+    }
+}
+impl From<Square> for Shape {
+    fn from(v: Square) -> Self {
+        Shape::Square(v)
+    }
+}
 impl<'de> serde::Deserialize<'de> for Shape {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
