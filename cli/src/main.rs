@@ -6,6 +6,7 @@
 mod catalog;
 mod digest;
 mod dispatch;
+mod goals;
 mod input;
 mod manifest;
 mod negotiate;
@@ -40,6 +41,7 @@ enum Command {
     Store(store::Args),
     Dispatch(dispatch::Args),
     Negotiate(negotiate::Args),
+    Goals(goals::Args),
     /// Print a completion script for SHELL (bash, elvish, fish, powershell, zsh) on stdout.
     Completions {
         /// The shell to complete for.
@@ -80,6 +82,7 @@ fn main() -> ExitCode {
         Command::Store(args) => store::run(&args),
         Command::Dispatch(args) => dispatch::run(&args),
         Command::Negotiate(args) => negotiate::run(&args),
+        Command::Goals(args) => goals::run(&args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "prp", &mut std::io::stdout());
             Status::Ok

@@ -537,3 +537,33 @@ fn negotiate_prints_the_selected_version() {
         stderr(&o)
     );
 }
+
+#[test]
+fn goals_prints_the_projection_of_a_fixture() {
+    let fixture = project().join("fixtures/goals/goal-resume.json");
+    let o = prp([OsStr::new("goals"), fixture.as_os_str()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let expected = std::fs::read_to_string(fixture.with_extension("projection.json")).unwrap();
+    assert_eq!(stdout(&o), expected);
+    // The fixtures are accepted by `prp validate` too.
+    let o = prp([OsStr::new("validate"), fixture.as_os_str()]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+
+    // A rejected fixture: its issues on stderr, exit 1; a missing one: exit 2.
+    let dir = scratch("goals");
+    let mut doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&fixture).unwrap()).unwrap();
+    doc["protocolVersion"] = 1.into();
+    let bad = dir.join("v1.json");
+    std::fs::write(&bad, doc.to_string()).unwrap();
+    let o = prp([OsStr::new("goals"), bad.as_os_str()]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains("unsupported_required_version at /events/2/schemaVersion"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(stdout(&o), "");
+    let o = prp(["goals", "/nonexistent/fixture.json"]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+}

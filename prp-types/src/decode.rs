@@ -44,7 +44,8 @@ pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Issue> {
             if let Err(syntax) = serde_json::from_slice::<serde::de::IgnoredAny>(bytes) {
                 return Err(classify(&syntax, String::new(), bytes));
             }
-            return Err(classify(&e, rt::pointer_of(&track.path()), bytes));
+            let issue = classify(&e, rt::pointer_of(&track.path()), bytes);
+            return Err(goal_command_v1(issue, bytes));
         }
     };
     de.end().map_err(|e| classify(&e, String::new(), bytes))?;
@@ -105,6 +106,36 @@ pub(crate) fn classify(e: &serde_json::Error, pointer: String, bytes: &[u8]) -> 
             }
         }
     }
+}
+
+/// The schema whose `type` enum lacks the session-goal commands.
+const COMMAND_V1: &str = "paperclip.prp.command.v1";
+
+/// Says why a v1 command with a `session.goal.*` type fails (PROTOCOL §5.3 rule 6): the value is
+/// right, the schema is wrong. The code stays `enum`; only the sentence says more.
+fn goal_command_v1(mut issue: Issue, bytes: &[u8]) -> Issue {
+    let Some(parent) = issue.pointer.strip_suffix("/type") else {
+        return issue;
+    };
+    if issue.code != Code::Enum {
+        return issue;
+    }
+    let Ok(doc) = serde_json::from_slice::<serde_json::Value>(bytes) else {
+        return issue;
+    };
+    let Some(command) = doc.pointer(parent) else {
+        return issue;
+    };
+    if command.get("schema").and_then(serde_json::Value::as_str) == Some(COMMAND_V1)
+        && let Some(ty) = command.get("type").and_then(serde_json::Value::as_str)
+        && ty.starts_with("session.goal.")
+    {
+        issue.message = format!(
+            "session goal commands require the paperclip.prp.command.v2 schema: `{ty}` is not a \
+             {COMMAND_V1} type"
+        );
+    }
+    issue
 }
 
 /// A decoder that checks bytes against one schema, chosen at run time.

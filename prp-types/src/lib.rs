@@ -82,6 +82,7 @@ pub mod decode;
 pub mod digest;
 pub mod dispatcher;
 pub mod encode;
+pub mod goals;
 pub mod issue;
 pub mod json;
 pub mod manifest;

@@ -1,11 +1,22 @@
 //! Version negotiation (PROTOCOL §5.1): the highest version both peers support, or none, and a
 //! session that holds the selected version and refuses every message of another.
 //!
+//! A [`Session`] also holds the runner's latest capability snapshot and the goal projection
+//! ([`crate::goals`]), so that it can answer whether a command may go on the wire
+//! ([`Session::may_send`]) and serialize only those that may ([`Session::serialize`]).
+//!
 //! `negotiate(local, peer)` selects `min(local.max, peer.max)` when it is at least
 //! `max(local.min, peer.min)`; otherwise there is no common version and the connection fails
 //! closed. This build supports [`SUPPORTED`] = 1..=2.
 
 use std::fmt;
+
+use crate::goals::{GoalEvent, GoalProjection, Outcome, Outgoing, Refusal, gate};
+use crate::issue::Issue;
+use crate::types::{FixtureCapabilities, GoalCapability};
+
+/// A capability snapshot, v1 (`paperclip.prp.capabilities.v1`) or v2 (with `sessionGoals`).
+pub type CapabilitySnapshot = FixtureCapabilities;
 
 /// An inclusive range of protocol versions, `min..=max`, both at least 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -124,16 +135,23 @@ pub enum SessionError {
     },
 }
 
-/// A session after negotiation: it holds the selected version and refuses any other.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A session after negotiation: the selected version, the runner's latest capability snapshot and
+/// the goal projection.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Session {
     version: u32,
+    capabilities: Option<CapabilitySnapshot>,
+    goals: GoalProjection,
 }
 
 impl Session {
     /// Negotiates between this build's [`SUPPORTED`] range and the peer's.
     pub fn negotiate(peer: VersionRange) -> Result<Self, NegotiationError> {
-        negotiate(SUPPORTED, peer).map(|version| Session { version })
+        negotiate(SUPPORTED, peer).map(|version| Session {
+            version,
+            capabilities: None,
+            goals: GoalProjection::new(version),
+        })
     }
 
     /// The selected version.
@@ -151,6 +169,69 @@ impl Session {
                 got: version,
             })
         }
+    }
+
+    /// Takes the runner's capability snapshot. It must be of the negotiated version: a v2 session
+    /// gets a v2 snapshot (which always carries `sessionGoals`), a v1 session a v1 one (which means
+    /// goals are unsupported).
+    pub fn set_capabilities(
+        &mut self,
+        snapshot: impl Into<CapabilitySnapshot>,
+    ) -> Result<(), SessionError> {
+        let snapshot = snapshot.into();
+        let got = match &snapshot {
+            FixtureCapabilities::Capabilities(_) => 1,
+            FixtureCapabilities::CapabilitiesV2(_) => 2,
+        };
+        self.accept(got)?;
+        self.goals.set_capabilities(&snapshot);
+        self.capabilities = Some(snapshot);
+        Ok(())
+    }
+
+    /// The runner's capability snapshot, as last set.
+    pub fn capabilities(&self) -> Option<&CapabilitySnapshot> {
+        self.capabilities.as_ref()
+    }
+
+    /// The latest goal capability: from the snapshot, then from `session.capabilities.updated`
+    /// events. `None` means goals are unsupported.
+    pub fn goal_capability(&self) -> Option<&GoalCapability> {
+        self.goals.capability()
+    }
+
+    /// The goal projection.
+    pub fn goals(&self) -> &GoalProjection {
+        &self.goals
+    }
+
+    /// Folds one event from the runner into the goal projection; an event whose `schemaVersion`
+    /// is above the negotiated version is refused.
+    pub fn observe<E: GoalEvent>(&mut self, event: &E) -> Result<Outcome, Issue> {
+        self.goals.apply(event)
+    }
+
+    /// Whether `command` may go on the wire in this session (see [`crate::goals::gate`]).
+    pub fn may_send<'a>(&self, command: impl Into<Outgoing<'a>>) -> Result<(), Refusal> {
+        gate::check(
+            self.version,
+            self.goals.capability(),
+            self.goals.goal(),
+            command.into(),
+        )
+    }
+
+    /// The command's JSON bytes, if it [may be sent](Session::may_send); a refused command is
+    /// never serialized.
+    pub fn serialize<'a>(&self, command: impl Into<Outgoing<'a>>) -> Result<Vec<u8>, Refusal> {
+        let command = command.into();
+        self.may_send(command)?;
+        // `may_send` has validated it.
+        let bytes = match command {
+            Outgoing::V1(c) => serde_json::to_vec(c),
+            Outgoing::V2(c) => serde_json::to_vec(c),
+        };
+        bytes.map_err(|e| Refusal::Invalid(Issue::new(crate::Code::Encode, "", e.to_string())))
     }
 }
 

@@ -13,6 +13,9 @@ use std::path::Path;
 const REPLAY: &str = "fixtures/replay/";
 const GOLDEN: &str = "fixtures/replay/golden/";
 const QUESTIONS: &str = "fixtures/questions/";
+/// The project's protocolVersion 2 replay fixtures, beside their expected goal projections.
+const GOALS: &str = "fixtures/goals/";
+const GOAL_PROJECTION: &str = ".projection.json";
 const REJECTED_BINDING: &str = "fixtures/rejected/binding/";
 const REJECTED: &str = "fixtures/rejected/";
 const CONFORMANCE_INPUT: &str = "fixtures/conformance-minimal-run.json";
@@ -31,6 +34,7 @@ enum Kind {
     Golden,
     ReplayAccept,
     ReplayReject,
+    GoalReplay,
     RejectedBinding,
     RejectedUnknown,
     Question,
@@ -46,6 +50,8 @@ fn kind(rel: &str) -> Kind {
         Kind::ReplayReject
     } else if rel.starts_with(REPLAY) {
         Kind::ReplayAccept
+    } else if rel.starts_with(GOALS) && !rel.ends_with(GOAL_PROJECTION) {
+        Kind::GoalReplay
     } else if rel.starts_with(REJECTED_BINDING) {
         Kind::RejectedBinding
     } else if rel.starts_with(REJECTED) {
@@ -69,6 +75,7 @@ fn expectation(rel: &str, kind: Kind, value: Option<&Value>) -> (&'static str, S
         Kind::ReplayAccept if rel.ends_with("unknown-optional-fields.json") => {
             ("accept", "additive-optional-fields".into())
         }
+        Kind::GoalReplay => ("accept", "session-goals-v2".into()),
         Kind::RejectedBinding => ("reject", "binding-mismatch".into()),
         Kind::RejectedUnknown => ("reject", "unknown".into()),
         Kind::Question => {
@@ -164,6 +171,13 @@ fn check(
     match kind {
         Kind::ReplayAccept => replay_accept(rel, bytes, problems),
         Kind::ReplayReject => replay_reject(rel, bytes, problems),
+        // v2 events and capabilities are the point here, so the v1-only assertion does not apply;
+        // the whole contract pipeline does.
+        Kind::GoalReplay => {
+            for issue in &contract::validate_fixture_bytes(bytes).issues {
+                problems.push(problem(Code::InvalidFixture, format!("{rel}: {issue}")));
+            }
+        }
         Kind::RejectedBinding => rejected_binding(rel, bytes, problems),
         Kind::RejectedUnknown => problems.push(problem(
             Code::InvalidFixture,

@@ -1,0 +1,59 @@
+//! `prp goals FIXTURE`: the session-goal projection of a replay fixture (PROTOCOL §5.3), a thin
+//! shell over `prp_types::goals::GoalProjection`.
+//!
+//! Exit codes: 0 printed, 1 a rejected fixture, 2 usage or I/O.
+
+use crate::Status;
+use crate::input;
+use crate::report;
+use prp_types::goals::GoalProjection;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Print the session-goal projection of a replay fixture.
+///
+/// The fixture goes through the contract pipeline first, as for `prp replay`. Its events are then
+/// folded at the fixture's `protocolVersion`, starting from its capability snapshot, into the
+/// current goal capability and goal, printed as two-space JSON: `negotiatedVersion`,
+/// `goalsAvailable`, `capability`, `goal` (objective, status, workingNow, budget and usage,
+/// timestamps), `awaitingSnapshot` (a session open or resume whose authoritative snapshot has not
+/// come), `lastGoalEvent`, and `events` (applied, already processed, out of order).
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The replay fixture; `-` reads standard input.
+    #[arg(value_name = "FIXTURE")]
+    fixture: PathBuf,
+}
+
+pub fn run(args: &Args) -> Status {
+    let name = input::name(&args.fixture);
+    let bytes = match input::read_document(&args.fixture) {
+        Ok(bytes) => bytes,
+        Err(issue) => {
+            eprintln!("prp goals: {name}: {}", report::issue_text(&issue));
+            return if issue.code == prp_types::Code::IoError {
+                Status::Error
+            } else {
+                Status::Failed
+            };
+        }
+    };
+    let projection = match GoalProjection::of_fixture_bytes(&bytes) {
+        Ok(p) => p,
+        Err(issues) => {
+            for issue in &issues {
+                eprintln!("prp goals: {name}: rejected: {}", report::issue_text(issue));
+            }
+            return Status::Failed;
+        }
+    };
+    let text = prp_types::json::pretty(&projection.to_json());
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Status::Ok,
+        Err(e) => {
+            eprintln!("prp goals: cannot write the output: {e}");
+            Status::Error
+        }
+    }
+}
