@@ -12,6 +12,7 @@ mod manifest;
 mod negotiate;
 mod replay;
 mod report;
+mod runner;
 mod store;
 mod validate;
 
@@ -42,6 +43,8 @@ enum Command {
     Dispatch(dispatch::Args),
     Negotiate(negotiate::Args),
     Goals(goals::Args),
+    LocalRunner(runner::LocalRunnerArgs),
+    FakeHarness(runner::FakeHarnessArgs),
     /// Print a completion script for SHELL (bash, elvish, fish, powershell, zsh) on stdout.
     Completions {
         /// The shell to complete for.
@@ -83,6 +86,8 @@ fn main() -> ExitCode {
         Command::Dispatch(args) => dispatch::run(&args),
         Command::Negotiate(args) => negotiate::run(&args),
         Command::Goals(args) => goals::run(&args),
+        Command::LocalRunner(args) => runner::run_local_runner(args),
+        Command::FakeHarness(args) => return runner::run_fake_harness(&args),
         Command::Completions { shell } => {
             clap_complete::generate(shell, &mut Cli::command(), "prp", &mut std::io::stdout());
             Status::Ok

@@ -130,6 +130,8 @@ codes! {
     InvalidConformanceEvent => "invalid_conformance_event",
     /// A conformance output whose result is not the expected one.
     ConformanceResultMismatch => "conformance_result_mismatch",
+    /// A fake-harness script that is not a valid `paperclip.fake_harness.script.v1` document.
+    InvalidScript => "invalid_script",
 }
 
 impl Code {
