@@ -1,12 +1,20 @@
-//! The idempotency store contract (PROTOCOL §4.5) on both implementations, and what the durable
-//! one promises across threads, processes, crashes and restarts.
+//! The store conformance suite (PROTOCOL §4.5): one set of cases, run on the memory, SQLite and
+//! PostgreSQL stores, for the contract, injected failures, threads and processes racing for one
+//! scope, and a process killed between its effect and its commit; then what only PostgreSQL can
+//! show (a dropped connection, a server restart, an unreachable server, a newer schema), against
+//! a throwaway cluster the test starts itself.
+
+#[path = "pg/cluster.rs"]
+mod cluster;
 
 use prp_types::store::{
-    Claim, ClaimRequest, Faults, IdempotencyStore, MemoryStore, Operator, SqliteStore, StoreError,
+    Claim, ClaimRequest, Durable, Faults, IdempotencyStore, MemoryStore, PostgresStore,
+    SqliteStore, StoreError,
 };
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
+use std::sync::Arc;
 
 fn request(scope: &str, digest: &str) -> ClaimRequest {
     ClaimRequest {
@@ -28,8 +36,85 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// Where each case gets a store: a fresh one per case, and for durable stores the `--store` spec
+/// that opens the same store in another process.
+trait Backend {
+    /// A fresh, empty store for case `case`, and its spec when other processes can open it.
+    fn fresh(&self, case: &str) -> (Arc<dyn Durable>, Option<String>);
+}
+
+struct Memory;
+impl Backend for Memory {
+    fn fresh(&self, _: &str) -> (Arc<dyn Durable>, Option<String>) {
+        (Arc::new(MemoryStore::new()), None)
+    }
+}
+
+struct Sqlite(PathBuf);
+impl Backend for Sqlite {
+    fn fresh(&self, case: &str) -> (Arc<dyn Durable>, Option<String>) {
+        let spec = format!("sqlite:{}", self.0.join(format!("{case}.db")).display());
+        (prp_types::store::open(&spec).unwrap(), Some(spec))
+    }
+}
+
+struct Postgres<'a>(&'a cluster::Cluster);
+impl Backend for Postgres<'_> {
+    fn fresh(&self, case: &str) -> (Arc<dyn Durable>, Option<String>) {
+        let url = self.0.database(&case.replace('-', "_"));
+        (prp_types::store::open(&url).unwrap(), Some(url))
+    }
+}
+
+/// A conformance case: the store, and its spec when other processes can open it.
+type Case = fn(&dyn Durable, Option<&str>);
+
+/// Every case, in order, on `backend`.
+fn conformance(backend: &dyn Backend) {
+    let cases: [(&str, Case); 5] = [
+        ("contract", |s, _| contract(s)),
+        ("faults", |s, _| injected_failures_fail_only_their_method(s)),
+        ("threads", |s, _| {
+            threads_claiming_one_scope_get_one_claim(s)
+        }),
+        ("processes", processes_claiming_one_scope_get_one_claim),
+        (
+            "crash",
+            a_process_killed_between_effect_and_commit_never_runs_it_again,
+        ),
+    ];
+    for (name, case) in cases {
+        let (store, spec) = backend.fresh(name);
+        case(&*store, spec.as_deref());
+    }
+}
+
+#[test]
+fn the_memory_store_conforms() {
+    conformance(&Memory);
+}
+
+#[test]
+fn the_sqlite_store_conforms() {
+    let dir = scratch("conformance");
+    conformance(&Sqlite(dir.clone()));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_postgres_store_conforms_and_survives_its_server() {
+    let Some(cluster) = cluster::Cluster::start() else {
+        return;
+    };
+    conformance(&Postgres(&cluster));
+    a_dropped_connection_mid_claim_is_replaced(&cluster);
+    a_server_restart_between_claim_and_complete(&cluster);
+    an_unreachable_server_is_a_clear_error_and_nothing_runs(&cluster);
+    a_schema_from_a_newer_build_is_refused(&cluster);
+}
+
 /// The contract, on any store that also has an operator's interface.
-fn contract<S: IdempotencyStore + Operator>(store: &S) {
+fn contract(store: &dyn Durable) {
     let Claim::Claimed(token) = store.claim(&request("s1", "d1")).unwrap() else {
         panic!("the first claim of a scope is claimed")
     };
@@ -85,99 +170,81 @@ fn contract<S: IdempotencyStore + Operator>(store: &S) {
     ));
 }
 
-#[test]
-fn the_memory_store_keeps_the_contract() {
-    contract(&MemoryStore::new());
+fn injected_failures_fail_only_their_method(store: &dyn Durable) {
+    store.set_faults(Faults {
+        claim: true,
+        ..Faults::default()
+    });
+    assert_eq!(
+        store.claim(&request("f", "d")),
+        Err(StoreError::Injected("claim"))
+    );
+    store.set_faults(Faults::default());
+    let Claim::Claimed(t) = store.claim(&request("f", "d")).unwrap() else {
+        panic!()
+    };
+    // The primary commit fails; the recovery path commits; the next call is a duplicate.
+    store.set_faults(Faults {
+        complete: true,
+        release: true,
+        ..Faults::default()
+    });
+    assert_eq!(
+        store.complete(&t, &outcome(5)),
+        Err(StoreError::Injected("complete"))
+    );
+    assert_eq!(store.release(&t), Err(StoreError::Injected("release")));
+    store.recover(&t, &outcome(5)).unwrap();
+    assert_eq!(
+        store.claim(&request("f", "d")).unwrap(),
+        Claim::Duplicate(outcome(5))
+    );
+    // A recovery of another outcome for a committed claim is refused.
+    assert_eq!(
+        store.recover(&t, &outcome(6)),
+        Err(StoreError::UnknownToken)
+    );
+    store.set_faults(Faults {
+        recover: true,
+        ..Faults::default()
+    });
+    assert_eq!(
+        store.recover(&t, &outcome(5)),
+        Err(StoreError::Injected("recover"))
+    );
+    store.set_faults(Faults::default());
 }
 
-#[test]
-fn the_sqlite_store_keeps_the_contract() {
-    let dir = scratch("contract");
-    contract(&SqliteStore::open(dir.join("store.db")).unwrap());
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
-#[test]
-fn injected_failures_fail_only_their_method() {
-    let dir = scratch("faults");
-    let sqlite = SqliteStore::open(dir.join("store.db")).unwrap();
-    let memory = MemoryStore::new();
-    type SetFaults<'a> = &'a dyn Fn(Faults);
-    let stores: [(&dyn IdempotencyStore, SetFaults); 2] = [
-        (&memory, &|f| memory.set_faults(f)),
-        (&sqlite, &|f| sqlite.set_faults(f)),
-    ];
-    for (store, set) in stores {
-        set(Faults {
-            claim: true,
-            ..Faults::default()
-        });
-        assert_eq!(
-            store.claim(&request("f", "d")),
-            Err(StoreError::Injected("claim"))
-        );
-        set(Faults::default());
-        let Claim::Claimed(t) = store.claim(&request("f", "d")).unwrap() else {
-            panic!()
-        };
-        // The primary commit fails; the recovery path commits; the next call is a duplicate.
-        set(Faults {
-            complete: true,
-            release: true,
-            ..Faults::default()
-        });
-        assert_eq!(
-            store.complete(&t, &outcome(5)),
-            Err(StoreError::Injected("complete"))
-        );
-        assert_eq!(store.release(&t), Err(StoreError::Injected("release")));
-        store.recover(&t, &outcome(5)).unwrap();
-        assert_eq!(
-            store.claim(&request("f", "d")).unwrap(),
-            Claim::Duplicate(outcome(5))
-        );
-        set(Faults {
-            recover: true,
-            ..Faults::default()
-        });
-        assert_eq!(
-            store.recover(&t, &outcome(5)),
-            Err(StoreError::Injected("recover"))
-        );
-        set(Faults::default());
-    }
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
-#[test]
-fn two_threads_claiming_one_scope_get_one_claim() {
-    let dir = scratch("threads");
-    let store = std::sync::Arc::new(SqliteStore::open(dir.join("store.db")).unwrap());
-    for round in 0..20 {
+fn threads_claiming_one_scope_get_one_claim(store: &dyn Durable) {
+    const THREADS: usize = 8;
+    for round in 0..10 {
         let scope = format!("t{round}");
-        let barrier = std::sync::Arc::new(std::sync::Barrier::new(2));
-        let handles: Vec<_> = (0..2)
-            .map(|_| {
-                let (store, barrier, scope) = (store.clone(), barrier.clone(), scope.clone());
-                std::thread::spawn(move || {
-                    barrier.wait();
-                    store.claim(&request(&scope, "d")).unwrap()
+        let barrier = std::sync::Barrier::new(THREADS);
+        let answers: Vec<Claim> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..THREADS)
+                .map(|_| {
+                    s.spawn(|| {
+                        barrier.wait();
+                        store.claim(&request(&scope, "d")).unwrap()
+                    })
                 })
-            })
-            .collect();
-        let answers: Vec<Claim> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
         let claimed = answers
             .iter()
             .filter(|a| matches!(a, Claim::Claimed(_)))
             .count();
         assert_eq!(claimed, 1, "round {round}: {answers:?}");
-        assert!(answers.contains(&Claim::InProgress));
+        assert_eq!(
+            answers.iter().filter(|a| **a == Claim::InProgress).count(),
+            THREADS - 1
+        );
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Runs this test binary as a child that acts on the store (see `store_child`).
-fn child(action: &str, db: &Path) -> Command {
+/// Runs this test binary as a child that acts on the store `spec` (see `store_child`).
+fn child(action: &str, spec: &str) -> Command {
     let mut c = Command::new(std::env::current_exe().unwrap());
     c.args([
         "--exact",
@@ -187,19 +254,19 @@ fn child(action: &str, db: &Path) -> Command {
         "--test-threads=1",
     ])
     .env("PRP_STORE_CHILD", action)
-    .env("PRP_STORE_DB", db);
+    .env("PRP_STORE_SPEC", spec);
     c
 }
 
-/// Not a test on its own: the child side of the process tests, run only by them. `claim:SCOPE`
+/// Not a test on its own: the child side of the process cases, run only by them. `claim:SCOPE`
 /// claims and prints the answer; `crash:SCOPE:MARKER` claims, performs the effect (writes
 /// MARKER), then waits to be killed before committing.
 #[test]
 #[ignore = "the child process of the process tests, which run it"]
 fn store_child() {
     let action = std::env::var("PRP_STORE_CHILD").expect("run by the process tests");
-    let db = std::env::var("PRP_STORE_DB").unwrap();
-    let store = SqliteStore::open(&db).unwrap();
+    let spec = std::env::var("PRP_STORE_SPEC").unwrap();
+    let store = prp_types::store::open(&spec).unwrap();
     let parts: Vec<&str> = action.split(':').collect();
     match parts.as_slice() {
         ["claim", scope] => {
@@ -225,33 +292,6 @@ fn store_child() {
     }
 }
 
-#[test]
-fn two_processes_claiming_one_scope_get_one_claim() {
-    let dir = scratch("processes");
-    let db = dir.join("store.db");
-    drop(SqliteStore::open(&db).unwrap());
-    for round in 0..5 {
-        let scope = format!("p{round}");
-        let kids: Vec<_> = (0..2)
-            .map(|_| child(&format!("claim:{scope}"), &db).output_piped())
-            .collect();
-        let outputs: Vec<String> = kids
-            .into_iter()
-            .map(|k| String::from_utf8(k.wait_with_output().unwrap().stdout).unwrap())
-            .collect();
-        let claimed = outputs
-            .iter()
-            .filter(|o| o.contains("ANSWER claimed"))
-            .count();
-        let other = outputs
-            .iter()
-            .filter(|o| o.contains("ANSWER other"))
-            .count();
-        assert_eq!((claimed, other), (1, 1), "round {round}: {outputs:?}");
-    }
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
 trait Piped {
     fn output_piped(&mut self) -> std::process::Child;
 }
@@ -265,13 +305,42 @@ impl Piped for Command {
     }
 }
 
-#[test]
-fn a_process_killed_between_effect_and_commit_never_runs_it_again() {
-    let dir = scratch("crash");
-    let db = dir.join("store.db");
+fn processes_claiming_one_scope_get_one_claim(_: &dyn Durable, spec: Option<&str>) {
+    let Some(spec) = spec else {
+        return; // The memory store lives in one process.
+    };
+    const PROCESSES: usize = 4;
+    for round in 0..3 {
+        let scope = format!("p{round}");
+        let kids: Vec<_> = (0..PROCESSES)
+            .map(|_| child(&format!("claim:{scope}"), spec).output_piped())
+            .collect();
+        let outputs: Vec<String> = kids
+            .into_iter()
+            .map(|k| String::from_utf8(k.wait_with_output().unwrap().stdout).unwrap())
+            .collect();
+        let count = |s: &str| outputs.iter().filter(|o| o.contains(s)).count();
+        assert_eq!(
+            (count("ANSWER claimed"), count("ANSWER other")),
+            (1, PROCESSES - 1),
+            "round {round}: {outputs:?}"
+        );
+    }
+}
+
+fn a_process_killed_between_effect_and_commit_never_runs_it_again(
+    _: &dyn Durable,
+    spec: Option<&str>,
+) {
+    let Some(spec) = spec else {
+        return;
+    };
+    let dir = scratch(&format!(
+        "crash-{:x}",
+        spec.len() ^ spec.as_bytes()[0] as usize
+    ));
     let marker = dir.join("effect");
-    drop(SqliteStore::open(&db).unwrap());
-    let mut kid = child(&format!("crash:c1:{}", marker.display()), &db).output_piped();
+    let mut kid = child(&format!("crash:c1:{}", marker.display()), spec).output_piped();
     let started = std::time::Instant::now();
     while !marker.exists() {
         assert!(
@@ -283,7 +352,7 @@ fn a_process_killed_between_effect_and_commit_never_runs_it_again() {
     kid.kill().unwrap();
     kid.wait().unwrap();
     // After the restart: the claim is in progress, never handed out again.
-    let store = SqliteStore::open(&db).unwrap();
+    let store = prp_types::store::open(spec).unwrap();
     assert_eq!(store.claim(&request("c1", "d")).unwrap(), Claim::InProgress);
     let pending = store.in_progress().unwrap();
     assert_eq!(pending.len(), 1);
@@ -291,12 +360,159 @@ fn a_process_killed_between_effect_and_commit_never_runs_it_again() {
     // also through a store opened afresh.
     store.commit_scope("c1", &outcome(9)).unwrap();
     drop(store);
-    let again = SqliteStore::open(&db).unwrap();
+    let again = prp_types::store::open(spec).unwrap();
     assert_eq!(
         again.claim(&request("c1", "d")).unwrap(),
         Claim::Duplicate(outcome(9))
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A claim waiting on a row lock loses its connection (the server terminates the backend); the
+/// store replaces the connection, claims again with the same token, and answers as if nothing
+/// had happened.
+fn a_dropped_connection_mid_claim_is_replaced(cluster: &cluster::Cluster) {
+    let url = cluster.database("dropped");
+    let named = format!("{url}&application_name=prp_dropped");
+    let store = Arc::new(PostgresStore::open(&named).unwrap());
+    let Claim::Claimed(_) = store.claim(&request("x", "d")).unwrap() else {
+        panic!()
+    };
+    let mut locker = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let mut tx = locker.transaction().unwrap();
+    tx.execute("SELECT 1 FROM prp_claims WHERE scope = 'x' FOR UPDATE", &[])
+        .unwrap();
+    let waiting = {
+        let store = store.clone();
+        std::thread::spawn(move || store.claim(&request("x", "d")))
+    };
+    // Wait until the claim is blocked on the lock, then cut its connection.
+    let mut killer = postgres::Client::connect(&url, postgres::NoTls).unwrap();
+    let started = std::time::Instant::now();
+    loop {
+        let blocked = killer
+            .query(
+                "SELECT pid FROM pg_stat_activity WHERE application_name = 'prp_dropped'
+                 AND wait_event_type = 'Lock'",
+                &[],
+            )
+            .unwrap();
+        if let Some(row) = blocked.first() {
+            let pid: i32 = row.get(0);
+            killer
+                .execute("SELECT pg_terminate_backend($1)", &[&pid])
+                .unwrap();
+            break;
+        }
+        assert!(started.elapsed().as_secs() < 30, "the claim never blocked");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    tx.rollback().unwrap();
+    assert_eq!(waiting.join().unwrap(), Ok(Claim::InProgress));
+    // A fresh scope after the drop is claimed normally, on the new connection.
+    assert!(matches!(
+        store.claim(&request("y", "d")).unwrap(),
+        Claim::Claimed(_)
+    ));
+}
+
+fn a_server_restart_between_claim_and_complete(cluster: &cluster::Cluster) {
+    let store = PostgresStore::open(&cluster.database("restart")).unwrap();
+    let Claim::Claimed(token) = store.claim(&request("r", "d")).unwrap() else {
+        panic!()
+    };
+    cluster.restart();
+    // The claim survived the restart, and the commit goes through on a new connection.
+    store.complete(&token, &outcome(7)).unwrap();
+    assert_eq!(
+        store.claim(&request("r", "d")).unwrap(),
+        Claim::Duplicate(outcome(7))
+    );
+}
+
+fn an_unreachable_server_is_a_clear_error_and_nothing_runs(cluster: &cluster::Cluster) {
+    use prp_types::dispatcher::{Binding, Call, Dispatcher, Invocation, RunContext};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    // Nothing listens on the port of a listener just closed.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let err = PostgresStore::open(&format!(
+        "postgres://postgres@127.0.0.1:{port}/x?sslmode=disable"
+    ))
+    .unwrap_err();
+    assert!(
+        matches!(&err, StoreError::Unavailable(m) if m.contains("cannot connect to PostgreSQL")),
+        "{err}"
+    );
+
+    let store: Arc<dyn IdempotencyStore> =
+        Arc::new(PostgresStore::open(&cluster.database("down")).unwrap());
+    let runs = Arc::new(AtomicUsize::new(0));
+    let binding: Box<dyn Binding> = {
+        let runs = runs.clone();
+        Box::new(move |_: &Invocation<'_>| {
+            runs.fetch_add(1, Ordering::SeqCst);
+            Ok(
+                json!({"value": {"commandId": "cmd-1", "disposition": "applied", "stateRevision": 1,
+                                "entityRefs": ["task-1"], "scheduledWakeIds": []}, "stateRevision": 1}),
+            )
+        })
+    };
+    let context: RunContext = serde_json::from_value(json!({
+        "runId": "run-1", "companyId": "co-1",
+        "actor": {"id": "agent-1", "companyId": "co-1", "status": "active", "role": "engineer", "claims": []},
+        "activeTask": {"id": "task-1", "companyId": "co-1", "assigneeActorId": "agent-1",
+                       "executionRunId": "run-1", "status": "in_progress", "workMode": "standard"},
+        "delegatedClaims": []
+    }))
+    .unwrap();
+    let dispatcher = Dispatcher::new(
+        move |_: &str| Ok(context.clone()),
+        vec![("report_progress".into(), binding)],
+        Some(store),
+        None,
+    )
+    .unwrap();
+    cluster.pause();
+    let call: Call = serde_json::from_value(json!({
+        "runId": "run-1", "callId": "call-1", "operationId": "report_progress",
+        "correlation": {"runId": "run-1", "normalizedSessionId": "s-1", "turnId": "t-1", "itemId": "i-1"},
+        "input": {"idempotencyKey": "k-1", "body": "Half done"}
+    }))
+    .unwrap();
+    let result = dispatcher.dispatch(&call);
+    cluster.resume();
+    assert!(!result.ok);
+    assert_eq!(
+        serde_json::to_value(&result).unwrap()["error"]["code"],
+        "receipt_store_unavailable",
+        "{result:?}"
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 0, "the mutation never ran");
+    // With the server back, the same call runs once.
+    assert!(dispatcher.dispatch(&call).ok);
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+}
+
+fn a_schema_from_a_newer_build_is_refused(cluster: &cluster::Cluster) {
+    let url = cluster.database("newer");
+    drop(PostgresStore::open(&url).unwrap());
+    // Opening again migrates nothing and works.
+    drop(PostgresStore::open(&url).unwrap());
+    cluster.psql(
+        "newer",
+        "INSERT INTO prp_store_migrations (version, applied_at_ms) VALUES (99, 0)",
+    );
+    let err = PostgresStore::open(&url).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("the store's schema is at version 99; this build knows versions up to 1"),
+        "{err}"
+    );
 }
 
 #[test]

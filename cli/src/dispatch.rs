@@ -1,11 +1,9 @@
-//! `prp dispatch SCENARIO [--store memory | --store sqlite:PATH]`: a dispatcher conformance
+//! `prp dispatch SCENARIO [--store memory | sqlite:PATH | postgres://…]`: a dispatcher conformance
 //! scenario, one JSON line per step.
 
 use crate::Status;
 use prp_types::dispatcher::scenario::{self, ScenarioStore};
-use prp_types::store::SqliteStore;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 /// Run a dispatcher conformance scenario.
 ///
@@ -18,7 +16,7 @@ pub struct Args {
     /// The scenario file; `-` reads standard input.
     #[arg(value_name = "SCENARIO")]
     scenario: PathBuf,
-    /// The idempotency store: `memory` (the default) or `sqlite:PATH`.
+    /// The idempotency store: `memory` (the default), `sqlite:PATH` or a PostgreSQL URL.
     #[arg(long, value_name = "STORE", default_value = "memory")]
     store: String,
 }
@@ -26,20 +24,14 @@ pub struct Args {
 pub fn run(args: &Args) -> Status {
     let store = if args.store == "memory" {
         ScenarioStore::Memory
-    } else if let Some(path) = args.store.strip_prefix("sqlite:").filter(|p| !p.is_empty()) {
-        match SqliteStore::open(path) {
-            Ok(s) => ScenarioStore::Durable(Arc::new(s)),
+    } else {
+        match prp_types::store::open(&args.store) {
+            Ok(s) => ScenarioStore::Durable(s),
             Err(e) => {
                 eprintln!("prp dispatch: {e}");
                 return Status::Error;
             }
         }
-    } else {
-        eprintln!(
-            "prp dispatch: `{}` is not a store; use memory or sqlite:PATH",
-            args.store
-        );
-        return Status::Error;
     };
     let bytes = match crate::input::read_document(&args.scenario) {
         Ok(b) => b,

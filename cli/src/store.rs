@@ -1,9 +1,8 @@
-//! `prp store list|commit|release --store sqlite:PATH`: the operator's view of the idempotency
+//! `prp store list|commit|release --store sqlite:PATH|postgres://…`: the operator's view of the idempotency
 //! store (PROTOCOL §4.5). A claim left in progress (its process died between the effect and the
 //! commit) is never handed out again on its own; these are the ways out.
 
 use crate::Status;
-use prp_types::store::{Operator, SqliteStore};
 use std::path::PathBuf;
 
 /// Look at, and resolve, the claims a durable idempotency store holds in progress.
@@ -16,9 +15,10 @@ use std::path::PathBuf;
 pub struct Args {
     #[command(subcommand)]
     action: Action,
-    /// The store: `sqlite:PATH`.
-    #[arg(long, value_name = "sqlite:PATH", global = true, value_parser = parse_store)]
-    store: Option<PathBuf>,
+    /// The store: `sqlite:PATH`, or a PostgreSQL URL (`postgres://USER@HOST:PORT/DATABASE`; what
+    /// it leaves out comes from PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE, PGSSLMODE).
+    #[arg(long, value_name = "STORE", global = true, value_parser = parse_store)]
+    store: Option<String>,
 }
 
 #[derive(clap::Subcommand, Debug)]
@@ -42,19 +42,24 @@ enum Action {
     },
 }
 
-fn parse_store(s: &str) -> Result<PathBuf, String> {
-    s.strip_prefix("sqlite:")
-        .filter(|p| !p.is_empty())
-        .map(PathBuf::from)
-        .ok_or_else(|| format!("`{s}` is not a store; use sqlite:PATH"))
+fn parse_store(s: &str) -> Result<String, String> {
+    let sqlite = s.strip_prefix("sqlite:").is_some_and(|p| !p.is_empty());
+    let postgres = s.starts_with("postgres://") || s.starts_with("postgresql://");
+    if sqlite || postgres {
+        Ok(s.to_owned())
+    } else {
+        Err(format!(
+            "`{s}` is not a store; use sqlite:PATH or postgres://…"
+        ))
+    }
 }
 
 pub fn run(args: &Args) -> Status {
-    let Some(path) = &args.store else {
-        eprintln!("prp store: --store sqlite:PATH is required");
+    let Some(spec) = &args.store else {
+        eprintln!("prp store: --store sqlite:PATH or --store postgres://… is required");
         return Status::Error;
     };
-    let store = match SqliteStore::open(path) {
+    let store = match prp_types::store::open(spec) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("prp store: {e}");

@@ -6,6 +6,9 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+#[path = "../../tests/pg/cluster.rs"]
+mod cluster;
+
 fn prp<I, S>(args: I) -> Output
 where
     I: IntoIterator<Item = S>,
@@ -372,17 +375,24 @@ fn catalog_check_names_a_stale_inventory() {
 
 #[test]
 fn store_commands_resolve_a_claim_left_in_progress() {
-    use prp_types::store::{Claim, ClaimRequest, IdempotencyStore, SqliteStore};
     let dir = scratch("store");
-    let db = dir.join("claims.db");
-    let store_arg = format!("sqlite:{}", db.display());
+    store_commands_on(&format!("sqlite:{}", dir.join("claims.db").display()));
+    let o = prp(["store", "list", "--store", "memory"]);
+    assert_eq!(code(&o), 2);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `prp store list|commit|release` on the durable store `spec`.
+fn store_commands_on(spec: &str) {
+    use prp_types::store::{Claim, ClaimRequest};
+    let dir = scratch(&format!("store-{}", spec.len()));
     let request = |scope: &str| ClaimRequest {
         scope: scope.into(),
         operation_id: "create_task".into(),
         input_digest: "sha256:01".into(),
     };
     {
-        let store = SqliteStore::open(&db).unwrap();
+        let store = prp_types::store::open(spec).unwrap();
         assert!(matches!(
             store.claim(&request("a")).unwrap(),
             Claim::Claimed(_)
@@ -392,7 +402,7 @@ fn store_commands_resolve_a_claim_left_in_progress() {
             Claim::Claimed(_)
         ));
     }
-    let o = prp(["store", "list", "--store", &store_arg]);
+    let o = prp(["store", "list", "--store", spec]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let lines: Vec<serde_json::Value> = stdout(&o)
         .lines()
@@ -410,18 +420,18 @@ fn store_commands_resolve_a_claim_left_in_progress() {
         OsStr::new("store"),
         OsStr::new("commit"),
         OsStr::new("--store"),
-        OsStr::new(&store_arg),
+        OsStr::new(spec),
         OsStr::new("--scope"),
         OsStr::new("a"),
         OsStr::new("--outcome"),
         outcome.as_os_str(),
     ]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let o = prp(["store", "release", "--store", &store_arg, "--scope", "b"]);
+    let o = prp(["store", "release", "--store", spec, "--scope", "b"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let o = prp(["store", "release", "--store", &store_arg, "--scope", "b"]);
+    let o = prp(["store", "release", "--store", spec, "--scope", "b"]);
     assert_eq!(code(&o), 1, "nothing in progress any more");
-    let store = SqliteStore::open(&db).unwrap();
+    let store = prp_types::store::open(spec).unwrap();
     assert!(matches!(
         store.claim(&request("a")).unwrap(),
         Claim::Duplicate(_)
@@ -430,9 +440,78 @@ fn store_commands_resolve_a_claim_left_in_progress() {
         store.claim(&request("b")).unwrap(),
         Claim::Claimed(_)
     ));
-    let o = prp(["store", "list", "--store", "memory"]);
-    assert_eq!(code(&o), 2);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `fixtures/dispatch/mutations.json` against the durable store `spec` (empty at first): the
+/// expected lines, then, in a new process over the same store, the committed mutation answered as
+/// a duplicate and never run again.
+fn durable_dispatch_on(spec: &str) {
+    let path = project().join("fixtures/dispatch/mutations.json");
+    let run = || {
+        prp([
+            OsStr::new("dispatch"),
+            path.as_os_str(),
+            OsStr::new("--store"),
+            OsStr::new(spec),
+        ])
+    };
+    let o = run();
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        std::fs::read_to_string(path.with_extension("expected.jsonl")).unwrap()
+    );
+    // The one whose binding failed is still in progress.
+    let o = run();
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        (lines[1]["callId"].as_str(), lines[1]["duplicate"].as_bool()),
+        (Some("call-2"), Some(true))
+    );
+    assert_eq!(lines[1]["executions"], 0);
+    assert_eq!(lines[4]["error"]["code"], "idempotency_in_progress");
+    assert_eq!(lines[4]["executions"], 0);
+}
+
+#[test]
+fn the_store_commands_and_dispatch_on_postgres() {
+    let Some(cluster) = cluster::Cluster::start() else {
+        return;
+    };
+    store_commands_on(&cluster.database("cli_store"));
+    durable_dispatch_on(&cluster.database("cli_dispatch"));
+    // An unreachable server: a clear error, exit 2, nothing run.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("postgres://app:hunter2@127.0.0.1:{port}/prp?sslmode=disable");
+    let path = project().join("fixtures/dispatch/mutations.json");
+    let o = prp([
+        OsStr::new("dispatch"),
+        path.as_os_str(),
+        OsStr::new("--store"),
+        OsStr::new(&url),
+    ]);
+    assert_eq!(code(&o), 2);
+    assert!(stdout(&o).is_empty());
+    assert!(
+        stderr(&o).contains("cannot connect to PostgreSQL"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        !stderr(&o).contains("hunter2"),
+        "the password stays out: {}",
+        stderr(&o)
+    );
+    let o = prp(["store", "list", "--store", &url]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
 }
 
 #[test]
@@ -474,38 +553,7 @@ fn dispatch_scenarios_print_their_expected_lines() {
     assert!(checked >= 2);
     // The same scenario against the durable store gives the same lines.
     let db_dir = scratch("dispatch-sqlite");
-    let store = format!("sqlite:{}", db_dir.join("claims.db").display());
-    let path = dir.join("mutations.json");
-    let o = prp([
-        OsStr::new("dispatch"),
-        path.as_os_str(),
-        OsStr::new("--store"),
-        OsStr::new(&store),
-    ]);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-    assert_eq!(
-        stdout(&o),
-        std::fs::read_to_string(dir.join("mutations.expected.jsonl")).unwrap()
-    );
-    // A restarted process over the same file answers the committed mutation as a duplicate and
-    // never runs it again; the one whose binding failed is still in progress.
-    let o = prp([
-        OsStr::new("dispatch"),
-        path.as_os_str(),
-        OsStr::new("--store"),
-        OsStr::new(&store),
-    ]);
-    let lines: Vec<serde_json::Value> = stdout(&o)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(
-        (lines[1]["callId"].as_str(), lines[1]["duplicate"].as_bool()),
-        (Some("call-2"), Some(true))
-    );
-    assert_eq!(lines[1]["executions"], 0);
-    assert_eq!(lines[4]["error"]["code"], "idempotency_in_progress");
-    assert_eq!(lines[4]["executions"], 0);
+    durable_dispatch_on(&format!("sqlite:{}", db_dir.join("claims.db").display()));
     std::fs::remove_dir_all(&db_dir).unwrap();
     // An invalid scenario is a located error, and nothing runs.
     let bad = scratch("dispatch-bad");

@@ -15,7 +15,7 @@
 
 use super::{
     Claim, ClaimRequest, Faults, IdempotencyStore, Operator, PendingClaim, StoreError, Token,
-    now_ms,
+    new_token, now_ms,
 };
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 use serde_json::Value;
@@ -135,16 +135,6 @@ fn connect(path: &Path) -> Result<Connection, StoreError> {
     conn.query_row("PRAGMA schema_version", [], |r| r.get::<_, i64>(0))
         .map_err(unavailable)?;
     Ok(conn)
-}
-
-/// A token no other claim of any process has: the scope's digest, the time and the process.
-fn new_token(scope: &str) -> Token {
-    use sha2::{Digest, Sha256};
-    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let seed = format!("{scope}:{}:{}:{n}", std::process::id(), now_ms());
-    let hash = Sha256::digest(seed.as_bytes());
-    Token(format!("claim:{}", crate::digest::hex(&hash[..16])))
 }
 
 /// Commits `outcome` for the open claim `token` on `conn`; committing the same outcome again is a
