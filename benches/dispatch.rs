@@ -1,7 +1,11 @@
 //! Authorized dispatches per second (PROTOCOL §4.4) of a read (`get_task_context`) and of a
 //! mutation (`report_progress`, a fresh idempotency key each time) against the in-memory store and
 //! the SQLite store (WAL, `synchronous = FULL`: two fsynced transactions per mutation, the claim
-//! and the commit), in one run, so the durable store's cost per mutation reads against memory's.
+//! and the commit), in one run, so the durable store's cost per mutation reads against memory's;
+//! and the same mutation on the PostgreSQL store, against a throwaway local cluster.
+
+#[path = "../tests/pg/cluster.rs"]
+mod cluster;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use prp_types::dispatcher::{Binding, Call, Dispatcher, Invocation, RunContext};
@@ -59,6 +63,12 @@ fn bench(c: &mut Criterion) {
     std::fs::create_dir_all(&dir).unwrap();
     let memory = dispatcher(Arc::new(MemoryStore::new()));
     let sqlite = dispatcher(Arc::new(SqliteStore::open(dir.join("claims.db")).unwrap()));
+    let pg = cluster::Cluster::start();
+    let postgres = pg.as_ref().map(|pg| {
+        dispatcher(Arc::new(
+            prp_types::store::PostgresStore::open(&pg.database("dispatch")).unwrap(),
+        ))
+    });
     let mut group = c.benchmark_group("dispatch");
     let mut n = 0u64;
     group.bench_function("read", |b| {
@@ -69,7 +79,11 @@ fn bench(c: &mut Criterion) {
             black_box(r)
         })
     });
-    for (name, d) in [("mutation_memory", &memory), ("mutation_sqlite", &sqlite)] {
+    let mut mutations = vec![("mutation_memory", &memory), ("mutation_sqlite", &sqlite)];
+    if let Some(p) = &postgres {
+        mutations.push(("mutation_postgres", p));
+    }
+    for (name, d) in mutations {
         group.bench_function(name, |b| {
             b.iter(|| {
                 n += 1;

@@ -111,6 +111,7 @@ fn the_postgres_store_conforms_and_survives_its_server() {
     a_server_restart_between_claim_and_complete(&cluster);
     an_unreachable_server_is_a_clear_error_and_nothing_runs(&cluster);
     a_schema_from_a_newer_build_is_refused(&cluster);
+    a_role_with_row_privileges_only_uses_a_migrated_store(&cluster);
 }
 
 /// The contract, on any store that also has an operator's interface.
@@ -513,6 +514,36 @@ fn a_schema_from_a_newer_build_is_refused(cluster: &cluster::Cluster) {
             .contains("the store's schema is at version 99; this build knows versions up to 1"),
         "{err}"
     );
+}
+
+/// Once migrated, a store needs only row privileges: a role without CREATE opens and uses it.
+fn a_role_with_row_privileges_only_uses_a_migrated_store(cluster: &cluster::Cluster) {
+    let url = cluster.database("rows_only");
+    drop(PostgresStore::open(&url).unwrap());
+    cluster.psql(
+        "rows_only",
+        "CREATE ROLE prp_app LOGIN; REVOKE CREATE ON SCHEMA public FROM PUBLIC;
+         GRANT SELECT, INSERT, UPDATE, DELETE ON prp_claims, prp_store_migrations TO prp_app",
+    );
+    let app = url.replace("postgres://postgres@", "postgres://prp_app@");
+    let store = PostgresStore::open(&app).unwrap();
+    let Claim::Claimed(token) = store.claim(&request("a", "d")).unwrap() else {
+        panic!()
+    };
+    store.complete(&token, &outcome(1)).unwrap();
+    assert_eq!(
+        store.claim(&request("a", "d")).unwrap(),
+        Claim::Duplicate(outcome(1))
+    );
+    // And a fresh database is refused to it with the server's reason, not a panic.
+    let empty = cluster.database("rows_only_empty");
+    cluster.psql(
+        "rows_only_empty",
+        "REVOKE CREATE ON SCHEMA public FROM PUBLIC",
+    );
+    let err = PostgresStore::open(&empty.replace("postgres://postgres@", "postgres://prp_app@"))
+        .unwrap_err();
+    assert!(err.to_string().contains("permission denied"), "{err}");
 }
 
 #[test]

@@ -260,13 +260,23 @@ fn migrate(client: &mut Client) -> Result<(), StoreError> {
     let mut tx = client.transaction().map_err(db_error)?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
         .map_err(db_error)?;
-    tx.batch_execute(
-        "CREATE TABLE IF NOT EXISTS prp_store_migrations (
-            version INTEGER PRIMARY KEY,
-            applied_at_ms BIGINT NOT NULL
-        )",
-    )
-    .map_err(db_error)?;
+    // Created only when missing, so that a role without CREATE can use a migrated store.
+    let exists: bool = tx
+        .query_one(
+            "SELECT to_regclass('prp_store_migrations') IS NOT NULL",
+            &[],
+        )
+        .map_err(db_error)?
+        .get(0);
+    if !exists {
+        tx.batch_execute(
+            "CREATE TABLE prp_store_migrations (
+                version INTEGER PRIMARY KEY,
+                applied_at_ms BIGINT NOT NULL
+            )",
+        )
+        .map_err(db_error)?;
+    }
     let current: i32 = tx
         .query_one(
             "SELECT COALESCE(MAX(version), 0) FROM prp_store_migrations",
