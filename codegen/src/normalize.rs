@@ -48,6 +48,17 @@ const KNOWN: &[&str] = &[
     "maximum",
 ];
 
+/// Keywords that assert nothing: a node made only of these accepts any value.
+const ANNOTATIONS: &[&str] = &[
+    "$schema",
+    "$id",
+    "$defs",
+    "$comment",
+    "title",
+    "description",
+    "default",
+];
+
 /// Names of the standard prelude that a generated type must not shadow.
 const RESERVED: &[&str] = &[
     "Option", "Result", "String", "Vec", "Box", "Some", "None", "Ok", "Err", "Self", "Default",
@@ -102,6 +113,8 @@ pub struct Normalizer<'a> {
     pub model: Model,
     taken: BTreeSet<String>,
     memo: HashMap<Loc, Ty>,
+    /// The nodes whose type is being worked out, to refuse a schema that contains itself.
+    active: BTreeSet<Loc>,
     def_names: HashMap<Loc, String>,
     /// Where each string pattern is declared: (under `$defs`, key) per site, in visiting order.
     pattern_names: HashMap<String, Vec<(bool, String)>>,
@@ -163,6 +176,7 @@ impl<'a> Normalizer<'a> {
             model: Model::default(),
             taken: BTreeSet::new(),
             memo: HashMap::new(),
+            active: BTreeSet::new(),
             def_names,
             pattern_names: HashMap::new(),
         })
@@ -300,6 +314,13 @@ impl<'a> Normalizer<'a> {
             let stem = file_stem_name(&self.set.files[loc.file].path);
             base = format!("{stem}{}", pascal(key));
         }
+        // A hint can come out empty (a member of an unnamed `allOf`): name it after its place.
+        if base.is_empty() {
+            base = join(
+                &file_stem_name(&self.set.files[loc.file].path),
+                &pascal(loc.pointer.rsplit('/').find(|s| !s.is_empty() && !s.chars().all(|c| c.is_ascii_digit())).unwrap_or("Part")),
+            );
+        }
         unique(base, &mut self.taken)
     }
 
@@ -351,7 +372,16 @@ impl<'a> Normalizer<'a> {
         if let Some(t) = self.memo.get(loc) {
             return Ok(t.clone());
         }
-        let t = self.ty_uncached(loc, hint)?;
+        if !self.active.insert(loc.clone()) {
+            return Err(self.err(
+                loc,
+                "unsupported_keyword",
+                "a schema that contains itself (a recursive `$ref`) is not supported",
+            ));
+        }
+        let t = self.ty_uncached(loc, hint);
+        self.active.remove(loc);
+        let t = t?;
         if matches!(t, Ty::Named(_)) {
             self.memo.insert(loc.clone(), t.clone());
         }
@@ -406,7 +436,7 @@ impl<'a> Normalizer<'a> {
                 "`not` is supported only inside `then`",
             ));
         }
-        if obj.get("type") == Some(&Value::from("object")) || obj.contains_key("properties") {
+        if obj.get("type") == Some(&Value::from("object")) {
             return self.typed(loc, obj, "object", hint);
         }
         if let Some(alts) = obj.get("oneOf").or_else(|| obj.get("anyOf")) {
@@ -422,10 +452,20 @@ impl<'a> Normalizer<'a> {
             return self.enumeration(loc, values, hint);
         }
         match obj.get("type") {
-            None if obj.contains_key("properties") || obj.contains_key("required") => {
-                self.object(loc, hint)
-            }
-            None => Ok(Ty::Any),
+            // Without `type` an assertion applies to the values of its own kind and lets every
+            // other value through (`maxItems` accepts any string); a Rust type cannot say that, so
+            // such a schema is refused rather than narrowed or dropped.
+            None => match obj.keys().find(|k| !ANNOTATIONS.contains(&k.as_str())) {
+                None => Ok(Ty::Any),
+                Some(k) => Err(self.err(
+                    loc,
+                    "unsupported_keyword",
+                    format!(
+                        "`{k}` without `type` is not supported: it would also have to accept every \
+                         value of another type"
+                    ),
+                )),
+            },
             Some(Value::String(t)) => self.typed(loc, obj, t, hint),
             Some(Value::Array(ts)) => {
                 let names: Vec<&str> = ts.iter().filter_map(Value::as_str).collect();
@@ -606,6 +646,24 @@ impl<'a> Normalizer<'a> {
         let locs: Vec<Loc> = (0..alts.len())
             .map(|i| loc.child(key).child(&i.to_string()))
             .collect();
+        // What the alternatives are chosen from must be all there is to the node.
+        if let Some(k) = self.node(loc).as_object().and_then(|o| {
+            o.keys()
+                .find(|k| !ANNOTATIONS.contains(&k.as_str()) && k.as_str() != key)
+        }) {
+            return Err(self.err(
+                loc,
+                "unsupported_keyword",
+                format!("`{key}` beside `{k}` is not supported"),
+            ));
+        }
+        if let Some(i) = alts.iter().position(Value::is_boolean) {
+            return Err(self.err(
+                &locs[i],
+                "unsupported_keyword",
+                format!("a boolean schema as a `{key}` alternative is not supported"),
+            ));
+        }
         let is_null = |v: &Value| {
             v.get("type") == Some(&Value::from("null"))
                 && v.as_object().is_some_and(|o| o.len() == 1)
@@ -952,6 +1010,17 @@ impl<'a> Normalizer<'a> {
                 self.ty(one, &h)?
             }
             many => {
+                // Merged into one struct, the members must be object schemas, and one of them
+                // (or the node itself) must say so: otherwise non-objects would be refused too.
+                let says_object = |n: &Value| n.get("type") == Some(&Value::from("object"));
+                if !says_object(self.node(loc)) && !many.iter().any(|m| says_object(self.node(m))) {
+                    return Err(self.err(
+                        loc,
+                        "unsupported_keyword",
+                        "an `allOf` of several members is supported when they describe objects and one \
+                         of them says `type: object`",
+                    ));
+                }
                 let name = self.name_for(loc, hint);
                 let many = many.to_vec();
                 Ty::Named(self.build_object(&many, name, self.doc(loc))?)

@@ -1,0 +1,300 @@
+//! prp-codegen on the official JSON-Schema-Test-Suite (draft 2020-12): every group's schema is
+//! generated in a directory of its own; the groups that generate are compiled together into one
+//! checker crate, which decodes every test's instance with the group's root type; each verdict is
+//! compared with the suite's. A table per keyword file and the totals are printed.
+//!
+//! The promise measured here is "loud or right": a group either generates types whose decoding
+//! agrees with the suite, or fails with a located error. The test fails when the generator panics
+//! or when the number of wrong verdicts among generated groups rises above the recorded one (a
+//! ratchet, lowered as the generator improves; see BENCHMARKS.md).
+//!
+//! Until the loader takes schemas without `$id` and `title`, a root that lacks them gets a
+//! synthetic `$id` (`https://json-schema.org/suite/<file>/<group>.json`) and `title`, as the issue's
+//! baseline measurement did.
+
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The wrong verdicts among generated groups at the last measurement; this may only go down.
+const WRONG_AT_MOST: usize = 0;
+
+fn suite_dir() -> Option<PathBuf> {
+    let dir = match std::env::var_os("JSON_SCHEMA_TEST_SUITE") {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/json-schema-test-suite"),
+    };
+    if dir.join("tests/draft2020-12").is_dir() {
+        return Some(dir);
+    }
+    let in_ci = std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true"));
+    assert!(!in_ci, "the JSON-Schema-Test-Suite is not at {} (required when CI=true)", dir.display());
+    eprintln!("skipped: the JSON-Schema-Test-Suite is not at {}", dir.display());
+    None
+}
+
+/// What became of one group.
+enum Generated {
+    /// The module's source.
+    Code(String),
+    /// A located generation error: its code.
+    Refused(#[allow(dead_code)] String),
+    /// The generator panicked: the message.
+    Panicked(String),
+}
+
+struct Group {
+    file: String,
+    description: String,
+    tests: Vec<(String, Value, bool)>,
+    generated: Generated,
+}
+
+fn generate(dir: &Path, schema: &Value) -> Generated {
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join("root.schema.json"), schema.to_string()).unwrap();
+    let options = prp_codegen::Options {
+        support_path: Some("crate::rt".into()),
+        ..Default::default()
+    };
+    let dir = dir.to_path_buf();
+    // A deep recursion is a panic too: run on a thread with a normal stack and catch both.
+    let outcome = std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(move || std::panic::catch_unwind(|| prp_codegen::generate_dir(&dir, &options)))
+        .unwrap()
+        .join();
+    match outcome {
+        Ok(Ok(Ok(out))) => Generated::Code(out.code),
+        Ok(Ok(Err(e))) => Generated::Refused(e.code.to_owned()),
+        Ok(Err(p)) | Err(p) => Generated::Panicked(
+            p.downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default(),
+        ),
+    }
+}
+
+/// The root type's name in a generated module: the item named after the file, or the newtype the
+/// generator makes for a root with no item of its own.
+fn root_type(code: &str) -> Option<&'static str> {
+    if ["pub struct Root ", "pub struct Root{", "pub enum Root ", "pub type Root "]
+        .iter()
+        .any(|p| code.contains(p))
+    {
+        Some("Root")
+    } else if code.contains("pub struct __Schema0(") {
+        Some("__Schema0")
+    } else {
+        None
+    }
+}
+
+#[test]
+fn the_official_suite_loud_or_right() {
+    let Some(suite) = suite_dir() else {
+        return;
+    };
+    let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("json-schema-suite");
+    let _ = std::fs::remove_dir_all(work.join("gen"));
+    let mut files: Vec<PathBuf> = std::fs::read_dir(suite.join("tests/draft2020-12"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    let mut groups = Vec::new();
+    for path in &files {
+        let file = path.file_stem().unwrap().to_str().unwrap().to_owned();
+        let doc: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+        for (g, group) in doc.as_array().unwrap().iter().enumerate() {
+            let mut schema = group["schema"].clone();
+            if let Some(obj) = schema.as_object_mut() {
+                obj.entry("$id")
+                    .or_insert_with(|| json!(format!("https://json-schema.org/suite/{file}/{g}.json")));
+                obj.entry("title").or_insert_with(|| json!(format!("{file} {g}")));
+            }
+            let generated = generate(&work.join("gen").join(format!("{file}_{g}")), &schema);
+            let tests = group["tests"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| {
+                    (
+                        t["description"].as_str().unwrap_or_default().to_owned(),
+                        t["data"].clone(),
+                        t["valid"].as_bool().unwrap(),
+                    )
+                })
+                .collect();
+            groups.push(Group {
+                file: file.clone(),
+                description: group["description"].as_str().unwrap_or_default().to_owned(),
+                tests,
+                generated,
+            });
+        }
+    }
+
+    // One checker crate over every group that generated with a root type.
+    let krate = work.join("checker");
+    std::fs::create_dir_all(krate.join("src")).unwrap();
+    let mut main = String::from(
+        "#[path = \"RT\"]\n#[allow(dead_code, clippy::all)]\nmod rt;\n",
+    )
+    .replace("RT", &Path::new(env!("CARGO_MANIFEST_DIR")).join("support/rt.rs").display().to_string());
+    let mut arms = String::new();
+    let mut checked: BTreeMap<usize, usize> = BTreeMap::new();
+    for (i, g) in groups.iter().enumerate() {
+        if let Generated::Code(code) = &g.generated
+            && let Some(root) = root_type(code)
+        {
+            let file = krate.join("src").join(format!("g{i}.rs"));
+            std::fs::write(&file, code).unwrap();
+            main.push_str(&format!(
+                "#[allow(dead_code, unused, clippy::all, non_camel_case_types)]\nmod g{i} {{ include!(\"g{i}.rs\"); }}\n"
+            ));
+            arms.push_str(&format!(
+                "        {i} => serde_json::from_str::<g{i}::{root}>(data).is_ok(),\n"
+            ));
+            checked.insert(i, checked.len());
+        }
+    }
+    main.push_str(&format!(
+        r#"
+fn check(group: usize, data: &str) -> bool {{
+    match group {{
+{arms}        _ => unreachable!(),
+    }}
+}}
+
+fn main() {{
+    let cases: Vec<(usize, String)> =
+        serde_json::from_slice(&std::fs::read(std::env::args().nth(1).unwrap()).unwrap()).unwrap();
+    for (group, data) in cases {{
+        let verdict = match std::panic::catch_unwind(|| check(group, &data)) {{
+            Ok(true) => "valid",
+            Ok(false) => "invalid",
+            Err(_) => "panic",
+        }};
+        println!("{{verdict}}");
+    }}
+}}
+"#
+    ));
+    std::fs::write(krate.join("src/main.rs"), main).unwrap();
+    std::fs::write(
+        krate.join("Cargo.toml"),
+        r#"[package]
+name = "suite-checker"
+version = "0.0.0"
+edition = "2024"
+publish = false
+
+[workspace]
+
+[dependencies]
+serde = { version = "1", features = ["derive"] }
+serde_json = { version = "1", features = ["preserve_order", "raw_value"] }
+regress = "0.12"
+serde_path_to_error = "0.1"
+indexmap = { version = "2", features = ["serde"] }
+compact_str = { version = "0.10", features = ["serde"] }
+"#,
+    )
+    .unwrap();
+    // The workspace's lock file pins the versions already in the local registry cache.
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.lock"),
+        krate.join("Cargo.lock"),
+    )
+    .unwrap();
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let build = Command::new(&cargo)
+        .args(["build", "--offline", "--quiet", "--manifest-path"])
+        .arg(krate.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", work.join("target"))
+        .env_remove("RUSTFLAGS")
+        .output()
+        .unwrap();
+    assert!(
+        build.status.success(),
+        "the generated groups do not compile:\n{}",
+        String::from_utf8_lossy(&build.stderr)
+    );
+    let mut cases = Vec::new();
+    for (i, g) in groups.iter().enumerate() {
+        if checked.contains_key(&i) {
+            for (_, data, _) in &g.tests {
+                cases.push((i, data.to_string()));
+            }
+        }
+    }
+    let cases_file = work.join("cases.json");
+    std::fs::write(&cases_file, serde_json::to_vec(&cases).unwrap()).unwrap();
+    let run = Command::new(work.join("target/debug/suite-checker"))
+        .arg(&cases_file)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let mut verdicts = String::from_utf8(run.stdout).unwrap().lines().map(str::to_owned).collect::<Vec<_>>().into_iter();
+
+    // Per file: groups, generated, verdicts right (of all), wrong among generated.
+    #[derive(Default)]
+    struct Row {
+        groups: usize,
+        generated: usize,
+        tests: usize,
+        right: usize,
+        wrong: usize,
+    }
+    let mut rows: BTreeMap<&str, Row> = BTreeMap::new();
+    let mut panics = Vec::new();
+    let mut wrongs = Vec::new();
+    for (i, g) in groups.iter().enumerate() {
+        let row = rows.entry(&g.file).or_default();
+        row.groups += 1;
+        row.tests += g.tests.len();
+        if let Generated::Panicked(m) = &g.generated {
+            panics.push(format!("{} / {}: {m}", g.file, g.description));
+        }
+        if !checked.contains_key(&i) {
+            continue;
+        }
+        row.generated += 1;
+        for (description, _, valid) in &g.tests {
+            let verdict = verdicts.next().unwrap();
+            if verdict == "panic" {
+                panics.push(format!("{} / {} / {description}: the decoder panicked", g.file, g.description));
+            }
+            if (verdict == "valid") == *valid && verdict != "panic" {
+                row.right += 1;
+            } else {
+                row.wrong += 1;
+                wrongs.push(format!("{} / {} / {description}: expected {}", g.file, g.description, if *valid { "valid" } else { "invalid" }));
+            }
+        }
+    }
+    let mut total = Row::default();
+    eprintln!("{:<24} {:>7} {:>10} {:>6} {:>6} {:>6}", "file", "groups", "generated", "tests", "right", "wrong");
+    for (file, r) in &rows {
+        eprintln!("{file:<24} {:>7} {:>10} {:>6} {:>6} {:>6}", r.groups, r.generated, r.tests, r.right, r.wrong);
+        total.groups += r.groups;
+        total.generated += r.generated;
+        total.tests += r.tests;
+        total.right += r.right;
+        total.wrong += r.wrong;
+    }
+    eprintln!("{:<24} {:>7} {:>10} {:>6} {:>6} {:>6}", "total", total.groups, total.generated, total.tests, total.right, total.wrong);
+    for w in &wrongs {
+        eprintln!("wrong: {w}");
+    }
+    assert!(panics.is_empty(), "the generator or a decoder panicked:\n{}", panics.join("\n"));
+    assert!(
+        total.wrong <= WRONG_AT_MOST,
+        "{} wrong verdicts among generated groups (at most {WRONG_AT_MOST} recorded)",
+        total.wrong
+    );
+}
