@@ -3,6 +3,10 @@
 
 use std::path::Path;
 
+/// The `date-time` format as the PRP contract asserts it (PROTOCOL §1).
+const PRP_DATE_TIME: &str =
+    r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{3})?Z$";
+
 fn main() {
     let schemas = Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas");
     println!("cargo:rerun-if-changed=build.rs");
@@ -18,6 +22,12 @@ fn main() {
         .into_iter()
         .map(|(def, name)| (format!("{goal}{def}"), name.to_owned()))
         .collect(),
+        // The contract's `date-time` profile: UTC, whole seconds, optional milliseconds.
+        formats: [(
+            "date-time".to_owned(),
+            prp_codegen::Format::Pattern(PRP_DATE_TIME.to_owned()),
+        )]
+        .into(),
         ..Default::default()
     };
     let output = match prp_codegen::generate_dir(&schemas, &options) {

@@ -545,6 +545,11 @@ mod patterns {
 
     const SYNTHETIC: &[&str] = &[
         "^",
+        "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(?:\\.\\d{3})?Z$",
+        "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\\.[0-9]{3})?Z$",
+        "^a(?:bc)?d$",
+        "^a(?:bc)?",
+        "^x*(?:-\\d{2})?y$",
         "^$",
         "^a?b$",
         "^a{0}b$",
@@ -665,7 +670,21 @@ mod patterns {
                 "{source} should run as a scan"
             );
         }
+        for date_time in [
+            "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(?:\\.\\d{3})?Z$",
+            "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\\.[0-9]{3})?Z$",
+        ] {
+            assert!(
+                Pattern::new(date_time).is_scan(),
+                "{date_time} should run as a scan"
+            );
+        }
         assert!(!Pattern::new("^(ab)+$").is_scan());
+        assert!(
+            !Pattern::new("^(?:ab)?a$").is_scan(),
+            "greed could go wrong"
+        );
+        assert!(!Pattern::new("^(?:a+)?b$").is_scan());
         assert!(!Pattern::new("^[a-c]*c$").is_scan());
     }
 }

@@ -58,10 +58,18 @@ fn str_words(r: &StrRule) -> String {
     if let Some(p) = &r.pattern {
         out.push_str(&format!(", matching `{p}`"));
     }
-    if r.date_time {
-        out.push_str(", a date-time `YYYY-MM-DDTHH:MM:SS[.mmm]Z`");
+    if let Some(f) = &r.format {
+        out.push_str(&format_words(f));
     }
     out
+}
+
+/// An asserted format in words: ", an RFC 3339 date-time", ", a uuid matching `…`".
+fn format_words((name, check): &(String, crate::Format)) -> String {
+    match check {
+        crate::Format::DateTime => format!(", an RFC 3339 {name}"),
+        crate::Format::Pattern(p) => format!(", a {name} matching `{p}`"),
+    }
 }
 
 fn bounds<T: std::fmt::Display>(min: Option<T>, max: Option<T>) -> String {
@@ -421,8 +429,24 @@ impl<'a> Emitter<'a> {
                     }
                     None => quote! { None },
                 };
-                let dt = r.date_time;
-                quote! { static #n: rt::StrRule = rt::StrRule { min: #min, max: #max, pattern: #pat, date_time: #dt }; }
+                let (fmt, fmt_static) = match &r.format {
+                    Some((name, check)) => {
+                        let f = format_ident!("FMT_{}", i);
+                        let kind = match check {
+                            crate::Format::DateTime => quote! { rt::FormatKind::DateTime },
+                            crate::Format::Pattern(p) => quote! { rt::FormatKind::Pattern(rt::Pattern::new(#p)) },
+                        };
+                        (
+                            quote! { Some(&#f) },
+                            quote! { static #f: rt::FormatCheck = rt::FormatCheck { name: #name, kind: #kind }; },
+                        )
+                    }
+                    None => (quote! { None }, quote! {}),
+                };
+                quote! {
+                    #fmt_static
+                    static #n: rt::StrRule = rt::StrRule { min: #min, max: #max, pattern: #pat, format: #fmt };
+                }
             })
             .collect();
         let ints: Vec<TokenStream> = self
@@ -1191,8 +1215,8 @@ impl<'a> Emitter<'a> {
         if let Some(p) = &r.pattern {
             doc.push_str(&format!(" matching `{p}`"));
         }
-        if r.date_time {
-            doc.push_str(", a date-time of the form `YYYY-MM-DDTHH:MM:SS[.mmm]Z`");
+        if let Some(f) = &r.format {
+            doc.push_str(&format_words(f));
         }
         doc.push_str(
             ". Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.",

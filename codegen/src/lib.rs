@@ -40,6 +40,19 @@ pub struct Options {
     /// entry (`…json#/$defs/snapshot`). A generic key such as `snapshot` makes a poor type name in a
     /// crate with many schemas; a key that matches no root or `$defs` entry is an error.
     pub names: std::collections::BTreeMap<String, String>,
+    /// The `format`s to assert, and how. In draft 2020-12 `format` is an annotation: a format not
+    /// named here is accepted whatever the string says, as the specification's default is.
+    pub formats: std::collections::BTreeMap<String, Format>,
+}
+
+/// How an asserted `format` is checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Format {
+    /// RFC 3339 `date-time`: a full date, `T`, a time with optional fraction, and `Z` or an
+    /// offset; calendar days, and leap seconds only at 23:59:60 UTC.
+    DateTime,
+    /// An ECMA-262 regular expression the string must match (anchor it to match the whole).
+    Pattern(String),
 }
 
 /// What a run produced.
@@ -59,7 +72,7 @@ pub fn generate_dir(dir: &Path, options: &Options) -> Result<Output> {
 
 /// Runs the generator over an already loaded schema set.
 pub fn generate(set: SchemaSet, options: &Options) -> Result<Output> {
-    let mut model = normalize::Normalizer::new(&set, &options.names)?.run()?;
+    let mut model = normalize::Normalizer::new(&set, options)?.run()?;
     shapes::merge(&mut model);
     if let Some((name, tag)) = &options.document_union {
         document_union(&mut model, name, tag);

@@ -1,4 +1,4 @@
-//! `prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER] [--support-path PATH] [--name ID#POINTER=TYPE]...`: the generator on any schema directory.
+//! `prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER] [--support-path PATH] [--name ID#POINTER=TYPE]... [--format NAME[=REGEX]]...`: the generator on any schema directory.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -22,6 +22,22 @@ fn main() -> ExitCode {
                 options.document_union = Some((n, m));
             }
             "--support-path" => options.support_path = args.next(),
+            // `--format date-time` asserts RFC 3339; `--format NAME=REGEX` a pattern.
+            "--format" => {
+                let Some(spec) = args.next() else {
+                    eprintln!("--format takes NAME or NAME=REGEX");
+                    return ExitCode::from(2);
+                };
+                let (name, check) = match spec.split_once('=') {
+                    Some((n, re)) => (n.to_owned(), prp_codegen::Format::Pattern(re.to_owned())),
+                    None if spec == "date-time" => (spec, prp_codegen::Format::DateTime),
+                    None => {
+                        eprintln!("--format {spec}: only date-time is built in; give NAME=REGEX");
+                        return ExitCode::from(2);
+                    }
+                };
+                options.formats.insert(name, check);
+            }
             "--name" => {
                 let Some((k, v)) = args.next().and_then(|v| {
                     v.rsplit_once('=')
@@ -34,7 +50,7 @@ fn main() -> ExitCode {
             }
             "-h" | "--help" => {
                 println!(
-                    "usage: prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER] [--support-path PATH] [--name ID#POINTER=TYPE]..."
+                    "usage: prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER] [--support-path PATH] [--name ID#POINTER=TYPE]... [--format NAME[=REGEX]]..."
                 );
                 return ExitCode::SUCCESS;
             }
@@ -47,7 +63,7 @@ fn main() -> ExitCode {
     }
     let Some(dir) = dir else {
         eprintln!(
-            "usage: prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER] [--support-path PATH] [--name ID#POINTER=TYPE]..."
+            "usage: prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER] [--support-path PATH] [--name ID#POINTER=TYPE]... [--format NAME[=REGEX]]..."
         );
         return ExitCode::from(2);
     };

@@ -33,7 +33,7 @@ pub enum Ty {
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
-/// The rule of a string: lengths in characters (code points), an ECMA-262 pattern, the date-time profile.
+/// The rule of a string: lengths in characters (code points), an ECMA-262 pattern, an asserted format.
 pub struct StrRule {
     /// `minLength`.
     pub min: Option<u64>,
@@ -41,8 +41,8 @@ pub struct StrRule {
     pub max: Option<u64>,
     /// `pattern`, as written in the schema.
     pub pattern: Option<String>,
-    /// `format: date-time`, checked against the PRP profile.
-    pub date_time: bool,
+    /// An asserted `format`: its name and check (see [`crate::Options::formats`]).
+    pub format: Option<(String, crate::Format)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -137,7 +137,7 @@ pub enum Extra {
     /// Unknown members are kept, in input order, and written back.
     Open,
     /// `additionalProperties` with a schema, and optionally `propertyNames` string rules.
-    Typed(Ty, Option<StrRule>),
+    Typed(Ty, Option<Box<StrRule>>),
 }
 
 /// `if` -> `then` on an object's own members.

@@ -118,11 +118,13 @@ pub struct Normalizer<'a> {
     def_names: HashMap<Loc, String>,
     /// Where each string pattern is declared: (under `$defs`, key) per site, in visiting order.
     pattern_names: HashMap<String, Vec<(bool, String)>>,
+    formats: BTreeMap<String, crate::Format>,
 }
 
 impl<'a> Normalizer<'a> {
     /// A normalizer over `set`, with the caller's type `names` (see [`crate::Options::names`]).
-    pub fn new(set: &'a SchemaSet, names: &BTreeMap<String, String>) -> Result<Self> {
+    pub fn new(set: &'a SchemaSet, options: &crate::Options) -> Result<Self> {
+        let names = &options.names;
         // Roots are named after their file; `$defs` after their key, prefixed by the file when the key
         // is used by more than one file (their constraints may differ).
         let mut def_names = HashMap::new();
@@ -179,6 +181,7 @@ impl<'a> Normalizer<'a> {
             active: BTreeSet::new(),
             def_names,
             pattern_names: HashMap::new(),
+            formats: options.formats.clone(),
         })
     }
 
@@ -238,7 +241,10 @@ impl<'a> Normalizer<'a> {
                 .pattern_names
                 .get(p)
                 .and_then(|sites| pattern_name(sites)),
-            None if r.date_time => Some("DateTime".to_owned()),
+            None if r.format.as_ref().is_some_and(|(n, _)| n == "date-time") => {
+                Some("DateTime".to_owned())
+            }
+            None if r.format.is_some() => r.format.as_ref().map(|(n, _)| pascal(n)),
             None => None,
         };
         let bases: Vec<Option<String>> = rules.iter().map(base).collect();
@@ -318,7 +324,12 @@ impl<'a> Normalizer<'a> {
         if base.is_empty() {
             base = join(
                 &file_stem_name(&self.set.files[loc.file].path),
-                &pascal(loc.pointer.rsplit('/').find(|s| !s.is_empty() && !s.chars().all(|c| c.is_ascii_digit())).unwrap_or("Part")),
+                &pascal(
+                    loc.pointer
+                        .rsplit('/')
+                        .find(|s| !s.is_empty() && !s.chars().all(|c| c.is_ascii_digit()))
+                        .unwrap_or("Part"),
+                ),
             );
         }
         unique(base, &mut self.taken)
@@ -356,13 +367,9 @@ impl<'a> Normalizer<'a> {
             }
         }
         if let Some(f) = obj.get("format")
-            && f != "date-time"
+            && !f.is_string()
         {
-            return Err(self.err(
-                loc,
-                "unsupported_keyword",
-                format!("unsupported `format` {f}"),
-            ));
+            return Err(self.err(loc, "invalid_schema", "`format` must be a string"));
         }
         Ok(())
     }
@@ -455,7 +462,14 @@ impl<'a> Normalizer<'a> {
             // Without `type` an assertion applies to the values of its own kind and lets every
             // other value through (`maxItems` accepts any string); a Rust type cannot say that, so
             // such a schema is refused rather than narrowed or dropped.
-            None => match obj.keys().find(|k| !ANNOTATIONS.contains(&k.as_str())) {
+            None => match obj.keys().find(|k| {
+                // An unasserted `format` is an annotation too.
+                let unasserted_format = k.as_str() == "format"
+                    && obj["format"]
+                        .as_str()
+                        .is_some_and(|f| !self.formats.contains_key(f));
+                !(ANNOTATIONS.contains(&k.as_str()) || unasserted_format)
+            }) {
                 None => Ok(Ty::Any),
                 Some(k) => Err(self.err(
                     loc,
@@ -508,7 +522,10 @@ impl<'a> Normalizer<'a> {
                     }
                     None => None,
                 },
-                date_time: obj.get("format").is_some(),
+                format: obj
+                    .get("format")
+                    .and_then(Value::as_str)
+                    .and_then(|f| self.formats.get(f).map(|c| (f.to_owned(), c.clone()))),
             }),
             "integer" => Ty::Int(IntRule {
                 min: self.int_bound(loc, obj, "minimum")?,
@@ -1336,7 +1353,7 @@ impl<'a> Normalizer<'a> {
                 },
                 None => None,
             };
-            Extra::Typed(vty, key)
+            Extra::Typed(vty, key.map(Box::new))
         } else {
             Extra::Open
         };

@@ -25,7 +25,7 @@ pub enum Keyword {
     Enum,
     /// A value where the schema is `false`.
     FalseSchema,
-    /// A string that is not in its `format` (the date-time profile).
+    /// A string that is not in its asserted `format`.
     Format,
     /// An integer beyond the 64-bit range a bounded member is stored in.
     IntegerRange,
@@ -284,12 +284,19 @@ impl Pattern {
 }
 
 /// A pattern that a single greedy scan decides exactly: `^`, then ASCII literals and ASCII classes
-/// with quantifiers, then optionally `$`. It is used only when greed cannot go wrong: a repeated
+/// with quantifiers (and optional groups of fixed-count ones), then optionally `$`. It is used only when greed cannot go wrong: a repeated
 /// step's characters never start what follows it, so giving characters back could never help. Such
 /// patterns (identifiers, digests, URL prefixes) are the common case and need no backtracking engine.
 struct Scan {
-    steps: Vec<Step>,
+    steps: Vec<Part>,
     to_end: bool,
+}
+
+/// A part of a scan: one step, or an optional group `(?:…)?` of steps that each match a fixed
+/// number of times (taken whole or not at all).
+enum Part {
+    One(Step),
+    Optional(Vec<Step>),
 }
 
 /// One element of a [`Scan`]: a set of ASCII bytes, as a table over every byte value (bytes of
@@ -308,10 +315,45 @@ impl Scan {
             return None;
         }
         let mut i = 1;
-        // (set of ASCII bytes as a bit mask, min, max) per step.
-        let mut steps: Vec<(u128, u32, u32)> = Vec::new();
+        // (set of ASCII bytes as a bit mask, min, max) per step; an optional group as a step whose
+        // set is its first step's, min 0, with its steps beside.
+        let mut steps: Vec<(u128, u32, u32, Option<Vec<(u128, u32, u32)>>)> = Vec::new();
         let mut to_end = false;
         while i < b.len() {
+            if b[i] == b'(' {
+                if b.get(i + 1..i + 3) != Some(&b"?:"[..]) {
+                    return None;
+                }
+                let close = i + b[i..].iter().position(|&c| c == b')')?;
+                let inner =
+                    Self::compile(&format!("^{}", std::str::from_utf8(&b[i + 3..close]).ok()?))?;
+                if inner.to_end || b.get(close + 1) != Some(&b'?') {
+                    return None;
+                }
+                if matches!(b.get(close + 2), Some(b'?' | b'*' | b'+' | b'{')) {
+                    return None;
+                }
+                let mut group = Vec::new();
+                for part in inner.steps {
+                    match part {
+                        Part::One(st) if st.min == st.max && st.min > 0 => {
+                            let set = (0..128u8).fold(0u128, |acc, c| {
+                                if st.table[usize::from(c)] {
+                                    acc | 1u128 << c
+                                } else {
+                                    acc
+                                }
+                            });
+                            group.push((set, st.min, st.max));
+                        }
+                        _ => return None,
+                    }
+                }
+                let first = group.first()?.0;
+                steps.push((first, 0, 1, Some(group)));
+                i = close + 2;
+                continue;
+            }
             let set = match b[i] {
                 b'$' if i + 1 == b.len() => {
                     to_end = true;
@@ -336,29 +378,35 @@ impl Scan {
             };
             let (min, max, next) = Self::quantifier(b, i)?;
             i = next;
-            steps.push((set, min, max));
+            steps.push((set, min, max, None));
         }
-        // Greed is exact when a repeated step's set is disjoint from every set that may follow it,
-        // up to and including the next step that must match at least once.
-        for (n, &(set, min, max)) in steps.iter().enumerate() {
+        // Greed is exact when a repeated step's (or an optional group's first) set is disjoint
+        // from every set that may follow it, up to and including the next step that must match.
+        for (n, (set, min, max, _)) in steps.iter().enumerate() {
             if min == max {
                 continue;
             }
-            for &(next_set, next_min, _) in &steps[n + 1..] {
+            for (next_set, next_min, _, _) in &steps[n + 1..] {
                 if next_set & set != 0 {
                     return None;
                 }
-                if next_min > 0 {
+                if *next_min > 0 {
                     break;
                 }
             }
         }
+        let step = |set: u128, min, max| Step {
+            table: std::array::from_fn(|c| c < 128 && set >> c & 1 == 1),
+            min,
+            max,
+        };
         let steps = steps
             .into_iter()
-            .map(|(set, min, max)| Step {
-                table: std::array::from_fn(|c| c < 128 && set >> c & 1 == 1),
-                min,
-                max,
+            .map(|(set, min, max, group)| match group {
+                None => Part::One(step(set, min, max)),
+                Some(g) => {
+                    Part::Optional(g.into_iter().map(|(s, lo, hi)| step(s, lo, hi)).collect())
+                }
             })
             .collect();
         Some(Scan { steps, to_end })
@@ -476,49 +524,128 @@ impl Scan {
     fn is_match(&self, s: &str) -> bool {
         let b = s.as_bytes();
         let mut at = 0;
-        for step in &self.steps {
+        // Greedy: as many as `max`; false when fewer than `min`.
+        let take = |step: &Step, at: &mut usize| {
             let mut n = 0;
-            while n < step.max && at < b.len() && step.table[usize::from(b[at])] {
-                at += 1;
+            while n < step.max && *at < b.len() && step.table[usize::from(b[*at])] {
+                *at += 1;
                 n += 1;
             }
-            if n < step.min {
-                return false;
+            n >= step.min
+        };
+        for part in &self.steps {
+            match part {
+                Part::One(step) => {
+                    if !take(step, &mut at) {
+                        return false;
+                    }
+                }
+                Part::Optional(group) => {
+                    let start = at;
+                    if !group.iter().all(|step| take(step, &mut at)) {
+                        at = start;
+                    }
+                }
             }
         }
         !self.to_end || at == b.len()
     }
 }
 
-/// String constraints: lengths in code points, an ECMA-262 pattern, the strict `date-time` profile.
+/// String constraints: lengths in code points, an ECMA-262 pattern, an asserted format.
 pub struct StrRule {
     pub min: Option<u64>,
     pub max: Option<u64>,
     pub pattern: Option<&'static Pattern>,
-    pub date_time: bool,
+    pub format: Option<&'static FormatCheck>,
 }
 
-/// The `date-time` profile asserted by the contract: `^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{3})?Z$`.
-pub fn is_date_time(s: &str) -> bool {
-    let b = s.as_bytes();
-    let digits = |r: std::ops::Range<usize>| b[r].iter().all(u8::is_ascii_digit);
-    let head = b.len() >= 20
-        && digits(0..4)
-        && b[4] == b'-'
-        && digits(5..7)
-        && b[7] == b'-'
-        && digits(8..10)
-        && b[10] == b'T'
-        && digits(11..13)
-        && b[13] == b':'
-        && digits(14..16)
-        && b[16] == b':'
-        && digits(17..19);
-    head && match b.len() {
-        20 => b[19] == b'Z',
-        24 => b[19] == b'.' && digits(20..23) && b[23] == b'Z',
-        _ => false,
+/// An asserted `format`: its name, for messages, and how it is checked.
+pub struct FormatCheck {
+    pub name: &'static str,
+    pub kind: FormatKind,
+}
+
+/// How a format is checked: RFC 3339 `date-time`, or a pattern the caller chose.
+pub enum FormatKind {
+    DateTime,
+    Pattern(Pattern),
+}
+
+impl FormatCheck {
+    pub fn accepts(&self, s: &str) -> bool {
+        match &self.kind {
+            FormatKind::DateTime => is_rfc3339_date_time(s),
+            FormatKind::Pattern(p) => p.is_match(s),
+        }
     }
+}
+
+/// RFC 3339 `date-time` (section 5.6): `YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM)`, `T` and `Z`
+/// in either case, real calendar days, and a leap second only where it is 23:59:60 in UTC.
+pub fn is_rfc3339_date_time(s: &str) -> bool {
+    let b = s.as_bytes();
+    let num = |r: std::ops::Range<usize>| -> Option<u32> {
+        let d = b.get(r)?;
+        d.iter()
+            .all(u8::is_ascii_digit)
+            .then(|| d.iter().fold(0, |n, c| n * 10 + u32::from(c - b'0')))
+    };
+    let at = |i: usize, c: u8| b.get(i).is_some_and(|x| x.eq_ignore_ascii_case(&c));
+    let (Some(year), Some(month), Some(day), Some(hour), Some(minute), Some(second)) = (
+        num(0..4),
+        num(5..7),
+        num(8..10),
+        num(11..13),
+        num(14..16),
+        num(17..19),
+    ) else {
+        return false;
+    };
+    if !(at(4, b'-') && at(7, b'-') && at(10, b'T') && at(13, b':') && at(16, b':')) {
+        return false;
+    }
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => return false,
+    };
+    if day == 0 || day > days || hour > 23 || minute > 59 || second > 60 {
+        return false;
+    }
+    let mut i = 19;
+    if at(i, b'.') {
+        i += 1;
+        let start = i;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if i == start {
+            return false;
+        }
+    }
+    let offset_minutes: i64 = if at(i, b'Z') && b.len() == i + 1 {
+        0
+    } else if (at(i, b'+') || at(i, b'-')) && b.len() == i + 6 && at(i + 3, b':') {
+        let (Some(oh), Some(om)) = (num(i + 1..i + 3), num(i + 4..i + 6)) else {
+            return false;
+        };
+        if oh > 23 || om > 59 {
+            return false;
+        }
+        let sign = if at(i, b'-') { -1 } else { 1 };
+        sign * i64::from(oh * 60 + om)
+    } else {
+        return false;
+    };
+    if second == 60 {
+        let utc = (i64::from(hour * 60 + minute) - offset_minutes).rem_euclid(24 * 60);
+        return utc == 23 * 60 + 59;
+    }
+    true
 }
 
 /// The first way `s` breaks `rule`, if any.
@@ -554,11 +681,18 @@ pub fn str_failure(rule: &StrRule, s: &str) -> Result<(), Failure> {
             format!("string does not match the pattern {}", p.source),
         ));
     }
-    if rule.date_time && !is_date_time(s) {
+    if let Some(f) = rule.format
+        && !f.accepts(s)
+    {
         return Err(Failure::new(
             Keyword::Format,
             "",
-            "string is not a date-time of the form YYYY-MM-DDTHH:MM:SS[.mmm]Z",
+            match &f.kind {
+                FormatKind::DateTime => format!("string is not an RFC 3339 {}", f.name),
+                FormatKind::Pattern(p) => {
+                    format!("string is not a {}: it does not match {}", f.name, p.source)
+                }
+            },
         ));
     }
     Ok(())

@@ -1,6 +1,7 @@
 //! One small schema directory per generator feature (tests/features/NAME/*.schema.json) beside the
 //! code generated from it (expected.rs). The snapshots are compared byte for byte
-//! (`UPDATE_SNAPSHOTS=1 cargo test -p prp-codegen --test features` rewrites them), compiled here, and
+//! (`UPDATE_SNAPSHOTS=1 cargo test -p prp-codegen --test features` rewrites them; `date-time` is
+//! asserted, as RFC 3339), compiled here, and
 //! exercised with documents the schema accepts and rejects.
 
 use prp_codegen::{Options, generate_dir};
@@ -39,6 +40,7 @@ fn snapshots_match_the_generator() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/features");
     let options = Options {
         support_path: Some("crate::rt_support".into()),
+        formats: [("date-time".to_owned(), prp_codegen::Format::DateTime)].into(),
         ..Default::default()
     };
     let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some();
@@ -218,7 +220,7 @@ fn nullable_members_keep_null_apart_from_absent() {
 #[test]
 fn scalar_and_array_constraints_are_enforced() {
     use constraints::*;
-    let base = r#""seq":1,"when":"2026-02-30T25:61:61Z""#;
+    let base = r#""seq":1,"when":"2026-02-28T23:59:59.5+01:00""#;
     ok::<Limits>(&format!(
         r#"{{"path":"a/b..c","name":"ééé",{base},"priority":2,"done":true,"ratio":0.5,"refs":[{{"id":"a"}},{{"id":"b"}}]}}"#
     ));
@@ -262,13 +264,14 @@ fn scalar_and_array_constraints_are_enforced() {
     );
     assert_eq!(
         code::<Limits>(&format!(
-            r#"{{{name},"seq":1,"when":"2026-01-01T00:00:00+00:00"}}"#
+            r#"{{{name},"seq":1,"when":"2026-02-30T00:00:00+00:00"}}"#
         )),
-        "format"
+        "format",
+        "RFC 3339 knows its calendar"
     );
     assert_eq!(
         code::<Limits>(&format!(
-            r#"{{{name},"seq":1,"when":"2026-01-01T00:00:00.1Z"}}"#
+            r#"{{{name},"seq":1,"when":"2026-01-01T24:00:00.1Z"}}"#
         )),
         "format"
     );
@@ -391,4 +394,37 @@ fn cross_file_references_keep_each_files_constraints() {
         code::<A>(r#"{"id":"a","beta":{"id":"b"},"betaId":"c"}"#),
         "pattern"
     );
+}
+
+#[test]
+fn the_built_in_date_time_is_rfc_3339() {
+    use rt_support::is_rfc3339_date_time as ok;
+    for good in [
+        "1963-06-19T08:30:06.283185Z",
+        "1963-06-19T08:30:06Z",
+        "1963-06-19t08:30:06z",
+        "1937-01-01T12:00:27.87+00:20",
+        "1990-12-31T15:59:50.123-08:00",
+        "1998-12-31T23:59:60Z",
+        "1998-12-31T15:59:60.123-08:00",
+        "2000-02-29T00:00:00Z",
+    ] {
+        assert!(ok(good), "{good}");
+    }
+    for bad in [
+        "1998-12-31T23:58:60Z",
+        "1998-12-31T22:59:60Z",
+        "1990-02-31T15:59:59.123-08:00",
+        "1900-02-29T00:00:00Z",
+        "1990-12-31T15:59:59-24:00",
+        "1990-12-31T15:59:59-23:60",
+        "06/19/1963 08:30:06 PST",
+        "2013-350T01:01:01",
+        "1963-06-19T08:30:06.Z",
+        "1963-06-19T08:30:06",
+        "1963-06-1৪T00:00:00Z",
+        "",
+    ] {
+        assert!(!ok(bad), "{bad}");
+    }
 }

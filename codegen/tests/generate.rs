@@ -90,10 +90,27 @@ fn unsupported_input_is_a_located_error() {
             "unsupported_keyword",
             "/properties/name",
         ),
+        // An assertion without `type` also accepts every value of another type: refused, never
+        // dropped (the issue's `tags` example).
         (
-            serde_json::json!({ "name": { "type": "string", "format": "email" } }),
+            serde_json::json!({ "tags": { "maxItems": 2, "items": { "maxLength": 3 } } }),
+            "unsupported_keyword",
+            "/properties/tags",
+        ),
+        (
+            serde_json::json!({ "name": { "allOf": [{ "maximum": 30 }, { "minimum": 20 }] } }),
             "unsupported_keyword",
             "/properties/name",
+        ),
+        (
+            serde_json::json!({ "name": { "oneOf": [true, { "type": "string" }] } }),
+            "unsupported_keyword",
+            "/properties/name/oneOf/0",
+        ),
+        (
+            serde_json::json!({ "name": { "$ref": "#" } }),
+            "unsupported_keyword",
+            "",
         ),
         (
             serde_json::json!({ "name": { "$ref": "https://example.test/missing.json" } }),
@@ -187,4 +204,42 @@ fn callers_choose_type_names_for_roots_and_defs() {
         .insert("https://example.test/other.json#".into(), "Part".into());
     let e = generate_dir(&dir, &unknown).unwrap_err();
     assert!(e.message.contains("no schema has the `$id`"), "{e}");
+}
+
+#[test]
+fn formats_are_annotations_unless_asserted() {
+    let dir = temp_dir("formats");
+    write(
+        &dir,
+        "thing.schema.json",
+        base(serde_json::json!({
+            "name": { "type": "string", "format": "date-time" },
+            "mail": { "type": "string", "format": "email" }
+        })),
+    );
+    // By default neither is checked, and an unknown format is no error.
+    let code = generate_dir(&dir, &Options::default()).unwrap().code;
+    assert!(
+        !code.contains("static FMT_"),
+        "no format asserted by default"
+    );
+    // Asked for: RFC 3339 for date-time, a caller's pattern for email.
+    let options = Options {
+        formats: [
+            ("date-time".to_owned(), prp_codegen::Format::DateTime),
+            (
+                "email".to_owned(),
+                prp_codegen::Format::Pattern("^[^@]+@[^@]+$".into()),
+            ),
+        ]
+        .into(),
+        ..Default::default()
+    };
+    let code = generate_dir(&dir, &options).unwrap().code;
+    assert!(code.contains("rt::FormatKind::DateTime"), "{code}");
+    assert!(code.contains("rt::FormatKind::Pattern(rt::Pattern::new(\"^[^@]+@[^@]+$\"))"));
+    assert!(
+        code.contains("an RFC 3339 date-time"),
+        "described in the docs"
+    );
 }

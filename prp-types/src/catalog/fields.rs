@@ -19,7 +19,7 @@ impl<const MIN: u64, const MAX: u64> Text<MIN, MAX> {
         min: if MIN == 0 { None } else { Some(MIN) },
         max: Some(MAX),
         pattern: None,
-        date_time: false,
+        format: None,
     };
 
     /// Checks `s` against the bounds.

@@ -401,7 +401,7 @@ static STR_0: rt::StrRule = rt::StrRule {
     min: None,
     max: None,
     pattern: Some(&PAT_0),
-    date_time: false,
+    format: None,
 };
 static INT_0: rt::IntRule = rt::IntRule {
     min: Some(0i64),

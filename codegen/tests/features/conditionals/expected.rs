@@ -679,6 +679,6 @@ static STR_0: rt::StrRule = rt::StrRule {
     min: None,
     max: None,
     pattern: None,
-    date_time: false,
+    format: None,
 };
 use crate::rt_support as rt;

@@ -50,7 +50,7 @@ pub struct Limits {
     pub done: ::core::option::Option<rt::True>,
     /// The `when` member.
     ///
-    /// `when` (required): a string of any length, a date-time `YYYY-MM-DDTHH:MM:SS[.mmm]Z`.
+    /// `when` (required): a string of any length, an RFC 3339 date-time.
     pub when: DateTime,
     /// The `refs` member.
     ///
@@ -1010,7 +1010,7 @@ impl rt::Check for Text0To3 {
         Ok(())
     }
 }
-///A string, a date-time of the form `YYYY-MM-DDTHH:MM:SS[.mmm]Z`. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+///A string, an RFC 3339 date-time. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct DateTime(rt::Str);
 impl DateTime {
@@ -1142,25 +1142,29 @@ static STR_0: rt::StrRule = rt::StrRule {
     min: None,
     max: None,
     pattern: None,
-    date_time: false,
+    format: None,
 };
 static STR_1: rt::StrRule = rt::StrRule {
     min: Some(1u64),
     max: None,
     pattern: Some(&PAT_0),
-    date_time: false,
+    format: None,
 };
 static STR_2: rt::StrRule = rt::StrRule {
     min: None,
     max: Some(3u64),
     pattern: None,
-    date_time: false,
+    format: None,
+};
+static FMT_3: rt::FormatCheck = rt::FormatCheck {
+    name: "date-time",
+    kind: rt::FormatKind::DateTime,
 };
 static STR_3: rt::StrRule = rt::StrRule {
     min: None,
     max: None,
     pattern: None,
-    date_time: true,
+    format: Some(&FMT_3),
 };
 static INT_0: rt::IntRule = rt::IntRule {
     min: Some(1i64),

@@ -726,12 +726,12 @@ static STR_0: rt::StrRule = rt::StrRule {
     min: None,
     max: Some(3u64),
     pattern: None,
-    date_time: false,
+    format: None,
 };
 static STR_1: rt::StrRule = rt::StrRule {
     min: None,
     max: None,
     pattern: Some(&PAT_0),
-    date_time: false,
+    format: None,
 };
 use crate::rt_support as rt;

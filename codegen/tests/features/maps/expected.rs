@@ -505,12 +505,12 @@ static STR_0: rt::StrRule = rt::StrRule {
     min: Some(1u64),
     max: Some(4u64),
     pattern: None,
-    date_time: false,
+    format: None,
 };
 static STR_1: rt::StrRule = rt::StrRule {
     min: None,
     max: None,
     pattern: None,
-    date_time: false,
+    format: None,
 };
 use crate::rt_support as rt;

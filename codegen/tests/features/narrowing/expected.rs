@@ -1088,7 +1088,7 @@ static STR_0: rt::StrRule = rt::StrRule {
     min: Some(1u64),
     max: None,
     pattern: None,
-    date_time: false,
+    format: None,
 };
 static INT_0: rt::IntRule = rt::IntRule {
     min: Some(0i64),

@@ -554,7 +554,7 @@ static STR_0: rt::StrRule = rt::StrRule {
     min: None,
     max: None,
     pattern: None,
-    date_time: false,
+    format: None,
 };
 static INT_0: rt::IntRule = rt::IntRule {
     min: Some(1i64),

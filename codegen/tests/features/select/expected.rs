@@ -1377,13 +1377,13 @@ static STR_0: rt::StrRule = rt::StrRule {
     min: None,
     max: Some(5u64),
     pattern: None,
-    date_time: false,
+    format: None,
 };
 static STR_1: rt::StrRule = rt::StrRule {
     min: None,
     max: None,
     pattern: Some(&PAT_0),
-    date_time: false,
+    format: None,
 };
 #[allow(non_snake_case)]
 fn __refine_0(v: &MessageBodyImage) -> ::core::result::Result<(), rt::Failure> {
