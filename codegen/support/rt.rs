@@ -524,25 +524,38 @@ impl Scan {
     fn is_match(&self, s: &str) -> bool {
         let b = s.as_bytes();
         let mut at = 0;
-        // Greedy: as many as `max`; false when fewer than `min`.
-        let take = |step: &Step, at: &mut usize| {
+        // Greedy: as many as `max`; false when fewer than `min`. A fixed count is checked over
+        // exactly that many bytes.
+        #[inline(always)]
+        fn take(step: &Step, b: &[u8], at: &mut usize) -> bool {
+            if step.min == step.max {
+                let end = *at + step.min as usize;
+                let Some(run) = b.get(*at..end) else {
+                    return false;
+                };
+                if !run.iter().all(|&c| step.table[usize::from(c)]) {
+                    return false;
+                }
+                *at = end;
+                return true;
+            }
             let mut n = 0;
             while n < step.max && *at < b.len() && step.table[usize::from(b[*at])] {
                 *at += 1;
                 n += 1;
             }
             n >= step.min
-        };
+        }
         for part in &self.steps {
             match part {
                 Part::One(step) => {
-                    if !take(step, &mut at) {
+                    if !take(step, b, &mut at) {
                         return false;
                     }
                 }
                 Part::Optional(group) => {
                     let start = at;
-                    if !group.iter().all(|step| take(step, &mut at)) {
+                    if !group.iter().all(|step| take(step, b, &mut at)) {
                         at = start;
                     }
                 }
