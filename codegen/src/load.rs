@@ -137,25 +137,38 @@ impl SchemaSet {
                 ));
             }
         }
-        let id = match obj.get("$id").and_then(Value::as_str) {
-            Some(id) if id.contains("://") && !id.contains('#') => id.to_owned(),
-            other => {
+        // Without `$id`, a file is known by a URI made from its path; an `$id` is any absolute
+        // URI (`https://…`, `urn:…`), an empty trailing fragment allowed.
+        let id = match obj.get("$id") {
+            None => format!("file:///{path}"),
+            Some(Value::String(id)) if is_absolute_uri(id.strip_suffix('#').unwrap_or(id)) => {
+                id.strip_suffix('#').unwrap_or(id).to_owned()
+            }
+            Some(other) => {
                 return Err(Error::new(
                     "invalid_schema_id",
                     path,
                     "/$id",
-                    format!("`$id` must be an absolute URI without a fragment, found {other:?}"),
+                    format!("`$id` must be an absolute URI without a fragment, found {other}"),
                 ));
             }
         };
-        let title = match obj.get("title").and_then(Value::as_str) {
-            Some(t) if !t.trim().is_empty() => t.to_owned(),
-            _ => {
+        // Without `title`, the file's name stands in (types are named after the file anyway).
+        let title = match obj.get("title") {
+            None => path
+                .rsplit('/')
+                .next()
+                .unwrap_or(&path)
+                .trim_end_matches(".json")
+                .trim_end_matches(".schema")
+                .to_owned(),
+            Some(Value::String(t)) if !t.trim().is_empty() => t.to_owned(),
+            Some(_) => {
                 return Err(Error::new(
                     "missing_schema_title",
                     path,
                     "/title",
-                    "every schema needs a non-empty `title`",
+                    "`title` must be a non-empty string",
                 ));
             }
         };
@@ -272,4 +285,17 @@ fn percent_decode(s: &str) -> String {
 /// Lowercase hex of `bytes`.
 pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whether `s` is an absolute URI without a fragment: a scheme (`[A-Za-z][A-Za-z0-9+.-]*:`) and more.
+fn is_absolute_uri(s: &str) -> bool {
+    let Some((scheme, rest)) = s.split_once(':') else {
+        return false;
+    };
+    scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '.' | '-'))
+        && !rest.is_empty()
+        && !s.contains('#')
 }

@@ -145,13 +145,46 @@ fn files_are_checked_on_load() {
         generate_dir(&dir, &Options::default()).unwrap_err().code,
         "unsupported_schema_dialect"
     );
+    // Neither `title` nor `$id` is required: the file's name and a URI made from its path stand in.
     let mut schema = base(serde_json::json!({ "name": { "type": "string" } }));
     schema.as_object_mut().unwrap().remove("title");
+    schema.as_object_mut().unwrap().remove("$id");
     write(&dir, "thing.schema.json", schema);
-    assert_eq!(
-        generate_dir(&dir, &Options::default()).unwrap_err().code,
-        "missing_schema_title"
+    let out = generate_dir(&dir, &Options::default()).unwrap();
+    assert!(out.code.contains("pub struct Thing {"));
+    assert!(
+        out.code.contains("id: \"file:///thing.schema.json\""),
+        "the synthetic id"
     );
+    // A URN is an absolute URI; a relative `$id` or a title of the wrong type is refused.
+    for (id, title, code) in [
+        (
+            serde_json::json!("urn:uuid:deadbeef-1234-0000-0000-4321feedbeef"),
+            serde_json::json!("Thing"),
+            None,
+        ),
+        (
+            serde_json::json!("thing.json"),
+            serde_json::json!("Thing"),
+            Some("invalid_schema_id"),
+        ),
+        (
+            serde_json::json!("https://example.test/t.json"),
+            serde_json::json!(""),
+            Some("missing_schema_title"),
+        ),
+    ] {
+        let mut schema = base(serde_json::json!({ "name": { "type": "string" } }));
+        schema["$id"] = id;
+        schema["title"] = title;
+        write(&dir, "thing.schema.json", schema);
+        assert_eq!(
+            generate_dir(&dir, &Options::default())
+                .err()
+                .map(|e| e.code),
+            code
+        );
+    }
     write(&dir, "thing.schema.json", base(serde_json::json!({})));
     write(&dir, "other.schema.json", base(serde_json::json!({})));
     assert_eq!(
