@@ -362,6 +362,16 @@ impl Finished {
     }
 }
 
+/// The runner over `script` with the usual opening and nothing else from the controller; the
+/// finished run, already checked.
+fn played(script: &Path, flags: &[&str]) -> Finished {
+    let mut run = Run::script(script, flags);
+    run.open();
+    let done = run.finish();
+    done.check();
+    done
+}
+
 fn s(a: &str, b: &str, c: &str, d: &str) -> (String, String, String, String) {
     (a.into(), b.into(), c.into(), d.into())
 }
@@ -603,10 +613,7 @@ fn error_exits_seven() {
     let Some(dir) = reference_scripts() else {
         return;
     };
-    let mut run = Run::script(&dir.join("error.json"), &LIMITS);
-    run.open();
-    let done = run.finish();
-    done.check();
+    let done = played(&dir.join("error.json"), &LIMITS);
     assert_eq!(
         done.process_exit(),
         &json!({"exitCode": 7, "success": false, "signal": null})
@@ -635,10 +642,7 @@ fn a_second_terminal_is_ignored() {
     let Some(dir) = reference_scripts() else {
         return;
     };
-    let mut run = Run::script(&dir.join("duplicate-terminal.json"), &LIMITS);
-    run.open();
-    let done = run.finish();
-    done.check();
+    let done = played(&dir.join("duplicate-terminal.json"), &LIMITS);
     assert_eq!(done.count("run.terminal"), 1);
     let diagnostic = done.event("harness.diagnostic");
     assert_eq!(diagnostic["payload"]["code"], "duplicate_terminal_ignored");
@@ -711,10 +715,7 @@ fn oversized_lines_with_a_small_and_the_default_limit() {
     };
     let mut flags = LIMITS.to_vec();
     flags.extend(["--harness-max-line-bytes", "512"]);
-    let mut run = Run::script(&dir.join("oversized-line.json"), &flags);
-    run.open();
-    let done = run.finish();
-    done.check();
+    let done = played(&dir.join("oversized-line.json"), &flags);
     assert_eq!(
         done.ending(),
         s("failed", "failed", "yielded", "harness_protocol_violation")
@@ -726,10 +727,7 @@ fn oversized_lines_with_a_small_and_the_default_limit() {
         done.diagnostics()
     );
 
-    let mut run = Run::script(&dir.join("oversized-line.json"), &LIMITS);
-    run.open();
-    let done = run.finish();
-    done.check();
+    let done = played(&dir.join("oversized-line.json"), &LIMITS);
     assert_eq!(
         done.ending(),
         s("failed", "failed", "yielded", "semantic_result_missing")
@@ -911,10 +909,7 @@ fn every_receipt_of_the_table() {
 
 #[test]
 fn the_projects_own_scripts() {
-    let mut run = Run::script(&own_script("duplicate-result"), &[]);
-    run.open();
-    let done = run.finish();
-    done.check();
+    let done = played(&own_script("duplicate-result"), &[]);
     assert_eq!(done.count("run.result.proposed"), 1);
     assert_eq!(
         done.event("harness.diagnostic")["payload"]["code"],
@@ -930,10 +925,7 @@ fn the_projects_own_scripts() {
         )
     );
 
-    let mut run = Run::script(&own_script("invalid-result"), &[]);
-    run.open();
-    let done = run.finish();
-    done.check();
+    let done = played(&own_script("invalid-result"), &[]);
     assert_eq!(done.count("run.result.proposed"), 0);
     assert_eq!(
         done.event("harness.diagnostic")["payload"]["code"],
@@ -944,10 +936,7 @@ fn the_projects_own_scripts() {
         s("failed", "failed", "yielded", "semantic_result_missing")
     );
 
-    let mut run = Run::script(&own_script("invalid-event"), &[]);
-    run.open();
-    let done = run.finish();
-    done.check();
+    let done = played(&own_script("invalid-event"), &[]);
     assert_eq!(
         done.ending(),
         s("failed", "failed", "yielded", "harness_protocol_violation")
@@ -977,10 +966,7 @@ fn the_projects_own_scripts() {
     );
     assert_eq!(done.process_exit()["signal"], 15);
 
-    let mut run = Run::script(&own_script("contradicted-terminal"), &[]);
-    run.open();
-    let done = run.finish();
-    done.check();
+    let done = played(&own_script("contradicted-terminal"), &[]);
     assert_eq!(
         done.ending(),
         s("failed", "failed", "needs_review", "harness_process_failed")

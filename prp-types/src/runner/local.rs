@@ -632,6 +632,7 @@ impl<W: Write> Runner<'_, W> {
                         "a harness event message needs a string eventType and an object payload",
                     );
                 };
+                // §6.5's Open point: the message's `turnId`/`itemId` are copied to the envelope.
                 let turn = payload.get("turnId").and_then(Value::as_str);
                 let item = payload.get("itemId").and_then(Value::as_str);
                 match self.emit.stamp(event_type, turn, item, inner) {

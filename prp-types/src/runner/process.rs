@@ -6,7 +6,7 @@ use std::ffi::OsString;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::process::{Child, Command, ExitStatus, Stdio};
 
-use rustix::process::{Pid, Signal, kill_process_group, test_kill_process_group};
+use rustix::process::{Pid, Signal, kill_process_group};
 
 use super::reconcile::ProcessExit;
 
@@ -42,16 +42,6 @@ impl Group {
         Pid::from_raw(i32::try_from(child.id()).ok()?).map(Group)
     }
 
-    /// The group with this id.
-    pub fn from_id(id: i32) -> Option<Group> {
-        Pid::from_raw(id).map(Group)
-    }
-
-    /// The group id.
-    pub fn id(self) -> i32 {
-        self.0.as_raw_nonzero().get()
-    }
-
     /// Asks every process of the group to stop.
     pub fn terminate(self) {
         // No process left in the group is not an error here.
@@ -61,11 +51,6 @@ impl Group {
     /// Kills every process of the group.
     pub fn kill(self) {
         let _ = kill_process_group(self.0, Signal::KILL);
-    }
-
-    /// Whether any process of the group is alive (zombies not yet reaped included).
-    pub fn alive(self) -> bool {
-        test_kill_process_group(self.0).is_ok()
     }
 }
 

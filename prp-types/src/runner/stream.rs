@@ -15,7 +15,8 @@ use crate::types::Event;
 /// The schema of every line the runner writes.
 pub const STREAM_SCHEMA: &str = "paperclip.runner.stream.v1";
 
-/// Who the runner is: stamped on every event.
+/// Who the runner is: stamped on every event. The Open point of §6.5, decided as §6.6 says: the ids
+/// come from the runner's flags, never from `run.prepare`.
 #[derive(Debug, Clone)]
 pub struct Identity {
     /// `runId`.
