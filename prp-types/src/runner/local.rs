@@ -343,8 +343,10 @@ impl<W: Write> Runner<'_, W> {
             && self.exit.is_none()
             && self.kill_deadline.is_none()
         {
-            h.stdin = None;
+            // Signal first: a harness that saw its stdin close first could exit on its own and
+            // hide how the runner ended it. A pending signal is delivered before it reads again.
             h.group.terminate();
+            h.stdin = None;
             self.kill_deadline = Some(Instant::now() + self.config.limits.shutdown_grace);
         }
     }
