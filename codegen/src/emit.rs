@@ -290,7 +290,8 @@ impl<'a> Emitter<'a> {
     /// A `DeserializeSeed` expression that decodes and checks a value of `ty`.
     fn seed(&mut self, ty: &Ty) -> TokenStream {
         match ty {
-            Ty::Any | Ty::Never => quote! { rt::AnyValue },
+            Ty::Any => quote! { rt::AnyValue },
+            Ty::Never => quote! { rt::NeverSeed },
             Ty::Null => quote! { rt::NullSeed },
             Ty::Bool(None) => quote! { rt::BoolSeed(None) },
             Ty::Bool(Some(_)) => {
@@ -492,6 +493,20 @@ impl<'a> Emitter<'a> {
             })
             .collect();
         let digest = set.digest();
+        let program = (!self.model.program.is_empty()).then(|| {
+            let text = &self.model.program;
+            quote! {
+                /// The compiled schema program of the checked types (nodes, resolved references).
+                static __PROGRAM_TEXT: &str = #text;
+                fn __program() -> &'static rt::eval::Program {
+                    static PROGRAM: ::std::sync::OnceLock<rt::eval::Program> = ::std::sync::OnceLock::new();
+                    PROGRAM.get_or_init(|| match rt::eval::Program::parse(__PROGRAM_TEXT) {
+                        Ok(p) => p,
+                        Err(e) => panic!("{e}"),
+                    })
+                }
+            }
+        });
         quote! {
             /// Every schema the types were generated from.
             pub static SCHEMAS: &[rt::SchemaInfo] = &[#(#infos),*];
@@ -512,6 +527,7 @@ impl<'a> Emitter<'a> {
             #(#ints)*
             #(#nums)*
             #(#refines)*
+            #program
             #support
         }
     }
@@ -525,6 +541,83 @@ impl<'a> Emitter<'a> {
             Item::Tagged(t) => self.tagged(t),
             Item::ByType(b) => self.by_type(b),
             Item::Select(s) => self.select(s),
+            Item::Checked(c) => self.checked(c),
+        }
+    }
+
+    /// A checked type: the decoded JSON, kept only once the schema program accepts it.
+    fn checked(&mut self, c: &Checked) -> TokenStream {
+        let name = ident(&c.name);
+        let node = c.node;
+        let doc = c.doc.as_ref().map(|_| {
+            let d = doc_attrs(&c.doc);
+            quote! { #d #[doc = ""] }
+        });
+        let why = format!(
+            " Checked as JSON against its schema: no typed shape says it exactly ({}).",
+            c.why.trim_end_matches('.')
+        );
+        quote! {
+            #doc
+            #[doc = #why]
+            #[derive(Debug, Clone, PartialEq)]
+            pub struct #name(serde_json::Value);
+            impl #name {
+                /// The value, if the schema accepts it; else the first failure, located in it.
+                pub fn new(value: serde_json::Value) -> ::core::result::Result<Self, rt::Failure> {
+                    __program().check(#node, &value)?;
+                    Ok(#name(value))
+                }
+                /// The JSON value.
+                pub fn as_json(&self) -> &serde_json::Value {
+                    &self.0
+                }
+                /// The JSON value, owned.
+                pub fn into_json(self) -> serde_json::Value {
+                    self.0
+                }
+            }
+            impl ::core::convert::TryFrom<serde_json::Value> for #name {
+                type Error = rt::Failure;
+                fn try_from(value: serde_json::Value) -> ::core::result::Result<Self, rt::Failure> {
+                    Self::new(value)
+                }
+            }
+            impl ::core::convert::From<#name> for serde_json::Value {
+                fn from(v: #name) -> serde_json::Value {
+                    v.0
+                }
+            }
+            impl serde::Serialize for #name {
+                fn serialize<__S: serde::Serializer>(&self, s: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
+                    serde::Serialize::serialize(&self.0, s)
+                }
+            }
+            impl<'de> serde::Deserialize<'de> for #name {
+                fn deserialize<__D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
+                    let v = serde::de::DeserializeSeed::deserialize(rt::AnyValue, d)?;
+                    __program().check(#node, &v).map_err(rt::Failure::into_error)?;
+                    Ok(#name(v))
+                }
+            }
+            impl rt::Check for #name {
+                fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+                    __program().check(#node, &self.0)
+                }
+            }
+            impl rt::Probed for #name {
+                fn probe(&self) -> rt::Probe<'_> {
+                    rt::Probed::probe(&self.0)
+                }
+            }
+            impl rt::Fields for #name {
+                fn field(&self, key: &str) -> rt::Probe<'_> {
+                    rt::Fields::field(&self.0, key)
+                }
+                fn json_object(&self, key: &str) -> ::core::option::Option<&serde_json::Map<::std::string::String, serde_json::Value>> {
+                    rt::Fields::json_object(&self.0, key)
+                }
+            }
         }
     }
 

@@ -13,11 +13,14 @@
 
 pub mod emit;
 pub mod error;
+pub mod index;
 pub mod load;
 pub mod model;
 pub mod names;
 pub mod normalize;
+pub mod program;
 pub mod shapes;
+pub mod uri;
 
 pub use error::{Error, Result};
 pub use load::{SchemaFile, SchemaSet};
@@ -26,6 +29,8 @@ use std::path::Path;
 
 /// The runtime support module emitted into every output.
 const SUPPORT: &str = include_str!("../support/rt.rs");
+/// Its `eval` submodule, emitted only when the output has checked types.
+const EVAL: &str = include_str!("../support/eval.rs");
 
 /// Generator settings.
 #[derive(Debug, Clone, Default)]
@@ -43,6 +48,10 @@ pub struct Options {
     /// The `format`s to assert, and how. In draft 2020-12 `format` is an annotation: a format not
     /// named here is accepted whatever the string says, as the specification's default is.
     pub formats: std::collections::BTreeMap<String, Format>,
+    /// The base URI of files without `$id`: such a file is known as this joined with its path
+    /// inside the directory (default `file:///`). With `http://localhost:1234/`, a `$ref` to
+    /// `http://localhost:1234/nested/a.json` finds `nested/a.json` of the directory.
+    pub base_uri: Option<String>,
 }
 
 /// How an asserted `format` is checked.
@@ -66,7 +75,16 @@ pub struct Output {
 
 /// Runs the generator over every `*.json` schema under `dir`.
 pub fn generate_dir(dir: &Path, options: &Options) -> Result<Output> {
-    let set = SchemaSet::load(dir)?;
+    let base = options.base_uri.as_deref().unwrap_or("file:///");
+    if !uri::is_absolute(base) {
+        return Err(Error::new(
+            "invalid_option",
+            "",
+            "",
+            format!("the base URI `{base}` is not an absolute URI"),
+        ));
+    }
+    let set = SchemaSet::load_with_base(dir, base)?;
     generate(set, options)
 }
 
@@ -98,7 +116,25 @@ pub fn generate(set: SchemaSet, options: &Options) -> Result<Output> {
                     format!("the support module does not parse: {e}"),
                 )
             })?;
-            let items = support.items;
+            // `rt.rs` declares `eval` as a file module (for crates that include `rt.rs` by path);
+            // inlined, its items go in place, when anything needs them.
+            let mut items = support.items;
+            items.retain(|i| !matches!(i, syn::Item::Mod(m) if m.ident == "eval"));
+            if !model.program.is_empty() {
+                let eval: syn::File = syn::parse_str(EVAL).map_err(|e| {
+                    Error::new(
+                        "internal",
+                        "support/eval.rs",
+                        "",
+                        format!("the checker module does not parse: {e}"),
+                    )
+                })?;
+                let eval = eval.items;
+                items.push(syn::parse_quote! {
+                    /// The checker for schemas compiled to programs.
+                    pub mod eval { #(#eval)* }
+                });
+            }
             quote::quote! {
                 /// Runtime support for the generated decoders: seeds, rule tables and checks the
                 /// generated code calls. Hidden from the documentation; the crate that includes the

@@ -1,7 +1,9 @@
 //! `load` and `resolve`: read every schema file of a directory, check the dialect, the `$id` and the
-//! `title`, and resolve `$ref`s through a registry keyed by `$id` (never by file name).
+//! `title`, and resolve `$ref`s against their base URI through the [`Index`] of every resource and
+//! anchor (files are found by `$id`, never by file name).
 
 use crate::error::{Error, Result};
+use crate::index::Index;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
@@ -17,6 +19,9 @@ pub struct SchemaFile {
     pub path: String,
     /// The schema's `$id`.
     pub id: String,
+    /// The URI the file is found at: the base URI joined with `path`. A `$ref` to it finds the
+    /// file even when its `$id` says otherwise.
+    pub location: String,
     /// The schema's `title`.
     pub title: String,
     /// The file's text with CRLF normalised to LF.
@@ -53,6 +58,8 @@ pub struct SchemaSet {
     /// The schemas, sorted by path.
     pub files: Vec<SchemaFile>,
     by_id: BTreeMap<String, usize>,
+    /// Every resource, anchor and base URI.
+    pub index: Index,
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
@@ -85,8 +92,15 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
 }
 
 impl SchemaSet {
-    /// Loads every `*.json` file under `dir`, recursively, in sorted path order.
+    /// Loads every `*.json` file under `dir`, recursively, in sorted path order; a file without
+    /// `$id` is known as `file:///` and its relative path.
     pub fn load(dir: &Path) -> Result<SchemaSet> {
+        Self::load_with_base(dir, "file:///")
+    }
+
+    /// As [`SchemaSet::load`], a file without `$id` known as `base` joined with its relative path
+    /// (`http://localhost:1234/` makes `nested/a.json` `http://localhost:1234/nested/a.json`).
+    pub fn load_with_base(dir: &Path, base: &str) -> Result<SchemaSet> {
         let mut paths = Vec::new();
         collect(dir, &mut paths)?;
         let mut files = Vec::new();
@@ -101,14 +115,19 @@ impl SchemaSet {
             let raw = std::fs::read_to_string(&path).map_err(|e| {
                 Error::new("io", rel.clone(), "", format!("cannot read the file: {e}"))
             })?;
-            files.push(Self::parse(rel, &raw)?);
+            files.push(Self::parse_with_base(rel, &raw, base)?);
         }
         files.sort_by(|a, b| a.path.cmp(&b.path));
         Self::from_files(files)
     }
 
-    /// Parses one schema file's text.
+    /// Parses one schema file's text; without `$id` it is known as `file:///PATH`.
     pub fn parse(path: String, raw: &str) -> Result<SchemaFile> {
+        Self::parse_with_base(path, raw, "file:///")
+    }
+
+    /// Parses one schema file's text; without `$id` it is known as `base` joined with `path`.
+    pub fn parse_with_base(path: String, raw: &str, base: &str) -> Result<SchemaFile> {
         let text = raw.replace("\r\n", "\n");
         let root: Value = serde_json::from_str(&text).map_err(|e| {
             Error::new(
@@ -118,16 +137,22 @@ impl SchemaSet {
                 format!("the file is not JSON: {e}"),
             )
         })?;
-        let obj = root.as_object().ok_or_else(|| {
-            Error::new(
-                "invalid_schema",
-                path.clone(),
-                "",
-                "a schema file must hold a JSON object",
-            )
-        })?;
-        match obj.get("$schema").and_then(Value::as_str) {
-            Some(DIALECT) => {}
+        let empty = serde_json::Map::new();
+        let obj = match &root {
+            Value::Object(o) => o,
+            Value::Bool(_) => &empty,
+            _ => {
+                return Err(Error::new(
+                    "invalid_schema",
+                    path,
+                    "",
+                    "a schema file must hold a JSON object or a boolean",
+                ));
+            }
+        };
+        // Without `$schema` a file is read as draft 2020-12, the only dialect generated.
+        match obj.get("$schema").map(|s| s.as_str()) {
+            None | Some(Some(DIALECT)) => {}
             other => {
                 return Err(Error::new(
                     "unsupported_schema_dialect",
@@ -139,8 +164,9 @@ impl SchemaSet {
         }
         // Without `$id`, a file is known by a URI made from its path; an `$id` is any absolute
         // URI (`https://…`, `urn:…`), an empty trailing fragment allowed.
+        let location = crate::uri::resolve(base, &path);
         let id = match obj.get("$id") {
-            None => format!("file:///{path}"),
+            None => location.clone(),
             Some(Value::String(id)) if is_absolute_uri(id.strip_suffix('#').unwrap_or(id)) => {
                 id.strip_suffix('#').unwrap_or(id).to_owned()
             }
@@ -176,6 +202,7 @@ impl SchemaSet {
         Ok(SchemaFile {
             path,
             id,
+            location,
             title,
             text,
             sha256,
@@ -196,7 +223,12 @@ impl SchemaSet {
                 ));
             }
         }
-        Ok(SchemaSet { files, by_id })
+        let index = Index::build(&files)?;
+        Ok(SchemaSet {
+            files,
+            by_id,
+            index,
+        })
     }
 
     /// The schema node at `loc`.
@@ -204,40 +236,22 @@ impl SchemaSet {
         self.files.get(loc.file)?.root.pointer(&loc.pointer)
     }
 
-    /// Resolves a `$ref` found in `from`'s file.
+    /// Resolves a `$ref` found at `from` against that node's base URI: a JSON pointer into a
+    /// resource, or an `$anchor`.
     pub fn resolve(&self, from: &Loc, reference: &str) -> Result<Loc> {
-        let (base, fragment) = match reference.split_once('#') {
-            Some((b, f)) => (b, f),
-            None => (reference, ""),
-        };
-        let file = if base.is_empty() {
-            from.file
-        } else {
-            *self.by_id.get(base).ok_or_else(|| {
+        let (base, _) = self.index.base_of(from);
+        let target = crate::uri::resolve(base, reference);
+        self.index
+            .lookup(&target, |l| self.node(l).is_some())
+            .ok_or_else(|| {
                 self.error(
                     from,
                     "unresolved_reference",
-                    format!("`$ref` {reference} names no schema `$id` in the directory"),
+                    format!(
+                        "`$ref` {reference} (from base {base}: {target}) names no schema, anchor or node of the directory"
+                    ),
                 )
-            })?
-        };
-        if !fragment.is_empty() && !fragment.starts_with('/') {
-            return Err(self.error(
-                from,
-                "unsupported_keyword",
-                format!("`$ref` {reference}: only JSON-pointer fragments are supported"),
-            ));
-        }
-        let pointer = percent_decode(fragment);
-        let loc = Loc { file, pointer };
-        if self.node(&loc).is_none() {
-            return Err(self.error(
-                from,
-                "unresolved_reference",
-                format!("`$ref` {reference} points at nothing"),
-            ));
-        }
-        Ok(loc)
+            })
     }
 
     /// A located error at `at`.
@@ -263,25 +277,6 @@ impl SchemaSet {
     }
 }
 
-fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && i + 2 < bytes.len()
-            && let Ok(b) = u8::from_str_radix(&s[i + 1..i + 3], 16)
-        {
-            out.push(b);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
 /// Lowercase hex of `bytes`.
 pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
@@ -289,13 +284,5 @@ pub fn hex(bytes: &[u8]) -> String {
 
 /// Whether `s` is an absolute URI without a fragment: a scheme (`[A-Za-z][A-Za-z0-9+.-]*:`) and more.
 fn is_absolute_uri(s: &str) -> bool {
-    let Some((scheme, rest)) = s.split_once(':') else {
-        return false;
-    };
-    scheme.starts_with(|c: char| c.is_ascii_alphabetic())
-        && scheme
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '.' | '-'))
-        && !rest.is_empty()
-        && !s.contains('#')
+    crate::uri::is_absolute(s) && !s.contains('#')
 }

@@ -248,6 +248,20 @@ pub struct SelectVariant {
     pub when: Vec<String>,
 }
 
+/// A schema no Rust type says exactly (`anyOf` of shapes, `unevaluated*`, `$dynamicRef`, an
+/// assertion without `type`): its JSON, kept as decoded, checked by the compiled schema program.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    /// The Rust type name.
+    pub name: String,
+    /// The schema's description.
+    pub doc: Option<String>,
+    /// The program node the value is checked against.
+    pub node: usize,
+    /// Why no typed shape was generated (the typed path's refusal), for the doc comment.
+    pub why: String,
+}
+
 #[derive(Debug, Clone)]
 /// One generated Rust item.
 pub enum Item {
@@ -265,6 +279,8 @@ pub enum Item {
     ByType(ByType),
     /// A member typed by another member's value.
     Select(Select),
+    /// JSON checked by the schema program.
+    Checked(Checked),
 }
 
 impl Item {
@@ -278,6 +294,7 @@ impl Item {
             Item::Tagged(t) => &t.name,
             Item::ByType(b) => &b.name,
             Item::Select(s) => &s.name,
+            Item::Checked(c) => &c.name,
         }
     }
 }
@@ -306,7 +323,7 @@ impl Item {
                     t.walk_mut(f);
                 }
             }
-            Item::Enum(_) | Item::IntEnum(_) | Item::Text(_) => {}
+            Item::Enum(_) | Item::IntEnum(_) | Item::Text(_) | Item::Checked(_) => {}
             Item::Tagged(t) => t.variants.iter_mut().for_each(|v| v.2.walk_mut(f)),
             Item::ByType(b) => b.variants.iter_mut().for_each(|v| v.2.walk_mut(f)),
             Item::Select(s) => s.variants.iter_mut().for_each(|v| v.ty.walk_mut(f)),
@@ -349,4 +366,6 @@ pub struct Model {
     pub roots: Vec<Root>,
     /// `$defs` entries with a named type: (`<$id>#/$defs/<name>`, type).
     pub defs: Vec<(String, Ty)>,
+    /// The compiled schema program the [`Checked`] items run, as JSON text (empty when none).
+    pub program: String,
 }

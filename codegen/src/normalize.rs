@@ -17,6 +17,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 const KNOWN: &[&str] = &[
     "$schema",
     "$id",
+    "$anchor",
     "$defs",
     "$comment",
     "$ref",
@@ -52,6 +53,7 @@ const KNOWN: &[&str] = &[
 const ANNOTATIONS: &[&str] = &[
     "$schema",
     "$id",
+    "$anchor",
     "$defs",
     "$comment",
     "title",
@@ -119,6 +121,12 @@ pub struct Normalizer<'a> {
     /// Where each string pattern is declared: (under `$defs`, key) per site, in visiting order.
     pattern_names: HashMap<String, Vec<(bool, String)>>,
     formats: BTreeMap<String, crate::Format>,
+    /// The node table of the checked types.
+    program: crate::program::Program,
+    /// How many `ty` calls are under way: 0 for a file's root or a `$defs` entry of its own.
+    depth: usize,
+    /// Checked items whose verdict depends on the dynamic scope.
+    dynamic: BTreeSet<usize>,
 }
 
 impl<'a> Normalizer<'a> {
@@ -182,6 +190,9 @@ impl<'a> Normalizer<'a> {
             def_names,
             pattern_names: HashMap::new(),
             formats: options.formats.clone(),
+            program: crate::program::Program::new(options.formats.clone()),
+            depth: 0,
+            dynamic: BTreeSet::new(),
         })
     }
 
@@ -221,6 +232,9 @@ impl<'a> Normalizer<'a> {
             }
         }
         self.texts();
+        if !self.program.is_empty() {
+            self.model.program = self.program.text();
+        }
         Ok(self.model)
     }
 
@@ -374,25 +388,78 @@ impl<'a> Normalizer<'a> {
         Ok(())
     }
 
-    /// The type of the schema node at `loc`; `hint` names any item it needs.
+    /// The type of the schema node at `loc`; `hint` names any item it needs. A node the typed
+    /// shapes cannot say exactly (the typed path answers `unsupported_keyword`) becomes a checked
+    /// type: its JSON, checked by the compiled schema program.
     pub fn ty(&mut self, loc: &Loc, hint: &str) -> Result<Ty> {
         if let Some(t) = self.memo.get(loc) {
-            return Ok(t.clone());
+            let t = t.clone();
+            return self.usable_here(loc, t);
         }
         if !self.active.insert(loc.clone()) {
             return Err(self.err(
                 loc,
                 "unsupported_keyword",
-                "a schema that contains itself (a recursive `$ref`) is not supported",
+                "a schema that contains itself (a recursive `$ref`) has no finite typed shape",
             ));
         }
+        let mark = self.model.items.len();
+        self.depth += 1;
         let t = self.ty_uncached(loc, hint);
+        self.depth -= 1;
         self.active.remove(loc);
-        let t = t?;
+        let t = match t {
+            Err(e) if e.code == "unsupported_keyword" => {
+                self.rollback(mark);
+                self.checked(loc, hint, e)?
+            }
+            t => t?,
+        };
         if matches!(t, Ty::Named(_)) {
             self.memo.insert(loc.clone(), t.clone());
         }
-        Ok(t)
+        self.usable_here(loc, t)
+    }
+
+    /// Forgets the items a failed typed attempt made.
+    fn rollback(&mut self, mark: usize) {
+        for item in self.model.items.drain(mark..) {
+            self.taken.remove(item.name());
+        }
+        self.memo
+            .retain(|_, t| named_id(t).is_none_or(|id| id < mark));
+        self.dynamic.retain(|&id| id < mark);
+    }
+
+    /// A checked type for the node at `loc`.
+    fn checked(&mut self, loc: &Loc, hint: &str, why: crate::Error) -> Result<Ty> {
+        let (node, dynamic) = self.program.entry(self.set, loc)?;
+        let name = self.name_for(loc, hint);
+        let doc = self.doc(loc);
+        let id = self.push(Item::Checked(Checked {
+            name,
+            doc,
+            node,
+            why: why.message,
+        }));
+        if dynamic {
+            self.dynamic.insert(id);
+        }
+        Ok(Ty::Named(id))
+    }
+
+    /// `t`, unless it is a checked type whose `$dynamicRef`s depend on the dynamic scope and the
+    /// node is reached from another schema: its verdict would then depend on resources the typed
+    /// code around it does not track, so the enclosing schema is checked whole instead.
+    fn usable_here(&self, loc: &Loc, t: Ty) -> Result<Ty> {
+        match t {
+            Ty::Named(id) if self.depth > 0 && self.dynamic.contains(&id) => Err(self.err(
+                loc,
+                "unsupported_keyword",
+                "a `$dynamicRef` resolved through the dynamic scope is checked from the root it is reached from",
+            )),
+            t => Ok(t),
+        }
     }
 
     fn ty_uncached(&mut self, loc: &Loc, hint: &str) -> Result<Ty> {
@@ -507,7 +574,7 @@ impl<'a> Normalizer<'a> {
                 max: uint("maxLength"),
                 pattern: match obj.get("pattern") {
                     Some(Value::String(p)) => {
-                        if let Err(e) = regress::Regex::new(p) {
+                        if let Err(e) = regress::Regex::with_flags(p, "u") {
                             return Err(self.err(
                                 loc,
                                 "invalid_pattern",
@@ -601,7 +668,11 @@ impl<'a> Normalizer<'a> {
 
     fn enumeration(&mut self, loc: &Loc, values: &[Value], hint: &str) -> Result<Ty> {
         if values.is_empty() {
-            return Err(self.err(loc, "invalid_schema", "`enum` must not be empty"));
+            return Err(self.err(
+                loc,
+                "unsupported_keyword",
+                "an empty `enum` accepts no value; no typed shape says that",
+            ));
         }
         if values.iter().all(Value::is_string) {
             let name = self.name_for(loc, hint);

@@ -85,6 +85,7 @@ fn set_name(item: &mut Item, name: String) {
         Item::Tagged(t) => t.name = name,
         Item::ByType(b) => b.name = name,
         Item::Select(s) => s.name = name,
+        Item::Checked(c) => c.name = name,
     }
 }
 
@@ -117,6 +118,11 @@ fn shape(item: &Item) -> String {
             b.doc = None;
         }
         Item::Select(s) => s.name.clear(),
+        Item::Checked(c) => {
+            c.name.clear();
+            c.doc = None;
+            c.why.clear();
+        }
     }
     format!("{item:?}")
 }

@@ -15,14 +15,24 @@ use std::sync::OnceLock;
 pub enum Keyword {
     /// A member that `additionalProperties: false` forbids.
     AdditionalProperties,
+    /// A value that matches none of an `anyOf`'s alternatives.
+    AnyOf,
     /// A value other than the `const`.
     Const,
+    /// Too few, or too many, items that match `contains`.
+    Contains,
+    /// A member absent that another member's presence requires.
+    DependentRequired,
     /// A member name that appears twice in one object.
     DuplicateKey,
     /// A value that could not be written as JSON.
     Encode,
     /// A value outside the `enum`.
     Enum,
+    /// A number not below `exclusiveMaximum`.
+    ExclusiveMaximum,
+    /// A number not above `exclusiveMinimum`.
+    ExclusiveMinimum,
     /// A value where the schema is `false`.
     FalseSchema,
     /// A string that is not in its asserted `format`.
@@ -33,14 +43,20 @@ pub enum Keyword {
     MaxItems,
     /// A string longer than `maxLength` characters.
     MaxLength,
+    /// More members than `maxProperties`.
+    MaxProperties,
     /// A number above `maximum`.
     Maximum,
     /// Fewer items than `minItems`.
     MinItems,
     /// A string shorter than `minLength` characters.
     MinLength,
+    /// Fewer members than `minProperties`.
+    MinProperties,
     /// A number below `minimum`.
     Minimum,
+    /// A number that is not a multiple of `multipleOf`.
+    MultipleOf,
     /// Members that a `not` forbids together.
     Not,
     /// A value that matches none, or more than one, of a `oneOf`'s alternatives.
@@ -53,6 +69,10 @@ pub enum Keyword {
     TooDeep,
     /// A value of the wrong JSON type.
     Type,
+    /// An item no subschema evaluated, where `unevaluatedItems` forbids it.
+    UnevaluatedItems,
+    /// A member no subschema evaluated, where `unevaluatedProperties` forbids it.
+    UnevaluatedProperties,
     /// Two equal items where `uniqueItems` forbids it.
     UniqueItems,
 }
@@ -61,25 +81,35 @@ impl Keyword {
     /// Every keyword, in name order.
     pub const ALL: &'static [Keyword] = &[
         Keyword::AdditionalProperties,
+        Keyword::AnyOf,
         Keyword::Const,
+        Keyword::Contains,
+        Keyword::DependentRequired,
         Keyword::DuplicateKey,
         Keyword::Encode,
         Keyword::Enum,
+        Keyword::ExclusiveMaximum,
+        Keyword::ExclusiveMinimum,
         Keyword::FalseSchema,
         Keyword::Format,
         Keyword::IntegerRange,
         Keyword::MaxItems,
         Keyword::MaxLength,
+        Keyword::MaxProperties,
         Keyword::Maximum,
         Keyword::MinItems,
         Keyword::MinLength,
+        Keyword::MinProperties,
         Keyword::Minimum,
+        Keyword::MultipleOf,
         Keyword::Not,
         Keyword::OneOf,
         Keyword::Pattern,
         Keyword::Required,
         Keyword::TooDeep,
         Keyword::Type,
+        Keyword::UnevaluatedItems,
+        Keyword::UnevaluatedProperties,
         Keyword::UniqueItems,
     ];
 
@@ -87,25 +117,35 @@ impl Keyword {
     pub fn as_str(self) -> &'static str {
         match self {
             Keyword::AdditionalProperties => "additional_properties",
+            Keyword::AnyOf => "any_of",
             Keyword::Const => "const",
+            Keyword::Contains => "contains",
+            Keyword::DependentRequired => "dependent_required",
             Keyword::DuplicateKey => "duplicate_key",
             Keyword::Encode => "encode",
             Keyword::Enum => "enum",
+            Keyword::ExclusiveMaximum => "exclusive_maximum",
+            Keyword::ExclusiveMinimum => "exclusive_minimum",
             Keyword::FalseSchema => "false_schema",
             Keyword::Format => "format",
             Keyword::IntegerRange => "integer_range",
             Keyword::MaxItems => "max_items",
             Keyword::MaxLength => "max_length",
+            Keyword::MaxProperties => "max_properties",
             Keyword::Maximum => "maximum",
             Keyword::MinItems => "min_items",
             Keyword::MinLength => "min_length",
+            Keyword::MinProperties => "min_properties",
             Keyword::Minimum => "minimum",
+            Keyword::MultipleOf => "multiple_of",
             Keyword::Not => "not",
             Keyword::OneOf => "one_of",
             Keyword::Pattern => "pattern",
             Keyword::Required => "required",
             Keyword::TooDeep => "too_deep",
             Keyword::Type => "type",
+            Keyword::UnevaluatedItems => "unevaluated_items",
+            Keyword::UnevaluatedProperties => "unevaluated_properties",
             Keyword::UniqueItems => "unique_items",
         }
     }
@@ -265,7 +305,8 @@ impl Pattern {
             .get_or_init(|| match Scan::compile(self.source) {
                 Some(scan) => Matcher::Scan(scan),
                 None => Matcher::Regex(
-                    regress::Regex::new(self.source).expect("pattern compiled at generation time"),
+                    regress::Regex::with_flags(self.source, "u")
+                        .expect("pattern compiled at generation time"),
                 ),
             })
     }
@@ -1498,6 +1539,21 @@ fn object_members<'de, A: MapAccess<'de>>(
     Ok(out)
 }
 
+/// The seed of a `false` schema: whatever the value, it fails.
+#[derive(Clone, Copy)]
+pub struct NeverSeed;
+
+impl<'de> DeserializeSeed<'de> for NeverSeed {
+    type Value = serde_json::Value;
+    fn deserialize<D: Deserializer<'de>>(self, _d: D) -> Result<serde_json::Value, D::Error> {
+        Err(fail(
+            Keyword::FalseSchema,
+            "",
+            "no value is allowed here (the schema is `false`)",
+        ))
+    }
+}
+
 /// A seed that fails at once: used to blame an unexpected key at its own pointer.
 pub struct Reject(pub Failure);
 
@@ -2176,3 +2232,7 @@ where
     }
     Ok(())
 }
+
+/// The checker for schemas compiled to programs (see the module).
+#[path = "eval.rs"]
+pub mod eval;

@@ -26,9 +26,11 @@ macro_rules! feature {
 }
 
 feature!(by_type);
+feature!(checked);
 feature!(conditionals);
 feature!(constraints);
 feature!(cross_file);
+feature!(identifiers);
 feature!(maps);
 feature!(narrowing);
 feature!(nullable);
@@ -69,7 +71,7 @@ fn snapshots_match_the_generator() {
     );
     assert_eq!(
         dirs.iter().filter(|d| d.is_dir()).count(),
-        9,
+        11,
         "a feature directory is not compiled below"
     );
 }
@@ -427,4 +429,86 @@ fn the_built_in_date_time_is_rfc_3339() {
     ] {
         assert!(!ok(bad), "{bad}");
     }
+}
+
+#[test]
+fn checked_types_hold_what_no_typed_shape_says() {
+    use checked::*;
+    // A typed struct keeps its typed members; the members no shape says are checked JSON.
+    let t: Tree = ok(
+        r#"{"label":"a","tags":["x","yz"],"weight":"12","children":[{"label":"b","weight":1.5}]}"#,
+    );
+    assert_eq!(t.label, "a");
+    assert_eq!(
+        t.tags.as_ref().unwrap().as_json(),
+        &serde_json::json!(["x", "yz"])
+    );
+    assert_eq!(
+        code::<Tree>(r#"{"label":"a","tags":["x","y","z"]}"#),
+        "max_items"
+    );
+    assert_eq!(
+        code::<Tree>(r#"{"label":"a","tags":["long"]}"#),
+        "max_length"
+    );
+    assert_eq!(code::<Tree>(r#"{"label":"a","weight":1.25}"#), "any_of");
+    // Children are trees: the recursive reference is checked at every depth.
+    assert_eq!(
+        code::<Tree>(r#"{"label":"a","children":[{"label":"b","children":[{"label":""}]}]}"#),
+        "min_length"
+    );
+    assert_eq!(
+        code::<Tree>(r#"{"label":"a","children":[{"label":"b","x":1}]}"#),
+        "additional_properties"
+    );
+    // Built in code, checked the same way.
+    assert_eq!(
+        TreeTags::new(serde_json::json!(["a", "b", "c"]))
+            .unwrap_err()
+            .code
+            .as_str(),
+        "max_items"
+    );
+    assert!(TreeTags::new(serde_json::json!("not an array")).is_ok());
+
+    let _: Settings = ok(r#"{"mode":"fast","threads":4,"name":"n"}"#);
+    let _: Settings = ok(r#"{"mode":"off","proxy":"p","port":8080}"#);
+    assert_eq!(
+        code::<Settings>(r#"{"mode":"slow","threads":4}"#),
+        "unevaluated_properties"
+    );
+    assert_eq!(code::<Settings>(r#"{"port":80}"#), "dependent_required");
+    assert_eq!(code::<Settings>(r#"{"proxy":"p"}"#), "required");
+    assert_eq!(code::<Settings>(r#"{"Mode":"x"}"#), "pattern");
+    assert_eq!(
+        code::<Settings>(r#"{"mode":"fast","threads":0}"#),
+        "exclusive_minimum"
+    );
+    assert_eq!(
+        code::<Settings>(r#"{"mode":"fast","name":"a","name":"b"}"#),
+        "duplicate_key"
+    );
+
+    let _: List = ok(r#"["head",1,"x",2]"#);
+    assert_eq!(code::<List>(r#"["head","x"]"#), "contains");
+    assert_eq!(code::<List>(r#"["head",1,2,3]"#), "contains");
+    assert_eq!(code::<List>(r#"["head",1,true]"#), "type");
+    assert_eq!(code::<List>(r#"[1]"#), "type");
+}
+
+#[test]
+fn references_follow_base_uris_anchors_and_urns() {
+    use identifiers::*;
+    let c: Catalog = ok(r#"{"entries":[{"sku":"ABC-1234","price":3}],"owner":{"name":"Ada"}}"#);
+    assert_eq!(c.entries[0].sku, "ABC-1234");
+    assert_eq!(c.owner.unwrap().name, "Ada");
+    assert_eq!(code::<Catalog>(r#"{"entries":[{"sku":"abc"}]}"#), "pattern");
+    assert_eq!(
+        code::<Catalog>(r#"{"entries":[{"sku":"ABC-1234","price":-1}]}"#),
+        "minimum"
+    );
+    assert_eq!(
+        code::<Catalog>(r#"{"entries":[],"owner":{"name":""}}"#),
+        "min_length"
+    );
 }

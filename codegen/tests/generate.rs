@@ -83,35 +83,39 @@ fn output_is_deterministic_and_headed() {
 }
 
 #[test]
-fn unsupported_input_is_a_located_error() {
+fn shapes_without_a_typed_form_become_checked_members() {
+    // Each of these was once refused (or, worse, dropped): now the member is a checked type and
+    // the struct around it stays typed.
     let cases = [
-        (
-            serde_json::json!({ "name": { "type": "string", "contains": {} } }),
-            "unsupported_keyword",
-            "/properties/name",
-        ),
-        // An assertion without `type` also accepts every value of another type: refused, never
-        // dropped (the issue's `tags` example).
-        (
-            serde_json::json!({ "tags": { "maxItems": 2, "items": { "maxLength": 3 } } }),
-            "unsupported_keyword",
-            "/properties/tags",
-        ),
-        (
-            serde_json::json!({ "name": { "allOf": [{ "maximum": 30 }, { "minimum": 20 }] } }),
-            "unsupported_keyword",
-            "/properties/name",
-        ),
-        (
-            serde_json::json!({ "name": { "oneOf": [true, { "type": "string" }] } }),
-            "unsupported_keyword",
-            "/properties/name/oneOf/0",
-        ),
-        (
-            serde_json::json!({ "name": { "$ref": "#" } }),
-            "unsupported_keyword",
-            "",
-        ),
+        serde_json::json!({ "type": "string", "contains": {} }),
+        // An assertion without `type` accepts every value of another type (the issue's `tags`).
+        serde_json::json!({ "maxItems": 2, "items": { "maxLength": 3 } }),
+        serde_json::json!({ "allOf": [{ "maximum": 30 }, { "minimum": 20 }] }),
+        serde_json::json!({ "oneOf": [true, { "type": "string" }] }),
+        serde_json::json!({ "$ref": "#" }),
+    ];
+    for (i, member) in cases.into_iter().enumerate() {
+        let dir = temp_dir(&format!("checked{i}"));
+        write(
+            &dir,
+            "thing.schema.json",
+            base(serde_json::json!({ "name": member })),
+        );
+        let code = generate_dir(&dir, &Options::default())
+            .unwrap_or_else(|e| panic!("{member}: {e}"))
+            .code;
+        assert!(code.contains("pub struct Thing {"), "{member}");
+        assert!(code.contains("pub name: ThingName,"), "{member}");
+        assert!(
+            code.contains("pub struct ThingName(serde_json::Value);"),
+            "{member}"
+        );
+    }
+}
+
+#[test]
+fn malformed_input_is_a_located_error() {
+    let cases = [
         (
             serde_json::json!({ "name": { "$ref": "https://example.test/missing.json" } }),
             "unresolved_reference",
@@ -121,6 +125,11 @@ fn unsupported_input_is_a_located_error() {
             serde_json::json!({ "name": { "type": "string", "pattern": "(" } }),
             "invalid_pattern",
             "/properties/name",
+        ),
+        (
+            serde_json::json!({ "name": { "anyOf": [{ "pattern": "\\p{Nope}" }] } }),
+            "invalid_pattern",
+            "/properties/name/anyOf/0/pattern",
         ),
     ];
     for (i, (props, code, pointer)) in cases.into_iter().enumerate() {

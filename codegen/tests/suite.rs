@@ -8,7 +8,9 @@
 //! decoder panics, or when any verdict of a generated group is wrong; how many groups generate and
 //! how many verdicts are right is printed (and recorded in BENCHMARKS.md).
 //!
-//! Schemas are generated as given: a root without `$id` is known as `file:///root.schema.json`.
+//! Schemas are generated as given, beside the suite's remote documents they refer to (copied under
+//! their path, the directory's base URI being `http://localhost:1234/` as the suite's README says):
+//! a root without `$id` is known as `http://localhost:1234/root.schema.json`.
 
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -40,24 +42,53 @@ fn suite_dir() -> Option<PathBuf> {
 enum Generated {
     /// The module's source.
     Code(String),
-    /// A located generation error: its code.
-    Refused(#[allow(dead_code)] String),
+    /// A located generation error, as displayed.
+    Refused(String),
     /// The generator panicked: the message.
     Panicked(String),
 }
 
 struct Group {
     file: String,
+    schema: Value,
     description: String,
     tests: Vec<(String, Value, bool)>,
     generated: Generated,
 }
 
-fn generate(dir: &Path, schema: &Value) -> Generated {
+const REMOTE: &str = "http://localhost:1234/";
+
+/// Copies the suite's remote documents of draft 2020-12 (all of `remotes/` but another dialect's
+/// `v1/` and the metaschemas, which declare `$vocabulary` and refer to the official metaschema the
+/// generator does not ship) beside a schema that refers to them, so that they load by their URIs.
+fn copy_remotes(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap();
+        if path.is_dir() {
+            if name != "v1" {
+                copy_remotes(&path, &to.join(name));
+            }
+        } else if path.extension().is_some_and(|e| e == "json") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            if !text.contains("\"$vocabulary\"") {
+                std::fs::create_dir_all(to).unwrap();
+                std::fs::write(to.join(name), text).unwrap();
+            }
+        }
+    }
+}
+
+fn generate(remotes: &Path, dir: &Path, schema: &Value) -> Generated {
     std::fs::create_dir_all(dir).unwrap();
-    std::fs::write(dir.join("root.schema.json"), schema.to_string()).unwrap();
+    let text = schema.to_string();
+    std::fs::write(dir.join("root.schema.json"), &text).unwrap();
+    if text.contains(REMOTE) {
+        copy_remotes(remotes, dir);
+    }
     let options = prp_codegen::Options {
         support_path: Some("crate::rt".into()),
+        base_uri: Some(REMOTE.into()),
         ..Default::default()
     };
     let dir = dir.to_path_buf();
@@ -69,7 +100,7 @@ fn generate(dir: &Path, schema: &Value) -> Generated {
         .join();
     match outcome {
         Ok(Ok(Ok(out))) => Generated::Code(out.code),
-        Ok(Ok(Err(e))) => Generated::Refused(e.code.to_owned()),
+        Ok(Ok(Err(e))) => Generated::Refused(e.to_string()),
         Ok(Err(p)) | Err(p) => Generated::Panicked(
             p.downcast_ref::<String>()
                 .cloned()
@@ -79,24 +110,22 @@ fn generate(dir: &Path, schema: &Value) -> Generated {
     }
 }
 
-/// The root type's name in a generated module: the item named after the file, or the newtype the
-/// generator makes for a root with no item of its own.
-fn root_type(code: &str) -> Option<&'static str> {
-    if [
-        "pub struct Root ",
-        "pub struct Root{",
-        "pub enum Root ",
-        "pub type Root ",
-    ]
-    .iter()
-    .any(|p| code.contains(p))
-    {
-        Some("Root")
-    } else if code.contains("pub struct __Schema0(") {
-        Some("__Schema0")
-    } else {
-        None
-    }
+/// The root type's name in a generated module: the type the schema table lists for the root's
+/// `$id` (or, without one, the URI it is known by).
+fn root_type(code: &str, schema: &Value) -> Option<String> {
+    let id = schema
+        .get("$id")
+        .and_then(Value::as_str)
+        .map(|i| i.trim_end_matches('#').to_owned())
+        .unwrap_or_else(|| format!("{REMOTE}root.schema.json"));
+    let key = format!("(\"{id}\",");
+    let at = code.find(&key)? + key.len();
+    let name: String = code[at..]
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    (!name.is_empty()).then_some(name)
 }
 
 #[test]
@@ -118,7 +147,11 @@ fn the_official_suite_loud_or_right() {
         let doc: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
         for (g, group) in doc.as_array().unwrap().iter().enumerate() {
             let schema = group["schema"].clone();
-            let generated = generate(&work.join("gen").join(format!("{file}_{g}")), &schema);
+            let generated = generate(
+                &suite.join("remotes"),
+                &work.join("gen").join(format!("{file}_{g}")),
+                &schema,
+            );
             let tests = group["tests"]
                 .as_array()
                 .unwrap()
@@ -133,6 +166,7 @@ fn the_official_suite_loud_or_right() {
                 .collect();
             groups.push(Group {
                 file: file.clone(),
+                schema: group["schema"].clone(),
                 description: group["description"].as_str().unwrap_or_default().to_owned(),
                 tests,
                 generated,
@@ -155,7 +189,7 @@ fn the_official_suite_loud_or_right() {
     let mut checked: BTreeMap<usize, usize> = BTreeMap::new();
     for (i, g) in groups.iter().enumerate() {
         if let Generated::Code(code) = &g.generated
-            && let Some(root) = root_type(code)
+            && let Some(root) = root_type(code, &g.schema)
         {
             let file = krate.join("src").join(format!("g{i}.rs"));
             std::fs::write(&file, code).unwrap();
@@ -320,6 +354,15 @@ compact_str = { version = "0.10", features = ["serde"] }
         "{:<24} {:>7} {:>10} {:>6} {:>6} {:>6}",
         "total", total.groups, total.generated, total.tests, total.right, total.wrong
     );
+    for (i, g) in groups.iter().enumerate() {
+        match &g.generated {
+            Generated::Refused(e) => eprintln!("refused: {} / {}: {e}", g.file, g.description),
+            Generated::Code(_) if !checked.contains_key(&i) => {
+                eprintln!("no root type: {} / {}", g.file, g.description)
+            }
+            _ => {}
+        }
+    }
     for w in &wrongs {
         eprintln!("wrong: {w}");
     }

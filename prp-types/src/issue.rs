@@ -54,10 +54,20 @@ codes! {
     UnsupportedRequiredVersion => "unsupported_required_version",
     /// A member that `additionalProperties: false` forbids.
     AdditionalProperties => "additional_properties",
+    /// A value that matches none of an `anyOf`'s alternatives.
+    AnyOf => "any_of",
     /// A value other than the schema's `const`.
     Const => "const",
+    /// Too few, or too many, items that match `contains`.
+    Contains => "contains",
+    /// A member absent that another member's presence requires.
+    DependentRequired => "dependent_required",
     /// A value outside the schema's `enum`.
     Enum => "enum",
+    /// A number not below `exclusiveMaximum`.
+    ExclusiveMaximum => "exclusive_maximum",
+    /// A number not above `exclusiveMinimum`.
+    ExclusiveMinimum => "exclusive_minimum",
     /// A value where the schema is `false`.
     FalseSchema => "false_schema",
     /// A string that is not in its `format` (the date-time profile).
@@ -68,14 +78,20 @@ codes! {
     MaxItems => "max_items",
     /// A string longer than `maxLength` characters.
     MaxLength => "max_length",
+    /// More members than `maxProperties`.
+    MaxProperties => "max_properties",
     /// A number above `maximum`.
     Maximum => "maximum",
     /// Fewer items than `minItems`.
     MinItems => "min_items",
     /// A string shorter than `minLength` characters.
     MinLength => "min_length",
+    /// Fewer members than `minProperties`.
+    MinProperties => "min_properties",
     /// A number below `minimum`.
     Minimum => "minimum",
+    /// A number that is not a multiple of `multipleOf`.
+    MultipleOf => "multiple_of",
     /// Members that a `not` forbids together.
     Not => "not",
     /// A value that matches none, or more than one, of a `oneOf`'s alternatives.
@@ -86,6 +102,10 @@ codes! {
     Required => "required",
     /// A value of the wrong JSON type.
     Type => "type",
+    /// An item no subschema evaluated, where `unevaluatedItems` forbids it.
+    UnevaluatedItems => "unevaluated_items",
+    /// A member no subschema evaluated, where `unevaluatedProperties` forbids it.
+    UnevaluatedProperties => "unevaluated_properties",
     /// Two equal items where `uniqueItems` forbids it.
     UniqueItems => "unique_items",
     /// A typed value that could not be written as JSON (a number JSON cannot hold).
@@ -141,7 +161,17 @@ impl Code {
         matches!(
             self,
             AdditionalProperties
+                | AnyOf
                 | Const
+                | Contains
+                | DependentRequired
+                | ExclusiveMaximum
+                | ExclusiveMinimum
+                | MaxProperties
+                | MinProperties
+                | MultipleOf
+                | UnevaluatedItems
+                | UnevaluatedProperties
                 | Enum
                 | FalseSchema
                 | Format
@@ -226,6 +256,16 @@ impl From<Keyword> for Code {
             Keyword::TooDeep => Code::TooDeep,
             Keyword::Type => Code::Type,
             Keyword::UniqueItems => Code::UniqueItems,
+            Keyword::AnyOf => Code::AnyOf,
+            Keyword::Contains => Code::Contains,
+            Keyword::DependentRequired => Code::DependentRequired,
+            Keyword::ExclusiveMaximum => Code::ExclusiveMaximum,
+            Keyword::ExclusiveMinimum => Code::ExclusiveMinimum,
+            Keyword::MaxProperties => Code::MaxProperties,
+            Keyword::MinProperties => Code::MinProperties,
+            Keyword::MultipleOf => Code::MultipleOf,
+            Keyword::UnevaluatedItems => Code::UnevaluatedItems,
+            Keyword::UnevaluatedProperties => Code::UnevaluatedProperties,
         }
     }
 }
@@ -318,7 +358,7 @@ mod tests {
             .collect();
         assert_eq!(keywords.first(), Some(&Code::AdditionalProperties));
         assert_eq!(keywords.last(), Some(&Code::UniqueItems));
-        assert_eq!(keywords.len(), 18);
+        assert_eq!(keywords.len(), 28);
         assert_eq!(Code::MaxLength.report_name(), "schema_validation");
         assert_eq!(Code::DuplicateKey.report_name(), "duplicate_key");
         assert_eq!(Code::TooDeep.report_name(), "too_deep");

@@ -1,0 +1,254 @@
+//! Where every identifier of a schema set points: each schema resource by its absolute URI (a
+//! file's `$id` and every embedded `$id`, resolved against its parent's base), each `$anchor` and
+//! `$dynamicAnchor` by `uri#name`, and the base URI of every subschema. Only subschemas are walked:
+//! an `$id` inside `enum`, `const` or an unknown keyword identifies nothing.
+
+use crate::error::{Error, Result};
+use crate::load::{Loc, SchemaFile};
+use crate::uri;
+use serde_json::Value;
+use std::collections::{BTreeMap, HashMap};
+
+/// Keywords whose value is one subschema.
+pub const SINGLE: &[&str] = &[
+    "items",
+    "contains",
+    "additionalProperties",
+    "propertyNames",
+    "if",
+    "then",
+    "else",
+    "not",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "contentSchema",
+];
+/// Keywords whose value is an array of subschemas.
+pub const LIST: &[&str] = &["prefixItems", "allOf", "anyOf", "oneOf"];
+/// Keywords whose value maps names to subschemas.
+pub const MAP: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "dependentSchemas",
+];
+
+/// The identifiers of a schema set.
+#[derive(Debug, Default)]
+pub struct Index {
+    resources: BTreeMap<String, Loc>,
+    anchors: BTreeMap<String, Loc>,
+    /// Per resource root: its `$dynamicAnchor`s.
+    dynamic: BTreeMap<Loc, BTreeMap<String, Loc>>,
+    /// Base URI and resource root of every walked subschema.
+    bases: HashMap<Loc, (String, Loc)>,
+}
+
+impl Index {
+    /// Walks every file's subschemas.
+    pub fn build(files: &[SchemaFile]) -> Result<Index> {
+        let mut index = Index::default();
+        for (i, f) in files.iter().enumerate() {
+            let loc = Loc {
+                file: i,
+                pointer: String::new(),
+            };
+            index.walk(files, &f.root, loc.clone(), &f.id, &loc)?;
+        }
+        // A file is also found where it is, unless an `$id` claims that URI.
+        for (i, f) in files.iter().enumerate() {
+            index.resources.entry(f.location.clone()).or_insert(Loc {
+                file: i,
+                pointer: String::new(),
+            });
+        }
+        Ok(index)
+    }
+
+    fn walk(
+        &mut self,
+        files: &[SchemaFile],
+        node: &Value,
+        loc: Loc,
+        base: &str,
+        resource: &Loc,
+    ) -> Result<()> {
+        let Value::Object(obj) = node else {
+            self.bases.insert(loc, (base.to_owned(), resource.clone()));
+            return Ok(());
+        };
+        let fail = |code: &'static str, at: &Loc, msg: String| {
+            Error::new(code, files[at.file].path.clone(), at.pointer.clone(), msg)
+        };
+        let (base, resource) = match obj.get("$id") {
+            Some(Value::String(id)) if !loc.pointer.is_empty() => {
+                let abs = uri::resolve(base, id);
+                let abs = abs.strip_suffix('#').unwrap_or(&abs).to_owned();
+                if abs.contains('#') {
+                    return Err(fail(
+                        "invalid_schema_id",
+                        &loc.child("$id"),
+                        format!("`$id` {id} has a fragment; use `$anchor` to name a subschema"),
+                    ));
+                }
+                (abs, loc.clone())
+            }
+            Some(Value::String(_)) | None => (base.to_owned(), resource.clone()),
+            Some(other) => {
+                return Err(fail(
+                    "invalid_schema_id",
+                    &loc.child("$id"),
+                    format!("`$id` must be a string, found {other}"),
+                ));
+            }
+        };
+        if resource == loc
+            && let Some(prev) = self.resources.insert(base.clone(), loc.clone())
+            && prev != loc
+        {
+            return Err(fail(
+                "duplicate_schema_id",
+                &loc,
+                format!(
+                    "`$id` {base} is also the identifier of {}#{}",
+                    files[prev.file].path, prev.pointer
+                ),
+            ));
+        }
+        for key in ["$anchor", "$dynamicAnchor"] {
+            match obj.get(key) {
+                None => {}
+                Some(Value::String(name)) if is_anchor(name) => {
+                    let full = format!("{base}#{name}");
+                    if let Some(prev) = self.anchors.insert(full.clone(), loc.clone())
+                        && prev != loc
+                    {
+                        return Err(fail(
+                            "duplicate_anchor",
+                            &loc.child(key),
+                            format!("the anchor {full} names two subschemas"),
+                        ));
+                    }
+                    if key == "$dynamicAnchor" {
+                        self.dynamic
+                            .entry(resource.clone())
+                            .or_default()
+                            .insert(name.clone(), loc.clone());
+                    }
+                }
+                Some(other) => {
+                    return Err(fail(
+                        "invalid_schema",
+                        &loc.child(key),
+                        format!(
+                            "`{key}` must be a name (a letter or `_`, then letters, digits, `-`, `.`, `_`), found {other}"
+                        ),
+                    ));
+                }
+            }
+        }
+        self.bases
+            .insert(loc.clone(), (base.clone(), resource.clone()));
+        for (k, v) in obj {
+            let k = k.as_str();
+            if SINGLE.contains(&k) {
+                self.walk(files, v, loc.child(k), &base, &resource)?;
+            } else if LIST.contains(&k) {
+                if let Value::Array(items) = v {
+                    for (i, item) in items.iter().enumerate() {
+                        self.walk(
+                            files,
+                            item,
+                            loc.child(k).child(&i.to_string()),
+                            &base,
+                            &resource,
+                        )?;
+                    }
+                }
+            } else if MAP.contains(&k)
+                && let Value::Object(m) = v
+            {
+                for (name, item) in m {
+                    self.walk(files, item, loc.child(k).child(name), &base, &resource)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The base URI of the node at `loc` and the root of its resource: those of the nearest walked
+    /// ancestor (a node inside an unknown keyword has its parent's base).
+    pub fn base_of(&self, loc: &Loc) -> (&str, &Loc) {
+        let mut pointer = loc.pointer.as_str();
+        loop {
+            let probe = Loc {
+                file: loc.file,
+                pointer: pointer.to_owned(),
+            };
+            if let Some((b, r)) = self.bases.get(&probe) {
+                return (b, r);
+            }
+            match pointer.rfind('/') {
+                Some(i) => pointer = &pointer[..i],
+                None => {
+                    let root = Loc {
+                        file: loc.file,
+                        pointer: String::new(),
+                    };
+                    let (b, r) = &self.bases[&root];
+                    return (b, r);
+                }
+            }
+        }
+    }
+
+    /// The node a URI (with an optional JSON-pointer or anchor fragment) names, if any.
+    pub fn lookup(&self, uri: &str, node: impl Fn(&Loc) -> bool) -> Option<Loc> {
+        let (abs, fragment) = uri.split_once('#').unwrap_or((uri, ""));
+        if fragment.is_empty() || fragment.starts_with('/') {
+            let root = self.resources.get(abs)?;
+            let loc = Loc {
+                file: root.file,
+                pointer: format!("{}{}", root.pointer, percent_decode(fragment)),
+            };
+            node(&loc).then_some(loc)
+        } else {
+            self.anchors
+                .get(&format!("{abs}#{}", percent_decode(fragment)))
+                .cloned()
+        }
+    }
+
+    /// The `$dynamicAnchor`s of the resource rooted at `resource`.
+    pub fn dynamic_anchors(&self, resource: &Loc) -> Option<&BTreeMap<String, Loc>> {
+        self.dynamic.get(resource)
+    }
+}
+
+fn is_anchor(s: &str) -> bool {
+    s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+/// `%XX` escapes decoded (URI fragments may escape pointer characters).
+pub fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && let Some(b) = s
+                .get(i + 1..i + 3)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+        {
+            out.push(b);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}

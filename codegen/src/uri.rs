@@ -1,0 +1,178 @@
+//! URI references resolved against a base, as RFC 3986 §5.2 says: how `$id` and `$ref` find their
+//! targets (`child.json` beside `https://example.com/root.json`, `#foo` inside `urn:uuid:…`).
+
+/// The five parts of a URI reference; absent parts are `None` (an empty path is `""`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Parts<'a> {
+    scheme: Option<&'a str>,
+    authority: Option<&'a str>,
+    path: &'a str,
+    query: Option<&'a str>,
+    fragment: Option<&'a str>,
+}
+
+fn split(s: &str) -> Parts<'_> {
+    let (s, fragment) = match s.split_once('#') {
+        Some((a, f)) => (a, Some(f)),
+        None => (s, None),
+    };
+    let (s, query) = match s.split_once('?') {
+        Some((a, q)) => (a, Some(q)),
+        None => (s, None),
+    };
+    let (scheme, rest) = match s.find(':') {
+        Some(i)
+            if !s[..i].contains('/')
+                && s[..i].starts_with(|c: char| c.is_ascii_alphabetic())
+                && s[..i]
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '.' | '-')) =>
+        {
+            (Some(&s[..i]), &s[i + 1..])
+        }
+        _ => (None, s),
+    };
+    let (authority, path) = match rest.strip_prefix("//") {
+        Some(r) => match r.find('/') {
+            Some(i) => (Some(&r[..i]), &r[i..]),
+            None => (Some(r), ""),
+        },
+        None => (None, rest),
+    };
+    Parts {
+        scheme,
+        authority,
+        path,
+        query,
+        fragment,
+    }
+}
+
+/// RFC 3986 §5.2.4: `.` and `..` segments removed from a path.
+fn remove_dots(path: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    let absolute = path.starts_with('/');
+    let segments: Vec<&str> = path.split('/').collect();
+    let last = segments.len().saturating_sub(1);
+    let mut trailing = false;
+    for (i, seg) in segments.iter().enumerate() {
+        if i == 0 && absolute {
+            continue;
+        }
+        match *seg {
+            "." => trailing = i == last,
+            ".." => {
+                out.pop();
+                trailing = i == last;
+            }
+            s => {
+                out.push(s);
+                trailing = false;
+            }
+        }
+    }
+    let mut joined = out.join("/");
+    if trailing {
+        joined.push('/');
+    }
+    if absolute {
+        joined.insert(0, '/');
+    }
+    joined
+}
+
+/// `reference` resolved against the absolute URI `base` (RFC 3986 §5.2.2, strict).
+pub fn resolve(base: &str, reference: &str) -> String {
+    let b = split(base);
+    let r = split(reference);
+    let (scheme, authority, path, query);
+    if r.scheme.is_some() {
+        scheme = r.scheme;
+        authority = r.authority;
+        path = remove_dots(r.path);
+        query = r.query;
+    } else {
+        scheme = b.scheme;
+        if r.authority.is_some() {
+            authority = r.authority;
+            path = remove_dots(r.path);
+            query = r.query;
+        } else {
+            authority = b.authority;
+            if r.path.is_empty() {
+                path = b.path.to_owned();
+                query = r.query.or(b.query);
+            } else {
+                path = if r.path.starts_with('/') {
+                    remove_dots(r.path)
+                } else if b.authority.is_some() && b.path.is_empty() {
+                    remove_dots(&format!("/{}", r.path))
+                } else {
+                    let dir = b.path.rfind('/').map_or("", |i| &b.path[..=i]);
+                    remove_dots(&format!("{dir}{}", r.path))
+                };
+                query = r.query;
+            }
+        }
+    }
+    let mut out = String::new();
+    if let Some(s) = scheme {
+        out.push_str(s);
+        out.push(':');
+    }
+    if let Some(a) = authority {
+        out.push_str("//");
+        out.push_str(a);
+    }
+    out.push_str(&path);
+    if let Some(q) = query {
+        out.push('?');
+        out.push_str(q);
+    }
+    if let Some(f) = r.fragment {
+        out.push('#');
+        out.push_str(f);
+    }
+    out
+}
+
+/// Whether `s` is an absolute URI: a scheme and something after it.
+pub fn is_absolute(s: &str) -> bool {
+    let p = split(s);
+    p.scheme.is_some() && (p.authority.is_some() || !p.path.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::resolve;
+
+    #[test]
+    fn rfc_3986_examples() {
+        let base = "http://a/b/c/d;p?q";
+        for (r, want) in [
+            ("g", "http://a/b/c/g"),
+            ("./g", "http://a/b/c/g"),
+            ("g/", "http://a/b/c/g/"),
+            ("/g", "http://a/g"),
+            ("//g", "http://g"),
+            ("?y", "http://a/b/c/d;p?y"),
+            ("#s", "http://a/b/c/d;p?q#s"),
+            ("", "http://a/b/c/d;p?q"),
+            (".", "http://a/b/c/"),
+            ("..", "http://a/b/"),
+            ("../g", "http://a/b/g"),
+            ("../../g", "http://a/g"),
+            ("../../../g", "http://a/g"),
+            ("g;x=1/../y", "http://a/b/c/y"),
+        ] {
+            assert_eq!(resolve(base, r), want, "{r}");
+        }
+    }
+
+    #[test]
+    fn urns_keep_their_path() {
+        let base = "urn:uuid:deadbeef-1234-0000-0000-4321feebdaed";
+        assert_eq!(resolve(base, "#/$defs/bar"), format!("{base}#/$defs/bar"));
+        assert_eq!(resolve(base, "urn:example:x"), "urn:example:x");
+    }
+}
