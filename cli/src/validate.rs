@@ -43,6 +43,10 @@ pub struct Args {
     /// a time.
     #[arg(long)]
     jsonl: bool,
+    /// With `--jsonl`: threads that check lines (default: one per core). Verdicts stay in input
+    /// order; at most a few batches of lines per thread are held at once.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
     /// Print each verdict as a JSON object: `{"source", "valid", "issues": [{"code", "path",
     /// "message"}]}` (`path` is a JSON pointer, `/` for the root).
     #[arg(long)]
@@ -61,7 +65,13 @@ pub fn run(args: &Args) -> Status {
     let mut out = stdout.lock();
     let mut status = Status::Ok;
     for path in &args.paths {
-        let result = if args.jsonl {
+        let jobs = args.jobs.map_or_else(
+            || std::thread::available_parallelism().map_or(1, usize::from),
+            usize::from,
+        );
+        let result = if args.jsonl && jobs > 1 {
+            parallel::validate_lines(path, args, jobs, &mut out)
+        } else if args.jsonl {
             validate_lines(path, args, &mut out)
         } else {
             validate_whole(path, args, &mut out)
@@ -127,6 +137,192 @@ fn validate_lines(path: &Path, args: &Args, out: &mut impl Write) -> std::io::Re
             }
         };
         status = status.max(status_of(&issues));
+    }
+}
+
+/// `--jsonl` on several threads: a reader cuts the stream into batches of lines, workers check
+/// them and format their verdicts, and the writer (this thread) prints the batches in input
+/// order. A batch is read only once an earlier one has been written (a fixed number of tokens
+/// circulates), so memory stays bounded however slow one batch is.
+mod parallel {
+    use super::*;
+    use std::collections::BTreeMap;
+    use std::sync::mpsc::{Receiver, sync_channel};
+    use std::sync::{Arc, Mutex};
+
+    /// A batch closes after this many lines or bytes, whichever comes first.
+    const BATCH_LINES: usize = 256;
+    const BATCH_BYTES: usize = 256 * 1024;
+
+    /// The buffers of a batch: the lines' bytes and where each line is.
+    type Spare = (Vec<u8>, Vec<(usize, Result<std::ops::Range<usize>, u64>)>);
+
+    /// Lines read from the stream, or how it ended.
+    enum Batch {
+        /// `(line number, byte range in text or the length of a line too long to keep)`.
+        Lines {
+            text: Vec<u8>,
+            lines: Vec<(usize, Result<std::ops::Range<usize>, u64>)>,
+        },
+        /// The stream broke after the lines before it.
+        Broken(Issue),
+    }
+
+    pub fn validate_lines(
+        path: &Path,
+        args: &Args,
+        jobs: usize,
+        out: &mut impl Write,
+    ) -> std::io::Result<Status> {
+        let name = input::name(path);
+        let reader = match input::open(path) {
+            Ok(reader) => reader,
+            Err(issue) => {
+                report::verdict(out, &name, std::slice::from_ref(&issue), args.json)?;
+                return Ok(Status::Error);
+            }
+        };
+        let in_flight = jobs * 4;
+        std::thread::scope(|scope| {
+            // The batches' buffers circulate: reader -> worker -> writer -> reader. Only
+            // `in_flight` exist, which bounds memory.
+            let (spare_tx, spare_rx) = sync_channel::<Spare>(in_flight);
+            for _ in 0..in_flight {
+                let _ = spare_tx.send((Vec::with_capacity(BATCH_BYTES * 2), Vec::new()));
+            }
+            let (work_tx, work_rx) = sync_channel::<(usize, Batch)>(in_flight);
+            let (done_tx, done_rx) = sync_channel::<(usize, Done)>(in_flight);
+            scope.spawn(move || read_batches(reader, &spare_rx, &work_tx));
+            let work_rx = Arc::new(Mutex::new(work_rx));
+            for _ in 0..jobs {
+                let (work_rx, done_tx, name) = (Arc::clone(&work_rx), done_tx.clone(), &name);
+                scope.spawn(move || check_batches(&work_rx, &done_tx, name, args));
+            }
+            drop(done_tx);
+            // Print batches in order; each one printed returns its token to the reader. Leaving
+            // early (the output failed) drops the channels, which stops the reader and workers.
+            let mut status = Status::Ok;
+            let mut next = 0;
+            let mut waiting = BTreeMap::new();
+            for (seq, done) in done_rx {
+                waiting.insert(seq, done);
+                while let Some(done) = waiting.remove(&next) {
+                    out.write_all(&done.report)?;
+                    status = status.max(done.status);
+                    next += 1;
+                    if let Some(mut bufs) = done.spare {
+                        bufs.0.clear();
+                        bufs.1.clear();
+                        let _ = spare_tx.send(bufs);
+                    }
+                }
+            }
+            Ok(status)
+        })
+    }
+
+    fn read_batches(
+        reader: Box<dyn std::io::BufRead + Send>,
+        spare: &Receiver<Spare>,
+        work: &std::sync::mpsc::SyncSender<(usize, Batch)>,
+    ) {
+        let mut lines = JsonLines::new(reader);
+        let mut seq = 0;
+        // Each batch reuses the buffers of one already printed (no allocation per batch).
+        let Ok((mut text, mut at)) = spare.recv() else {
+            return;
+        };
+        loop {
+            let end = match lines.next_line_into(&mut text) {
+                Ok(Some((n, line))) => {
+                    at.push((n, line));
+                    None
+                }
+                Ok(None) => Some(None),
+                Err(e) => Some(Some(input::io_issue(&e))),
+            };
+            let full = at.len() >= BATCH_LINES || text.len() >= BATCH_BYTES;
+            if (full || end.is_some()) && !at.is_empty() {
+                let batch = Batch::Lines { text, lines: at };
+                if work.send((seq, batch)).is_err() {
+                    return;
+                }
+                seq += 1;
+                match spare.recv() {
+                    Ok(bufs) => (text, at) = bufs,
+                    Err(_) => return,
+                }
+            }
+            match end {
+                None => {}
+                Some(None) => return,
+                Some(Some(issue)) => {
+                    let _ = work.send((seq, Batch::Broken(issue)));
+                    return;
+                }
+            }
+        }
+    }
+
+    /// A checked batch: its verdicts, the worst status, and its buffers to reuse.
+    struct Done {
+        report: Vec<u8>,
+        status: Status,
+        spare: Option<Spare>,
+    }
+
+    fn check_batches(
+        work: &Mutex<Receiver<(usize, Batch)>>,
+        done: &std::sync::mpsc::SyncSender<(usize, Done)>,
+        name: &str,
+        args: &Args,
+    ) {
+        loop {
+            let next = match work.lock() {
+                Ok(rx) => rx.recv(),
+                Err(_) => return,
+            };
+            let Ok((seq, batch)) = next else { return };
+            let mut text_out = Vec::new();
+            let mut status = Status::Ok;
+            let mut spare = None;
+            match batch {
+                Batch::Lines { text, lines } => {
+                    for (n, line) in &lines {
+                        let issues = match line {
+                            Ok(range) => validation::check(&text[range.clone()], args.schema),
+                            Err(len) => vec![validation::too_long(*len)],
+                        };
+                        // Writing to a Vec cannot fail.
+                        let _ = report::verdict(
+                            &mut text_out,
+                            &format!("{name}:{n}"),
+                            &issues,
+                            args.json,
+                        );
+                        status = status.max(status_of(&issues));
+                    }
+                    spare = Some((text, lines));
+                }
+                Batch::Broken(issue) => {
+                    let _ = report::verdict(
+                        &mut text_out,
+                        name,
+                        std::slice::from_ref(&issue),
+                        args.json,
+                    );
+                    status = Status::Error;
+                }
+            }
+            let report = Done {
+                report: text_out,
+                status,
+                spare,
+            };
+            if done.send((seq, report)).is_err() {
+                return;
+            }
+        }
     }
 }
 

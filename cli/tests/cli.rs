@@ -615,3 +615,80 @@ fn goals_prints_the_projection_of_a_fixture() {
     let o = prp(["goals", "/nonexistent/fixture.json"]);
     assert_eq!(code(&o), 2, "{}", stderr(&o));
 }
+
+#[test]
+fn validate_jsonl_gives_the_same_verdicts_in_order_on_any_number_of_threads() {
+    let dir = scratch("jsonl-jobs");
+    let mut docs = Vec::new();
+    for entry in std::fs::read_dir(project().join("fixtures/documents")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            let v: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+            docs.push(v.to_string());
+        }
+    }
+    docs.sort();
+    // Valid documents among lines that are not JSON, of no schema, blank and CRLF-ended, over
+    // many batches (a batch is at most 256 lines).
+    let mut text = String::new();
+    for i in 0..3000 {
+        match i % 7 {
+            0 => text.push_str("{\"schema\": \"nope\"}\n"),
+            1 => text.push_str("{\n"),
+            2 => text.push('\n'),
+            3 => text.push_str(&format!("{}\r\n", docs[i % docs.len()])),
+            _ => text.push_str(&format!("{}\n", docs[i % docs.len()])),
+        }
+    }
+    let lines = dir.join("stream.jsonl");
+    std::fs::write(&lines, &text).unwrap();
+    for json in [false, true] {
+        let run = |jobs: &str| {
+            let mut args = vec![OsStr::new("validate"), OsStr::new("--jsonl")];
+            if json {
+                args.push(OsStr::new("--json"));
+            }
+            args.extend([OsStr::new("--jobs"), OsStr::new(jobs), lines.as_os_str()]);
+            prp(args)
+        };
+        let one = run("1");
+        assert_eq!(code(&one), 1, "{}", stderr(&one));
+        let out = stdout(&one);
+        assert_eq!(
+            out.lines().count(),
+            3000 - 3000 / 7 - 1,
+            "blank lines get no verdict"
+        );
+        assert!(
+            out.lines().next().unwrap().contains("stream.jsonl:1"),
+            "{out}"
+        );
+        for jobs in ["2", "3", "8"] {
+            let many = run(jobs);
+            assert_eq!(code(&many), 1);
+            assert!(
+                stdout(&many) == out,
+                "--jobs {jobs} changed the verdicts or their order"
+            );
+        }
+    }
+    // Standard input and the default thread count; a file of valid lines exits 0.
+    let valid = dir.join("valid.jsonl");
+    std::fs::write(&valid, docs.join("\n")).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_prp"))
+        .args(["validate", "--jsonl", "-"])
+        .stdin(std::fs::File::open(&valid).unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    assert_eq!(stdout(&o).lines().count(), docs.len());
+    assert!(
+        stdout(&o).lines().all(|l| l.ends_with(": valid")),
+        "{}",
+        stdout(&o)
+    );
+    let o = prp(["validate", "--jsonl", "--jobs", "0", "x.jsonl"]);
+    assert_eq!(code(&o), 2, "--jobs 0 is a usage error");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -801,6 +801,14 @@ impl<'a> Normalizer<'a> {
                     Ty::Named(i) => self.model.items[*i].name().to_owned(),
                     _ => vhint,
                 };
+                // A tagged variant is decoded member by member as a struct, its tag read first.
+                if !matches!(&ty, Ty::Named(i) if matches!(self.model.items[*i], Item::Struct(_))) {
+                    return Err(self.err(
+                        l,
+                        "unsupported_keyword",
+                        "a `oneOf` told apart by a constant member needs every alternative to be an object type",
+                    ));
+                }
                 variants.push((value, unique(vname, &mut taken), ty));
             }
             if let Item::Tagged(t) = &mut self.model.items[id] {

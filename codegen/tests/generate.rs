@@ -93,6 +93,12 @@ fn shapes_without_a_typed_form_become_checked_members() {
         serde_json::json!({ "allOf": [{ "maximum": 30 }, { "minimum": 20 }] }),
         serde_json::json!({ "oneOf": [true, { "type": "string" }] }),
         serde_json::json!({ "$ref": "#" }),
+        // A union told apart by `kind` whose second alternative has no typed shape.
+        serde_json::json!({ "oneOf": [
+            { "type": "object", "required": ["kind"], "properties": { "kind": { "const": "a" } } },
+            { "type": "object", "required": ["kind"], "properties": { "kind": { "const": "b" } },
+              "patternProperties": { "^x-": { "type": "string" } } }
+        ] }),
     ];
     for (i, member) in cases.into_iter().enumerate() {
         let dir = temp_dir(&format!("checked{i}"));
