@@ -3,6 +3,9 @@
 //! (b) `serde_json::Value` followed by the `jsonschema` crate on the reference schemas;
 //! (c) `serde_json::Value` alone, the floor for anything that reads the JSON.
 //!
+//! and two parsers' floors: (f) serde_json's syntax check alone (`IgnoredAny`), and, with
+//! `--features sonic-baseline`, (g) sonic-rs (a SIMD parser) building its own `Value`.
+//!
 //! Then encoding the decoded values: (d) `prp_types::encode` (validate, then serialize) beside
 //! (e) plain `serde_json::to_vec` of the same values.
 //!
@@ -49,6 +52,39 @@ fn value_only(lines: &[&[u8]]) {
         let v: serde_json::Value = serde_json::from_slice(line).unwrap();
         black_box(v);
     }
+}
+
+/// (f): every line checked for JSON syntax by serde_json, nothing built.
+fn syntax_only(lines: &[&[u8]]) {
+    for line in lines {
+        let v: serde::de::IgnoredAny = serde_json::from_slice(line).unwrap();
+        black_box(v);
+    }
+}
+
+/// (g): every line parsed to sonic-rs's own `Value`.
+#[cfg(feature = "sonic-baseline")]
+fn sonic_value(lines: &[&[u8]]) {
+    for line in lines {
+        let v: sonic_rs::Value = sonic_rs::from_slice(line).unwrap();
+        black_box(v);
+    }
+}
+
+/// (h): the typed decode's visitors driven by sonic-rs's serde `Deserializer` instead of
+/// serde_json's (an experiment: the fallback to serde_json for errors is not part of it).
+#[cfg(feature = "sonic-baseline")]
+fn typed_on_sonic(lines: &[&[u8]]) -> usize {
+    let mut failed = 0;
+    for line in lines {
+        match sonic_rs::from_slice::<FixtureEvent>(line) {
+            Ok(e) => {
+                black_box(e);
+            }
+            Err(_) => failed += 1,
+        }
+    }
+    failed
 }
 
 /// (d): every value validated and serialized through `prp_types::encode`.
@@ -110,42 +146,68 @@ fn oracle(project: &Path) -> Option<jsonschema::Validator> {
     ]})))
 }
 
-/// Times a, b and c back to back in each round and prints the per-round ratios and their medians.
+/// Times every approach back to back in each round (in rotating order) and prints the per-round
+/// ratios to (a) and their medians.
 fn paired_rounds(lines: &[&[u8]], bytes: usize, validator: &jsonschema::Validator, rounds: usize) {
-    let mut ms = [Vec::new(), Vec::new(), Vec::new()];
-    eprintln!("\npaired rounds ({rounds}): ms for (a) typed, (b) Value+jsonschema, (c) Value only");
+    type Run<'a> = (&'a str, Box<dyn Fn() + 'a>);
+    #[allow(unused_mut)]
+    let mut runs: Vec<Run> = vec![
+        ("a typed", Box::new(|| typed(lines))),
+        (
+            "b Value+jsonschema",
+            Box::new(|| value_then_jsonschema(lines, validator)),
+        ),
+        ("c Value", Box::new(|| value_only(lines))),
+        ("f IgnoredAny", Box::new(|| syntax_only(lines))),
+    ];
+    #[cfg(feature = "sonic-baseline")]
+    {
+        runs.push(("g sonic-rs Value", Box::new(|| sonic_value(lines))));
+        eprintln!(
+            "(h) typed on sonic-rs: {} of {} lines refused",
+            typed_on_sonic(lines),
+            lines.len()
+        );
+        runs.push((
+            "h typed on sonic-rs",
+            Box::new(|| {
+                black_box(typed_on_sonic(lines));
+            }),
+        ));
+    }
+    let n = runs.len();
+    let mut ms = vec![Vec::new(); n];
+    let names: Vec<&str> = runs.iter().map(|r| r.0).collect();
+    eprintln!("\npaired rounds ({rounds}): ms for {}", names.join(", "));
     for round in 0..rounds {
-        for k in 0..3 {
-            let which = (round + k) % 3;
+        for k in 0..n {
+            let which = (round + k) % n;
             let start = Instant::now();
-            match which {
-                0 => typed(lines),
-                1 => value_then_jsonschema(lines, validator),
-                _ => value_only(lines),
-            }
+            (runs[which].1)();
             ms[which].push(start.elapsed().as_secs_f64() * 1e3);
         }
-        let (a, b, c) = (ms[0][round], ms[1][round], ms[2][round]);
-        eprintln!(
-            "  round {round}: a {a:7.1}  b {b:7.1}  c {c:7.1}   b/a {:.2}  c/a {:.2}",
-            b / a,
-            c / a
-        );
+        let row: Vec<String> = (0..n)
+            .map(|i| format!("{} {:7.1}", &names[i][..1], ms[i][round]))
+            .collect();
+        eprintln!("  round {round}: {}", row.join("  "));
     }
-    let ratio = |x: &[f64]| median(x.iter().zip(&ms[0]).map(|(x, a)| x / a).collect());
     let mib_s = |t: f64| bytes as f64 / (1 << 20) as f64 / (t / 1e3);
-    let [a, b, c] = ms.each_ref().map(|times| median(times.clone()));
-    eprintln!(
-        "median: a {a:.1} ms ({:.0} MiB/s), b {b:.1} ms ({:.0} MiB/s), c {c:.1} ms ({:.0} MiB/s)",
-        mib_s(a),
-        mib_s(b),
-        mib_s(c),
-    );
-    eprintln!(
-        "median per-round ratio: (a) is {:.2}x faster than (b), {:.2}x faster than (c)",
-        ratio(&ms[1]),
-        ratio(&ms[2])
-    );
+    let medians: Vec<String> = (0..n)
+        .map(|i| {
+            let t = median(ms[i].clone());
+            format!("{} {t:.1} ms ({:.0} MiB/s)", names[i], mib_s(t))
+        })
+        .collect();
+    eprintln!("median: {}", medians.join(", "));
+    for i in 1..n {
+        let r = median(ms[i].iter().zip(&ms[0]).map(|(x, a)| x / a).collect());
+        let how = if r >= 1.0 {
+            format!("{r:.2}x faster than")
+        } else {
+            format!("{:.2}x slower than", 1.0 / r)
+        };
+        eprintln!("median per-round ratio: (a) typed is {how} ({})", names[i]);
+    }
 }
 
 fn main() {

@@ -31,6 +31,15 @@ pub fn open(path: &Path) -> Result<Box<dyn BufRead + Send>, Issue> {
     Ok(Box::new(BufReader::with_capacity(CAPACITY, file)))
 }
 
+/// Opens an input for large reads of its own (no buffer between).
+pub fn open_unbuffered(path: &Path) -> Result<Box<dyn io::Read + Send>, Issue> {
+    if is_stdin(path) {
+        return Ok(Box::new(io::stdin()));
+    }
+    let file = std::fs::File::open(path).map_err(|e| io_issue(&e))?;
+    Ok(Box::new(file))
+}
+
 /// The bytes of one document, or what stops it from being checked: `io_error`, or `too_large`
 /// naming the input's real size (the part past the limit is counted, never kept).
 pub fn read_document(path: &Path) -> Result<Vec<u8>, Issue> {

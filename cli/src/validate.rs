@@ -7,7 +7,7 @@
 use crate::Status;
 use crate::input;
 use crate::report;
-use prp_types::validation::{self, JsonLines, Line, Selected};
+use prp_types::validation::{self, Block, JsonBlocks, JsonLines, Line, Selected};
 use prp_types::{Code, Issue};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -150,20 +150,20 @@ mod parallel {
     use std::sync::mpsc::{Receiver, sync_channel};
     use std::sync::{Arc, Mutex};
 
-    /// A batch closes after this many lines or bytes, whichever comes first.
-    const BATCH_LINES: usize = 256;
+    /// A batch is a block of whole lines of at least this many bytes (or the stream's rest).
     const BATCH_BYTES: usize = 256 * 1024;
 
-    /// The buffers of a batch: the lines' bytes and where each line is.
-    type Spare = (Vec<u8>, Vec<(usize, Result<std::ops::Range<usize>, u64>)>);
+    /// Lines read from the stream, or how it ended, in the buffer that carries them.
+    struct Batch {
+        text: Vec<u8>,
+        kind: Kind,
+    }
 
-    /// Lines read from the stream, or how it ended.
-    enum Batch {
-        /// `(line number, byte range in text or the length of a line too long to keep)`.
-        Lines {
-            text: Vec<u8>,
-            lines: Vec<(usize, Result<std::ops::Range<usize>, u64>)>,
-        },
+    enum Kind {
+        /// `text` holds whole lines, the first numbered so.
+        Lines(usize),
+        /// Line `.0` is too long to keep: `.1` bytes.
+        Long(usize, u64),
         /// The stream broke after the lines before it.
         Broken(Issue),
     }
@@ -175,7 +175,7 @@ mod parallel {
         out: &mut impl Write,
     ) -> std::io::Result<Status> {
         let name = input::name(path);
-        let reader = match input::open(path) {
+        let reader = match input::open_unbuffered(path) {
             Ok(reader) => reader,
             Err(issue) => {
                 report::verdict(out, &name, std::slice::from_ref(&issue), args.json)?;
@@ -186,9 +186,9 @@ mod parallel {
         std::thread::scope(|scope| {
             // The batches' buffers circulate: reader -> worker -> writer -> reader. Only
             // `in_flight` exist, which bounds memory.
-            let (spare_tx, spare_rx) = sync_channel::<Spare>(in_flight);
+            let (spare_tx, spare_rx) = sync_channel::<Vec<u8>>(in_flight);
             for _ in 0..in_flight {
-                let _ = spare_tx.send((Vec::with_capacity(BATCH_BYTES * 2), Vec::new()));
+                let _ = spare_tx.send(Vec::with_capacity(BATCH_BYTES * 2));
             }
             let (work_tx, work_rx) = sync_channel::<(usize, Batch)>(in_flight);
             let (done_tx, done_rx) = sync_channel::<(usize, Done)>(in_flight);
@@ -210,11 +210,7 @@ mod parallel {
                     out.write_all(&done.report)?;
                     status = status.max(done.status);
                     next += 1;
-                    if let Some(mut bufs) = done.spare {
-                        bufs.0.clear();
-                        bufs.1.clear();
-                        let _ = spare_tx.send(bufs);
-                    }
+                    let _ = spare_tx.send(done.spare);
                 }
             }
             Ok(status)
@@ -222,44 +218,22 @@ mod parallel {
     }
 
     fn read_batches(
-        reader: Box<dyn std::io::BufRead + Send>,
-        spare: &Receiver<Spare>,
+        reader: Box<dyn std::io::Read + Send>,
+        spare: &Receiver<Vec<u8>>,
         work: &std::sync::mpsc::SyncSender<(usize, Batch)>,
     ) {
-        let mut lines = JsonLines::new(reader);
-        let mut seq = 0;
-        // Each batch reuses the buffers of one already printed (no allocation per batch).
-        let Ok((mut text, mut at)) = spare.recv() else {
-            return;
-        };
-        loop {
-            let end = match lines.next_line_into(&mut text) {
-                Ok(Some((n, line))) => {
-                    at.push((n, line));
-                    None
-                }
-                Ok(None) => Some(None),
-                Err(e) => Some(Some(input::io_issue(&e))),
+        let mut blocks = JsonBlocks::new(reader);
+        // Each batch reuses the buffer of one already printed (no allocation per batch).
+        for seq in 0.. {
+            let Ok(mut text) = spare.recv() else { return };
+            let (kind, last) = match blocks.next_block(&mut text, BATCH_BYTES) {
+                Ok(None) => return,
+                Ok(Some(Block::Lines { first })) => (Kind::Lines(first), false),
+                Ok(Some(Block::TooLong { number, len })) => (Kind::Long(number, len), false),
+                Err(e) => (Kind::Broken(input::io_issue(&e)), true),
             };
-            let full = at.len() >= BATCH_LINES || text.len() >= BATCH_BYTES;
-            if (full || end.is_some()) && !at.is_empty() {
-                let batch = Batch::Lines { text, lines: at };
-                if work.send((seq, batch)).is_err() {
-                    return;
-                }
-                seq += 1;
-                match spare.recv() {
-                    Ok(bufs) => (text, at) = bufs,
-                    Err(_) => return,
-                }
-            }
-            match end {
-                None => {}
-                Some(None) => return,
-                Some(Some(issue)) => {
-                    let _ = work.send((seq, Batch::Broken(issue)));
-                    return;
-                }
+            if work.send((seq, Batch { text, kind })).is_err() || last {
+                return;
             }
         }
     }
@@ -268,7 +242,7 @@ mod parallel {
     struct Done {
         report: Vec<u8>,
         status: Status,
-        spare: Option<Spare>,
+        spare: Vec<u8>,
     }
 
     fn check_batches(
@@ -285,35 +259,34 @@ mod parallel {
             let Ok((seq, batch)) = next else { return };
             let mut text_out = Vec::new();
             let mut status = Status::Ok;
-            let mut spare = None;
-            match batch {
-                Batch::Lines { text, lines } => {
-                    for (n, line) in &lines {
-                        let issues = match line {
-                            Ok(range) => validation::check(&text[range.clone()], args.schema),
-                            Err(len) => vec![validation::too_long(*len)],
-                        };
-                        // Writing to a Vec cannot fail.
-                        let _ = report::verdict(
-                            &mut text_out,
-                            &format!("{name}:{n}"),
-                            &issues,
-                            args.json,
-                        );
-                        status = status.max(status_of(&issues));
+            // Writing to a Vec cannot fail.
+            match &batch.kind {
+                Kind::Lines(first) => {
+                    for (n, line) in validation::block_lines(&batch.text, *first) {
+                        let issues = validation::check(line, args.schema);
+                        if issues.is_empty() && !args.json {
+                            // The common case, written in place: no source string is built.
+                            let _ = writeln!(text_out, "{name}:{n}: valid");
+                        } else {
+                            status = status.max(status_of(&issues));
+                            let source = format!("{name}:{n}");
+                            let _ = report::verdict(&mut text_out, &source, &issues, args.json);
+                        }
                     }
-                    spare = Some((text, lines));
                 }
-                Batch::Broken(issue) => {
-                    let _ = report::verdict(
-                        &mut text_out,
-                        name,
-                        std::slice::from_ref(&issue),
-                        args.json,
-                    );
+                Kind::Long(n, len) => {
+                    let issues = [validation::too_long(*len)];
+                    status = status.max(status_of(&issues));
+                    let source = format!("{name}:{n}");
+                    let _ = report::verdict(&mut text_out, &source, &issues, args.json);
+                }
+                Kind::Broken(issue) => {
                     status = Status::Error;
+                    let issues = std::slice::from_ref(issue);
+                    let _ = report::verdict(&mut text_out, name, issues, args.json);
                 }
             }
+            let spare = batch.text;
             let report = Done {
                 report: text_out,
                 status,

@@ -62,7 +62,7 @@ const FIXTURE_DISCRIMINATOR: &str = "paperclip.prp.fixture.v1";
 fn declares_fixture(bytes: &[u8]) -> bool {
     let needle = FIXTURE_DISCRIMINATOR.as_bytes();
     bytes.len() <= decode::MAX_DOCUMENT_BYTES
-        && bytes.windows(needle.len()).any(|w| w == needle)
+        && memchr::memmem::find(bytes, needle).is_some()
         && serde_json::from_slice::<serde_json::Value>(bytes).is_ok_and(|v| {
             v.get("schema").and_then(serde_json::Value::as_str) == Some(FIXTURE_DISCRIMINATOR)
         })
@@ -113,6 +113,8 @@ pub struct JsonLines<R> {
     reader: R,
     buf: Vec<u8>,
     number: usize,
+    /// A line whose first `limit` bytes hold no line ending is too long.
+    limit: u64,
 }
 
 impl<R: BufRead> JsonLines<R> {
@@ -122,6 +124,7 @@ impl<R: BufRead> JsonLines<R> {
             reader,
             buf: Vec::new(),
             number: 0,
+            limit: LINE_LIMIT as u64,
         }
     }
 
@@ -150,7 +153,7 @@ impl<R: BufRead> JsonLines<R> {
         use std::io::Read;
         loop {
             let start = out.len();
-            let limit = decode::MAX_DOCUMENT_BYTES as u64 + 2;
+            let limit = self.limit;
             let read = (&mut self.reader).take(limit).read_until(b'\n', out)?;
             if read == 0 {
                 return Ok(None);
@@ -203,6 +206,161 @@ impl<R: BufRead> JsonLines<R> {
     }
 }
 
+/// A line whose first this many bytes hold no line ending is too long to keep: one byte more than
+/// a document may have, and its `\r`, so that a line just over the limit is still named by its
+/// real size when decoded.
+const LINE_LIMIT: usize = decode::MAX_DOCUMENT_BYTES + 2;
+
+/// Where a block of [`JsonBlocks`] starts, or the one line too long to keep.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Block {
+    /// Whole lines (split them with [`block_lines`]).
+    Lines {
+        /// The number of the block's first line.
+        first: usize,
+    },
+    /// A line too long to keep, skipped.
+    TooLong {
+        /// Its number.
+        number: usize,
+        /// Its length in bytes, line ending excluded.
+        len: u64,
+    },
+}
+
+/// A JSONL stream read in blocks of whole lines, for readers that hand lines out in batches:
+/// each block is one read into the caller's buffer, cut after its last line ending, so no line is
+/// copied on its own. [`block_lines`] then gives exactly the lines [`JsonLines`] would, with
+/// their numbers; at most one block and one line (bounded by the document limit) are held.
+pub struct JsonBlocks<R> {
+    reader: R,
+    carry: Vec<u8>,
+    number: usize,
+    done: bool,
+    limit: usize,
+}
+
+impl<R: std::io::Read> JsonBlocks<R> {
+    /// Blocks from `reader`.
+    pub fn new(reader: R) -> Self {
+        JsonBlocks {
+            reader,
+            carry: Vec::new(),
+            number: 0,
+            done: false,
+            limit: LINE_LIMIT,
+        }
+    }
+
+    /// The next block: `out` is cleared and filled with whole lines, at least `target` bytes
+    /// unless the stream ends first; `None` at the end.
+    pub fn next_block(
+        &mut self,
+        out: &mut Vec<u8>,
+        target: usize,
+    ) -> std::io::Result<Option<Block>> {
+        out.clear();
+        out.append(&mut self.carry);
+        // Bytes before `start` are whole lines, each shorter than the limit.
+        let mut start = 0;
+        loop {
+            while let Some(i) = memchr::memchr(b'\n', &out[start..]) {
+                if i >= self.limit {
+                    break;
+                }
+                start += i + 1;
+            }
+            let long = match memchr::memchr(b'\n', &out[start..]) {
+                Some(i) => i >= self.limit,
+                None => out.len() - start >= self.limit,
+            };
+            if long {
+                if start > 0 {
+                    // The lines before it go first; the long one is the next call's.
+                    self.carry.extend_from_slice(&out[start..]);
+                    out.truncate(start);
+                    break;
+                }
+                return self.skip_long(out).map(Some);
+            }
+            if start >= target || (self.done && start == out.len()) {
+                self.carry.extend_from_slice(&out[start..]);
+                out.truncate(start);
+                break;
+            }
+            if self.done {
+                // The last line, without a line ending.
+                break;
+            }
+            let len = out.len();
+            out.resize(len + target.clamp(4096, 256 * 1024), 0);
+            let read = self.reader.read(&mut out[len..]);
+            out.truncate(len + *read.as_ref().unwrap_or(&0));
+            match read {
+                Ok(0) => self.done = true,
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        if out.is_empty() {
+            return Ok(None);
+        }
+        let first = self.number + 1;
+        self.number += memchr::memchr_iter(b'\n', out).count() + usize::from(!out.ends_with(b"\n"));
+        Ok(Some(Block::Lines { first }))
+    }
+
+    /// Skips the line that starts `out` and is already too long, counting its bytes.
+    fn skip_long(&mut self, out: &mut Vec<u8>) -> std::io::Result<Block> {
+        let mut len = out.len() as u64;
+        let mut last = out.last().copied();
+        loop {
+            if let Some(i) = memchr::memchr(b'\n', out) {
+                len -= (out.len() - i) as u64;
+                last = if i > 0 { Some(out[i - 1]) } else { last };
+                self.carry.extend_from_slice(&out[i + 1..]);
+                break;
+            }
+            last = out.last().copied().or(last);
+            out.clear();
+            out.resize(64 * 1024, 0);
+            let n = match self.reader.read(out) {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
+                    out.clear();
+                    continue;
+                }
+                r => r?,
+            };
+            out.truncate(n);
+            if n == 0 {
+                self.done = true;
+                break;
+            }
+            len += n as u64;
+        }
+        out.clear();
+        if last == Some(b'\r') {
+            len -= 1;
+        }
+        self.number += 1;
+        Ok(Block::TooLong {
+            number: self.number,
+            len,
+        })
+    }
+}
+
+/// The non-blank lines of a block, numbered from `first`, line endings and a trailing `\r`
+/// removed: what [`JsonLines`] gives for the same bytes.
+pub fn block_lines(block: &[u8], first: usize) -> impl Iterator<Item = (usize, &[u8])> {
+    let body = block.strip_suffix(b"\n").unwrap_or(block);
+    body.split(|&b| b == b'\n')
+        .enumerate()
+        .map(move |(i, line)| (first + i, line.strip_suffix(b"\r").unwrap_or(line)))
+        .filter(|(_, line)| !line.iter().all(u8::is_ascii_whitespace))
+}
+
 /// The issue for a line of `len` bytes, over the limit: `too_large`, as for a whole document.
 pub fn too_long(len: u64) -> Issue {
     decode::too_large(len)
@@ -222,6 +380,83 @@ mod tests {
             (findings[0].code, findings[0].pointer.as_str()),
             (Code::DuplicateKey, "/schema")
         );
+    }
+
+    /// Every line of `input` as [`JsonLines`] and as [`JsonBlocks`] give them, with a line limit of
+    /// `limit` and blocks of `target` bytes.
+    fn both_ways(input: &[u8], limit: usize, target: usize) -> (Vec<String>, Vec<String>) {
+        let show = |n: usize, l: Result<&[u8], u64>| match l {
+            Ok(t) => format!("{n}:{}", String::from_utf8_lossy(t)),
+            Err(len) => format!("{n}: too long {len}"),
+        };
+        let mut lines = JsonLines::new(std::io::BufReader::with_capacity(3, input));
+        lines.limit = limit as u64;
+        let mut one = Vec::new();
+        while let Some((n, l)) = lines.next_line().unwrap() {
+            one.push(match l {
+                Line::Text(t) => show(n, Ok(t)),
+                Line::TooLong(len) => show(n, Err(len)),
+            });
+        }
+        let mut blocks = JsonBlocks::new(input);
+        blocks.limit = limit;
+        let mut other = Vec::new();
+        let mut buf = Vec::new();
+        while let Some(b) = blocks.next_block(&mut buf, target).unwrap() {
+            match b {
+                Block::Lines { first } => {
+                    other.extend(block_lines(&buf, first).map(|(n, t)| show(n, Ok(t))))
+                }
+                Block::TooLong { number, len } => other.push(show(number, Err(len))),
+            }
+        }
+        (one, other)
+    }
+
+    #[test]
+    fn blocks_give_the_lines_line_by_line_reading_gives() {
+        let pieces: [&[u8]; 9] = [
+            b"{}",
+            b"\n",
+            b"\r\n",
+            b"  ",
+            b"abcdefgh",
+            b"xy",
+            b"\n\n",
+            b"123456789012",
+            b"\r",
+        ];
+        // Every sequence of up to three pieces, at several limits and block sizes.
+        let mut inputs: Vec<Vec<u8>> = vec![Vec::new()];
+        for _ in 0..3 {
+            let mut next = Vec::new();
+            for i in &inputs {
+                for p in pieces {
+                    let mut j = i.clone();
+                    j.extend_from_slice(p);
+                    next.push(j);
+                }
+            }
+            inputs.extend(next);
+            inputs.sort();
+            inputs.dedup();
+        }
+        let mut compared = 0;
+        for input in &inputs {
+            for limit in [4, 9, 13, 64] {
+                for target in [1, 5, 40] {
+                    let (a, b) = both_ways(input, limit, target);
+                    assert_eq!(
+                        a,
+                        b,
+                        "{:?} limit {limit} target {target}",
+                        String::from_utf8_lossy(input)
+                    );
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 5_000, "{compared}");
     }
 
     #[test]
