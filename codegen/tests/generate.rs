@@ -120,6 +120,28 @@ fn shapes_without_a_typed_form_become_checked_members() {
 }
 
 #[test]
+fn an_embedded_runtime_carries_the_checker_only_when_needed() {
+    let dir = temp_dir("embedded");
+    write(
+        &dir,
+        "thing.schema.json",
+        base(serde_json::json!({ "name": { "type": "string" } })),
+    );
+    let plain = generate_dir(&dir, &Options::default()).unwrap().code;
+    assert!(!plain.contains("mod eval"), "no checked type, no checker");
+    write(
+        &dir,
+        "thing.schema.json",
+        base(serde_json::json!({ "name": { "anyOf": [{ "type": "string" }, { "minimum": 1 }] } })),
+    );
+    let code = generate_dir(&dir, &Options::default()).unwrap().code;
+    // The file module `rt.rs` declares for by-path users is replaced by its items, inline.
+    assert!(code.contains("pub mod eval {"), "the checker is embedded");
+    assert!(!code.contains("#[path"), "no file module is left behind");
+    syn::parse_file(&code).expect("the output parses");
+}
+
+#[test]
 fn malformed_input_is_a_located_error() {
     let cases = [
         (

@@ -70,26 +70,33 @@ fn declares_fixture(bytes: &[u8]) -> bool {
 
 /// Every issue of one document; empty when it is valid.
 pub fn check(bytes: &[u8], schema: Option<Selected>) -> Vec<Issue> {
-    let fixture = match schema {
-        Some(s) => s.id == Fixture::SCHEMA.id,
-        None => declares_fixture(bytes),
-    };
-    if fixture && bytes.len() <= decode::MAX_DOCUMENT_BYTES {
-        return contract::validate_fixture_bytes(bytes).issues;
-    }
+    let fixture_pipeline = || contract::validate_fixture_bytes(bytes).issues;
     let verdict = match schema {
+        Some(s) if s.id == Fixture::SCHEMA.id && bytes.len() <= decode::MAX_DOCUMENT_BYTES => {
+            return fixture_pipeline();
+        }
         Some(s) => (s.checker)(bytes).map_err(decode::fail_closed_on_versions),
-        None => decode::decode_document(bytes).map(|_| ()).map_err(|e| {
-            // The document union failing on its discriminator means no schema fits the document.
-            if e.code == Code::OneOf && (e.pointer.is_empty() || e.pointer == "/schema") {
-                Issue {
-                    code: Code::UnknownSchema,
-                    ..e
-                }
-            } else {
-                e
+        // The document's own `schema` picks the type; a fixture (decoded as one, or failing to
+        // decode while declaring itself one) gets the whole contract pipeline instead. Decoding
+        // first spares every other document the search for the fixture discriminator.
+        None => match decode::decode_document(bytes) {
+            Ok(crate::Document::Fixture(_)) if bytes.len() <= decode::MAX_DOCUMENT_BYTES => {
+                return fixture_pipeline();
             }
-        }),
+            Ok(_) => Ok(()),
+            Err(_) if declares_fixture(bytes) => return fixture_pipeline(),
+            Err(e) => Err(
+                // The document union failing on its discriminator means no schema fits it.
+                if e.code == Code::OneOf && (e.pointer.is_empty() || e.pointer == "/schema") {
+                    Issue {
+                        code: Code::UnknownSchema,
+                        ..e
+                    }
+                } else {
+                    e
+                },
+            ),
+        },
     };
     match verdict {
         Ok(()) => vec![],
