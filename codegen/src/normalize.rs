@@ -421,6 +421,20 @@ impl<'a> Normalizer<'a> {
         self.usable_here(loc, t)
     }
 
+    /// Whether a value of `ty` may be `null` (a checked type is not looked into).
+    fn may_accept_null(&self, ty: &Ty) -> bool {
+        match ty {
+            Ty::Any | Ty::Null | Ty::Nullable(_) => true,
+            Ty::Refined(t, _) => self.may_accept_null(t),
+            Ty::Named(i) => match &self.model.items[*i] {
+                Item::Checked(_) => true,
+                Item::ByType(b) => b.variants.iter().any(|v| v.0 == "null"),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
     /// Forgets the items a failed typed attempt made.
     fn rollback(&mut self, mark: usize) {
         for item in self.model.items.drain(mark..) {
@@ -763,7 +777,16 @@ impl<'a> Normalizer<'a> {
             } else {
                 &locs[0]
             };
-            return Ok(Ty::Nullable(Box::new(self.ty(other, hint)?)));
+            let ty = self.ty(other, hint)?;
+            // With `oneOf`, `null` is valid only if the other alternative refuses it.
+            if key == "oneOf" && self.may_accept_null(&ty) {
+                return Err(self.err(
+                    other,
+                    "unsupported_keyword",
+                    "a `oneOf` of `null` and a schema that may accept `null` too has no typed shape",
+                ));
+            }
+            return Ok(Ty::Nullable(Box::new(ty)));
         }
         if key == "anyOf" {
             return Err(self.err(

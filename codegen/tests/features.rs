@@ -452,6 +452,11 @@ fn checked_types_hold_what_no_typed_shape_says() {
         "max_length"
     );
     assert_eq!(code::<Tree>(r#"{"label":"a","weight":1.25}"#), "any_of");
+    // `null` satisfies both alternatives of `note`'s `oneOf`, so it is refused; a number only one.
+    assert_eq!(code::<Tree>(r#"{"label":"a","note":null}"#), "one_of");
+    let _: Tree = ok(r#"{"label":"a","note":7}"#);
+    let _: Tree = ok(r#"{"label":"a","note":"abc"}"#);
+    assert_eq!(code::<Tree>(r#"{"label":"a","note":"abcd"}"#), "one_of");
     // Children are trees: the recursive reference is checked at every depth.
     assert_eq!(
         code::<Tree>(r#"{"label":"a","children":[{"label":"b","children":[{"label":""}]}]}"#),

@@ -92,6 +92,8 @@ fn shapes_without_a_typed_form_become_checked_members() {
         serde_json::json!({ "maxItems": 2, "items": { "maxLength": 3 } }),
         serde_json::json!({ "allOf": [{ "maximum": 30 }, { "minimum": 20 }] }),
         serde_json::json!({ "oneOf": [true, { "type": "string" }] }),
+        // `null` matches both alternatives: no `Option` says that.
+        serde_json::json!({ "oneOf": [{}, { "type": "null" }] }),
         serde_json::json!({ "$ref": "#" }),
         // A union told apart by `kind` whose second alternative has no typed shape.
         serde_json::json!({ "oneOf": [
