@@ -1,9 +1,11 @@
 //! prp-codegen: a JSON Schema (draft 2020-12) directory in, one Rust module out.
 //!
-//! The pipeline is `load` (parse, check dialect, `$id`, `title`) -> `resolve` (a registry by `$id`)
-//! -> `normalize` (const as enum, tagged `oneOf`, `if`/`then` tables, narrowing `allOf`) -> `emit`
-//! (quote) -> prettyplease. Every constraint the schemas use is checked by the generated decoders;
-//! a keyword the generator does not understand is a located error, never silently dropped.
+//! The pipeline is `load` (parse, check the dialect, `$id` or the base URI, `title` or the file
+//! name) -> `index` (every resource, anchor and base URI; `$ref`s resolve through it) ->
+//! `normalize` (const as enum, tagged `oneOf`, `if`/`then` tables, narrowing `allOf`) -> `emit`
+//! (quote) -> prettyplease. Loud or right: a subschema no typed shape says exactly becomes a
+//! checked type, its JSON checked by the `program` the generator compiles (run by
+//! `support/eval.rs`); a schema the generator cannot read is a located error. Nothing is dropped.
 //!
 //! The generated module needs `serde`, `serde_json` (with `raw_value`), `serde_path_to_error`,
 //! `regress`, `indexmap` (with `serde`) and `compact_str` (with `serde`; string members are
