@@ -140,10 +140,10 @@ fn validate_lines(path: &Path, args: &Args, out: &mut impl Write) -> std::io::Re
     }
 }
 
-/// `--jsonl` on several threads: a reader cuts the stream into batches of lines, workers check
-/// them and format their verdicts, and the writer (this thread) prints the batches in input
-/// order. A batch is read only once an earlier one has been written (a fixed number of tokens
-/// circulates), so memory stays bounded however slow one batch is.
+/// `--jsonl` on several threads: a reader cuts the stream into blocks of whole lines, workers check
+/// them and format their verdicts, and the writer (this thread) prints the blocks in input order.
+/// A block is read only into the buffer of one already written (a fixed set of buffers
+/// circulates), so memory stays bounded however slow one block is.
 mod parallel {
     use super::*;
     use std::collections::BTreeMap;
@@ -199,7 +199,7 @@ mod parallel {
                 scope.spawn(move || check_batches(&work_rx, &done_tx, name, args));
             }
             drop(done_tx);
-            // Print batches in order; each one printed returns its token to the reader. Leaving
+            // Print batches in order; each one printed returns its buffer to the reader. Leaving
             // early (the output failed) drops the channels, which stops the reader and workers.
             let mut status = Status::Ok;
             let mut next = 0;
@@ -238,7 +238,7 @@ mod parallel {
         }
     }
 
-    /// A checked batch: its verdicts, the worst status, and its buffers to reuse.
+    /// A checked batch: its verdicts, the worst status, and its buffer to reuse.
     struct Done {
         report: Vec<u8>,
         status: Status,
