@@ -1,15 +1,32 @@
 //! Arbitrary bytes as a `prp validate --jsonl` stream: the bounded line reader and the per-document
-//! check that the CLI runs.
+//! check that the CLI runs, and the block reader of `--jobs` giving the same numbered lines.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use prp_types::validation::{JsonLines, Line, check};
+use prp_types::validation::{Block, JsonBlocks, JsonLines, Line, block_lines, check};
 
 fuzz_target!(|data: &[u8]| {
     let mut lines = JsonLines::new(std::io::BufReader::new(data));
-    while let Ok(Some((_, line))) = lines.next_line() {
-        if let Line::Text(text) = line {
-            let _ = check(text, None);
+    let mut one = Vec::new();
+    while let Ok(Some((n, line))) = lines.next_line() {
+        match line {
+            Line::Text(text) => {
+                let _ = check(text, None);
+                one.push((n, Ok(text.to_vec())));
+            }
+            Line::TooLong(len) => one.push((n, Err(len))),
         }
     }
+    let mut blocks = JsonBlocks::new(data);
+    let mut other = Vec::new();
+    let mut buf = Vec::new();
+    while let Ok(Some(b)) = blocks.next_block(&mut buf, 64) {
+        match b {
+            Block::Lines { first } => {
+                other.extend(block_lines(&buf, first).map(|(n, t)| (n, Ok(t.to_vec()))))
+            }
+            Block::TooLong { number, len } => other.push((number, Err(len))),
+        }
+    }
+    assert_eq!(one, other, "the block reader and the line reader disagree");
 });
