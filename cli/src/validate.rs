@@ -7,7 +7,7 @@
 use crate::Status;
 use crate::input;
 use crate::report;
-use prp_types::validation::{self, Block, JsonBlocks, JsonLines, Line, Selected};
+use prp_types::validation::{self, Block, JsonBlocks, Selected};
 use prp_types::{Code, Issue};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -39,12 +39,12 @@ pub struct Args {
     /// schemas/ (`event.schema.json`, `acpx-sidecar.schema.json#/$defs/request`).
     #[arg(long, value_name = "ID", value_parser = parse_schema)]
     schema: Option<Selected>,
-    /// One document per line; one verdict per line (`PATH:LINE`), in order, holding one line at
-    /// a time.
+    /// One document per line; one verdict per line (`PATH:LINE`), in order, holding a few blocks
+    /// of lines at a time (never the whole input).
     #[arg(long)]
     jsonl: bool,
     /// With `--jsonl`: threads that check lines (default: one per core). Verdicts stay in input
-    /// order; at most a few batches of lines per thread are held at once.
+    /// order; at most four blocks of lines per thread are held at once.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,
     /// Print each verdict as a JSON object: `{"source", "valid", "issues": [{"code", "path",
@@ -64,15 +64,13 @@ pub fn run(args: &Args) -> Status {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let mut status = Status::Ok;
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, usize::from),
+        usize::from,
+    );
     for path in &args.paths {
-        let jobs = args.jobs.map_or_else(
-            || std::thread::available_parallelism().map_or(1, usize::from),
-            usize::from,
-        );
-        let result = if args.jsonl && jobs > 1 {
-            parallel::validate_lines(path, args, jobs, &mut out)
-        } else if args.jsonl {
-            validate_lines(path, args, &mut out)
+        let result = if args.jsonl {
+            validate_lines(path, args, jobs, &mut out)
         } else {
             validate_whole(path, args, &mut out)
         };
@@ -107,37 +105,90 @@ fn validate_whole(path: &Path, args: &Args, out: &mut impl Write) -> std::io::Re
     Ok(status_of(&issues))
 }
 
-/// One document per line, one verdict per line, in order; memory is bounded by the longest line.
-fn validate_lines(path: &Path, args: &Args, out: &mut impl Write) -> std::io::Result<Status> {
+/// A block of whole lines is at least this many bytes (or the stream's rest).
+const BLOCK_BYTES: usize = 256 * 1024;
+
+/// What one read from a JSONL stream gave; its bytes are in the buffer read into.
+enum Kind {
+    /// The buffer holds whole lines, the first numbered so.
+    Lines(usize),
+    /// Line `.0` is too long to keep: `.1` bytes.
+    Long(usize, u64),
+    /// The stream broke after the lines before it; nothing follows.
+    Broken(Issue),
+}
+
+/// The next block of `blocks`, read into `text`; `None` at the end.
+fn next_block<R: std::io::Read>(blocks: &mut JsonBlocks<R>, text: &mut Vec<u8>) -> Option<Kind> {
+    match blocks.next_block(text, BLOCK_BYTES) {
+        Ok(None) => None,
+        Ok(Some(Block::Lines { first })) => Some(Kind::Lines(first)),
+        Ok(Some(Block::TooLong { number, len })) => Some(Kind::Long(number, len)),
+        Err(e) => Some(Kind::Broken(input::io_issue(&e))),
+    }
+}
+
+/// Checks one block, appending its verdicts (`NAME:LINE`) to `report`; the worst status.
+fn check_block(kind: &Kind, text: &[u8], name: &str, args: &Args, report: &mut Vec<u8>) -> Status {
+    let mut status = Status::Ok;
+    // Writing to a Vec cannot fail.
+    match kind {
+        Kind::Lines(first) => {
+            for (n, line) in validation::block_lines(text, *first) {
+                let issues = validation::check(line, args.schema);
+                if issues.is_empty() && !args.json {
+                    // The common case, written in place: no source string is built.
+                    let _ = writeln!(report, "{name}:{n}: valid");
+                } else {
+                    status = status.max(status_of(&issues));
+                    let _ = report::verdict(report, &format!("{name}:{n}"), &issues, args.json);
+                }
+            }
+        }
+        Kind::Long(n, len) => {
+            let issues = [validation::too_long(*len)];
+            status = status_of(&issues);
+            let _ = report::verdict(report, &format!("{name}:{n}"), &issues, args.json);
+        }
+        Kind::Broken(issue) => {
+            status = Status::Error;
+            let _ = report::verdict(report, name, std::slice::from_ref(issue), args.json);
+        }
+    }
+    status
+}
+
+/// One document per line, one verdict per line, in input order, on `jobs` threads; memory is
+/// bounded by a few blocks of lines per thread (and the longest line kept).
+fn validate_lines(
+    path: &Path,
+    args: &Args,
+    jobs: usize,
+    out: &mut impl Write,
+) -> std::io::Result<Status> {
     let name = input::name(path);
-    let mut lines = match input::open(path) {
-        Ok(reader) => JsonLines::new(reader),
+    let reader = match input::open_unbuffered(path) {
+        Ok(reader) => reader,
         Err(issue) => {
             report::verdict(out, &name, std::slice::from_ref(&issue), args.json)?;
             return Ok(Status::Error);
         }
     };
-    let mut status = Status::Ok;
-    loop {
-        let issues = match lines.next_line() {
-            Ok(None) => return Ok(status),
-            Ok(Some((n, line))) => {
-                let issues = match line {
-                    Line::Text(text) => validation::check(text, args.schema),
-                    Line::TooLong(len) => vec![validation::too_long(len)],
-                };
-                report::verdict(out, &format!("{name}:{n}"), &issues, args.json)?;
-                issues
-            }
-            Err(e) => {
-                // The stream broke: its verdict, and no more lines from it.
-                let issue = input::io_issue(&e);
-                report::verdict(out, &name, std::slice::from_ref(&issue), args.json)?;
-                return Ok(status.max(Status::Error));
-            }
-        };
-        status = status.max(status_of(&issues));
+    if jobs > 1 {
+        return parallel::validate_lines(reader, &name, args, jobs, out);
     }
+    let mut blocks = JsonBlocks::new(reader);
+    let (mut text, mut report) = (Vec::new(), Vec::new());
+    let mut status = Status::Ok;
+    while let Some(kind) = next_block(&mut blocks, &mut text) {
+        report.clear();
+        status = status.max(check_block(&kind, &text, &name, args, &mut report));
+        out.write_all(&report)?;
+        if matches!(kind, Kind::Broken(_)) {
+            break;
+        }
+    }
+    Ok(status)
 }
 
 /// `--jsonl` on several threads: a reader cuts the stream into blocks of whole lines, workers check
@@ -147,59 +198,47 @@ fn validate_lines(path: &Path, args: &Args, out: &mut impl Write) -> std::io::Re
 mod parallel {
     use super::*;
     use std::collections::BTreeMap;
-    use std::sync::mpsc::{Receiver, sync_channel};
+    use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
     use std::sync::{Arc, Mutex};
 
-    /// A batch is a block of whole lines of at least this many bytes (or the stream's rest).
-    const BATCH_BYTES: usize = 256 * 1024;
-
-    /// Lines read from the stream, or how it ended, in the buffer that carries them.
+    /// A block read, in the buffer that carries it.
     struct Batch {
         text: Vec<u8>,
         kind: Kind,
     }
 
-    enum Kind {
-        /// `text` holds whole lines, the first numbered so.
-        Lines(usize),
-        /// Line `.0` is too long to keep: `.1` bytes.
-        Long(usize, u64),
-        /// The stream broke after the lines before it.
-        Broken(Issue),
+    /// A checked block: its verdicts, the worst status, and its buffer to reuse.
+    struct Done {
+        report: Vec<u8>,
+        status: Status,
+        spare: Vec<u8>,
     }
 
     pub fn validate_lines(
-        path: &Path,
+        reader: Box<dyn std::io::Read + Send>,
+        name: &str,
         args: &Args,
         jobs: usize,
         out: &mut impl Write,
     ) -> std::io::Result<Status> {
-        let name = input::name(path);
-        let reader = match input::open_unbuffered(path) {
-            Ok(reader) => reader,
-            Err(issue) => {
-                report::verdict(out, &name, std::slice::from_ref(&issue), args.json)?;
-                return Ok(Status::Error);
-            }
-        };
         let in_flight = jobs * 4;
         std::thread::scope(|scope| {
-            // The batches' buffers circulate: reader -> worker -> writer -> reader. Only
-            // `in_flight` exist, which bounds memory.
+            // The buffers circulate: reader -> worker -> writer -> reader. Only `in_flight`
+            // exist, which bounds memory.
             let (spare_tx, spare_rx) = sync_channel::<Vec<u8>>(in_flight);
             for _ in 0..in_flight {
-                let _ = spare_tx.send(Vec::with_capacity(BATCH_BYTES * 2));
+                let _ = spare_tx.send(Vec::with_capacity(BLOCK_BYTES * 2));
             }
             let (work_tx, work_rx) = sync_channel::<(usize, Batch)>(in_flight);
             let (done_tx, done_rx) = sync_channel::<(usize, Done)>(in_flight);
-            scope.spawn(move || read_batches(reader, &spare_rx, &work_tx));
+            scope.spawn(move || read_blocks(reader, &spare_rx, &work_tx));
             let work_rx = Arc::new(Mutex::new(work_rx));
             for _ in 0..jobs {
-                let (work_rx, done_tx, name) = (Arc::clone(&work_rx), done_tx.clone(), &name);
-                scope.spawn(move || check_batches(&work_rx, &done_tx, name, args));
+                let (work_rx, done_tx) = (Arc::clone(&work_rx), done_tx.clone());
+                scope.spawn(move || check_blocks(&work_rx, &done_tx, name, args));
             }
             drop(done_tx);
-            // Print batches in order; each one printed returns its buffer to the reader. Leaving
+            // Print blocks in order; each one printed returns its buffer to the reader. Leaving
             // early (the output failed) drops the channels, which stops the reader and workers.
             let mut status = Status::Ok;
             let mut next = 0;
@@ -217,37 +256,27 @@ mod parallel {
         })
     }
 
-    fn read_batches(
+    fn read_blocks(
         reader: Box<dyn std::io::Read + Send>,
         spare: &Receiver<Vec<u8>>,
-        work: &std::sync::mpsc::SyncSender<(usize, Batch)>,
+        work: &SyncSender<(usize, Batch)>,
     ) {
         let mut blocks = JsonBlocks::new(reader);
-        // Each batch reuses the buffer of one already printed (no allocation per batch).
         for seq in 0.. {
             let Ok(mut text) = spare.recv() else { return };
-            let (kind, last) = match blocks.next_block(&mut text, BATCH_BYTES) {
-                Ok(None) => return,
-                Ok(Some(Block::Lines { first })) => (Kind::Lines(first), false),
-                Ok(Some(Block::TooLong { number, len })) => (Kind::Long(number, len), false),
-                Err(e) => (Kind::Broken(input::io_issue(&e)), true),
+            let Some(kind) = next_block(&mut blocks, &mut text) else {
+                return;
             };
+            let last = matches!(kind, Kind::Broken(_));
             if work.send((seq, Batch { text, kind })).is_err() || last {
                 return;
             }
         }
     }
 
-    /// A checked batch: its verdicts, the worst status, and its buffer to reuse.
-    struct Done {
-        report: Vec<u8>,
-        status: Status,
-        spare: Vec<u8>,
-    }
-
-    fn check_batches(
+    fn check_blocks(
         work: &Mutex<Receiver<(usize, Batch)>>,
-        done: &std::sync::mpsc::SyncSender<(usize, Done)>,
+        done: &SyncSender<(usize, Done)>,
         name: &str,
         args: &Args,
     ) {
@@ -257,42 +286,14 @@ mod parallel {
                 Err(_) => return,
             };
             let Ok((seq, batch)) = next else { return };
-            let mut text_out = Vec::new();
-            let mut status = Status::Ok;
-            // Writing to a Vec cannot fail.
-            match &batch.kind {
-                Kind::Lines(first) => {
-                    for (n, line) in validation::block_lines(&batch.text, *first) {
-                        let issues = validation::check(line, args.schema);
-                        if issues.is_empty() && !args.json {
-                            // The common case, written in place: no source string is built.
-                            let _ = writeln!(text_out, "{name}:{n}: valid");
-                        } else {
-                            status = status.max(status_of(&issues));
-                            let source = format!("{name}:{n}");
-                            let _ = report::verdict(&mut text_out, &source, &issues, args.json);
-                        }
-                    }
-                }
-                Kind::Long(n, len) => {
-                    let issues = [validation::too_long(*len)];
-                    status = status.max(status_of(&issues));
-                    let source = format!("{name}:{n}");
-                    let _ = report::verdict(&mut text_out, &source, &issues, args.json);
-                }
-                Kind::Broken(issue) => {
-                    status = Status::Error;
-                    let issues = std::slice::from_ref(issue);
-                    let _ = report::verdict(&mut text_out, name, issues, args.json);
-                }
-            }
-            let spare = batch.text;
-            let report = Done {
-                report: text_out,
+            let mut report = Vec::new();
+            let status = check_block(&batch.kind, &batch.text, name, args, &mut report);
+            let done_block = Done {
+                report,
                 status,
-                spare,
+                spare: batch.text,
             };
-            if done.send((seq, report)).is_err() {
+            if done.send((seq, done_block)).is_err() {
                 return;
             }
         }

@@ -80,9 +80,7 @@ pub fn check(bytes: &[u8], schema: Option<Selected>) -> Vec<Issue> {
         // decode while declaring itself one) gets the whole contract pipeline instead. Decoding
         // first spares every other document the search for the fixture discriminator.
         None => match decode::decode_document(bytes) {
-            Ok(crate::Document::Fixture(_)) if bytes.len() <= decode::MAX_DOCUMENT_BYTES => {
-                return fixture_pipeline();
-            }
+            Ok(crate::Document::Fixture(_)) => return fixture_pipeline(),
             Ok(_) => Ok(()),
             Err(_) if declares_fixture(bytes) => return fixture_pipeline(),
             Err(e) => Err(
@@ -137,40 +135,21 @@ impl<R: BufRead> JsonLines<R> {
 
     /// The next non-blank line and its 1-based number, or `None` at the end.
     pub fn next_line(&mut self) -> std::io::Result<Option<(usize, Line<'_>)>> {
-        let mut buf = std::mem::take(&mut self.buf);
-        buf.clear();
-        let next = self.next_line_into(&mut buf);
-        self.buf = buf;
-        Ok(match next? {
-            None => None,
-            Some((n, Ok(range))) => Some((n, Line::Text(&self.buf[range]))),
-            Some((n, Err(len))) => Some((n, Line::TooLong(len))),
-        })
-    }
-
-    /// The next non-blank line appended to `out`: its 1-based number and where it is in `out`
-    /// (line ending and a trailing `\r` removed), or `Err(len)` for a line over the limit, whose
-    /// bytes were skipped; `None` at the end. What a reader that gathers lines in batches uses, so
-    /// that each line is copied once.
-    #[allow(clippy::type_complexity)]
-    pub fn next_line_into(
-        &mut self,
-        out: &mut Vec<u8>,
-    ) -> std::io::Result<Option<(usize, Result<std::ops::Range<usize>, u64>)>> {
         use std::io::Read;
         loop {
-            let start = out.len();
+            self.buf.clear();
             let limit = self.limit;
-            let read = (&mut self.reader).take(limit).read_until(b'\n', out)?;
+            let read = (&mut self.reader)
+                .take(limit)
+                .read_until(b'\n', &mut self.buf)?;
             if read == 0 {
                 return Ok(None);
             }
             self.number += 1;
-            if !out.ends_with(b"\n") && read as u64 == limit {
+            if !self.buf.ends_with(b"\n") && read as u64 == limit {
                 // Skip the rest of the oversized line without keeping it, counting its bytes.
                 let mut len = read as u64;
-                let mut last = out.last().copied();
-                out.truncate(start);
+                let mut last = self.buf.last().copied();
                 loop {
                     let chunk = self.reader.fill_buf()?;
                     if chunk.is_empty() {
@@ -194,21 +173,16 @@ impl<R: BufRead> JsonLines<R> {
                 if last == Some(b'\r') {
                     len -= 1;
                 }
-                return Ok(Some((self.number, Err(len))));
+                self.buf.clear();
+                return Ok(Some((self.number, Line::TooLong(len))));
             }
-            let mut end = out.len();
-            if out[start..end].ends_with(b"\n") {
-                end -= 1;
-            }
-            if out[start..end].ends_with(b"\r") {
-                end -= 1;
-            }
-            if out[start..end].iter().all(u8::is_ascii_whitespace) {
-                out.truncate(start);
+            let text = self.buf.strip_suffix(b"\n").unwrap_or(&self.buf);
+            let text = text.strip_suffix(b"\r").unwrap_or(text);
+            if text.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            out.truncate(end);
-            return Ok(Some((self.number, Ok(start..end))));
+            let len = text.len();
+            return Ok(Some((self.number, Line::Text(&self.buf[..len]))));
         }
     }
 }
