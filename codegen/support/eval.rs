@@ -528,7 +528,7 @@ impl Cx<'_> {
                 }
             }
             (Kw::Maximum(m), Value::Number(x)) => {
-                if compare(x, m) != Some(Ordering::Less) && compare(x, m) != Some(Ordering::Equal) {
+                if !matches!(compare(x, m), Some(Ordering::Less | Ordering::Equal)) {
                     return Err(fail(
                         Keyword::Maximum,
                         format!("{x} is above the maximum {m}"),
@@ -544,9 +544,7 @@ impl Cx<'_> {
                 }
             }
             (Kw::Minimum(m), Value::Number(x)) => {
-                if compare(x, m) != Some(Ordering::Greater)
-                    && compare(x, m) != Some(Ordering::Equal)
-                {
+                if !matches!(compare(x, m), Some(Ordering::Greater | Ordering::Equal)) {
                     return Err(fail(
                         Keyword::Minimum,
                         format!("{x} is below the minimum {m}"),
