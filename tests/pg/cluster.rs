@@ -118,16 +118,22 @@ impl Cluster {
         self.dir.join("data").display().to_string()
     }
 
-    fn run(&self, tool: &str, args: &[&str]) {
+    /// The server tool `tool`, run as the `postgres` user when the tests run as root.
+    fn command(&self, tool: &str) -> Command {
         let program = self.bin.join(tool);
-        let mut command = if self.as_postgres {
+        if self.as_postgres {
             let mut c = Command::new("runuser");
             c.args(["-u", "postgres", "--"]).arg(&program);
             c
         } else {
             Command::new(&program)
-        };
-        let output = command
+        }
+    }
+
+    fn run(&self, tool: &str, args: &[&str]) {
+        let program = self.bin.join(tool);
+        let output = self
+            .command(tool)
             .args(args)
             .env("LC_ALL", "C")
             .output()
@@ -227,15 +233,8 @@ impl Cluster {
 impl Drop for Cluster {
     fn drop(&mut self) {
         let data = self.data();
-        let program = self.bin.join("pg_ctl");
-        let mut command = if self.as_postgres {
-            let mut c = Command::new("runuser");
-            c.args(["-u", "postgres", "--"]).arg(&program);
-            c
-        } else {
-            Command::new(&program)
-        };
-        let _ = command
+        let _ = self
+            .command("pg_ctl")
             .args(["-D", &data, "-m", "immediate", "-w", "stop"])
             .output();
         let _ = std::fs::remove_dir_all(&self.dir);
