@@ -1,5 +1,7 @@
 //! Decode and validate a realistic PRP event stream, three ways, in one run:
 //! (a) the generated typed decode, every constraint checked;
+//! (i) the same checks for the verdict alone (`prp_types::decode::accepts`: no value built), what
+//!     `prp validate` runs on a document;
 //! (b) `serde_json::Value` followed by the `jsonschema` crate on the reference schemas;
 //! (c) `serde_json::Value` alone, the floor for anything that reads the JSON.
 //!
@@ -34,6 +36,16 @@ fn typed(lines: &[&[u8]]) {
     for line in lines {
         let e = prp_types::decode::decode::<FixtureEvent>(line).expect("valid event");
         black_box(e);
+    }
+}
+
+/// (i): every line checked against the same schema for its verdict only.
+fn verdict(lines: &[&[u8]]) {
+    for line in lines {
+        assert!(
+            prp_types::decode::accepts::<FixtureEvent>(line),
+            "valid event"
+        );
     }
 }
 
@@ -153,6 +165,7 @@ fn paired_rounds(lines: &[&[u8]], bytes: usize, validator: &jsonschema::Validato
     #[allow(unused_mut)]
     let mut runs: Vec<Run> = vec![
         ("a typed", Box::new(|| typed(lines))),
+        ("i verdict only", Box::new(|| verdict(lines))),
         (
             "b Value+jsonschema",
             Box::new(|| value_then_jsonschema(lines, validator)),
@@ -208,6 +221,18 @@ fn paired_rounds(lines: &[&[u8]], bytes: usize, validator: &jsonschema::Validato
         };
         eprintln!("median per-round ratio: (a) typed is {how} ({})", names[i]);
     }
+    for i in 2..n {
+        let r = median(ms[i].iter().zip(&ms[1]).map(|(x, v)| x / v).collect());
+        let how = if r >= 1.0 {
+            format!("{r:.2}x faster than")
+        } else {
+            format!("{:.2}x slower than", 1.0 / r)
+        };
+        eprintln!(
+            "median per-round ratio: (i) verdict is {how} ({})",
+            names[i]
+        );
+    }
 }
 
 fn main() {
@@ -223,6 +248,7 @@ fn main() {
         group.throughput(Throughput::Bytes(data.len() as u64));
         group.sample_size(10);
         group.bench_function("a_typed_decode", |b| b.iter(|| typed(&lines)));
+        group.bench_function("i_verdict_only", |b| b.iter(|| verdict(&lines)));
         if let Some(validator) = &validator {
             group.bench_function("b_value_then_jsonschema", |b| {
                 b.iter(|| value_then_jsonschema(&lines, validator))

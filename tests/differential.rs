@@ -265,6 +265,15 @@ fn project_documents() -> Vec<Value> {
         .collect()
 }
 
+/// The function a schema table holds for `key`.
+fn entry<F: Copy>(table: &[(&str, F)], key: &str) -> F {
+    table
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map(|e| e.1)
+        .expect("every table has every schema key")
+}
+
 #[test]
 fn typed_decoding_agrees_with_the_oracle_on_mutations() {
     let Some(corpus) = corpus_dir() else { return };
@@ -303,15 +312,27 @@ fn typed_decoding_agrees_with_the_oracle_on_mutations() {
     let mut compared = 0usize;
     let mut rejected = 0usize;
     let mut disagreements = Vec::new();
+    let mut verdict_mismatches = Vec::new();
     let mut allowed_hits: BTreeSet<String> = BTreeSet::new();
     for (key, nodes) in &bases {
         let check = prp_types::decode::checker(key).expect("keys come from the checker table");
+        let decode = entry(prp_types::decode::DECODERS, key);
+        let accept = entry(prp_types::decode::ACCEPTORS, key);
         let validator = oracle.validator(key);
         for node in nodes.values() {
             for (label, doc) in mutations(node, &seen) {
                 let bytes = serde_json::to_vec(&doc).expect("a Value serializes");
                 let typed = check(&bytes);
                 let expected = validator.is_valid(&doc);
+                // The verdict alone, and the checker built on it, say exactly what the full
+                // typed decode says, error included.
+                let decoded = decode(&bytes);
+                if accept(&bytes) != decoded.is_ok() || typed != decoded {
+                    verdict_mismatches.push(format!(
+                        "{key} {label}: decode {decoded:?}, accepts {}, check {typed:?}",
+                        accept(&bytes)
+                    ));
+                }
                 compared += 1;
                 rejected += usize::from(!expected);
                 if typed.is_ok() != expected {
@@ -357,6 +378,12 @@ fn typed_decoding_agrees_with_the_oracle_on_mutations() {
             .map(|s| s.as_str())
             .collect::<Vec<_>>()
             .join("\n")
+    );
+    assert!(
+        verdict_mismatches.is_empty(),
+        "{} verdicts differ from the typed decode's, first:\n{}",
+        verdict_mismatches.len(),
+        verdict_mismatches[..verdict_mismatches.len().min(40)].join("\n")
     );
     assert!(compared > 100_000, "corpus too small: {compared}");
     assert!(

@@ -18,6 +18,18 @@ pub struct Emitter<'a> {
 }
 
 /// The runtime's `Keyword` variant for a snake_case code (`max_length` -> `rt::Keyword::MaxLength`).
+/// `rt::Verify` for a type whose checks need its decoded value, or whose decoding keeps nothing
+/// anyway (enumerations): it is decoded and dropped.
+fn verify_by_decoding(name: &Ident) -> TokenStream {
+    quote! {
+        impl rt::Verify for #name {
+            fn verify<'de, __D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<(), __D::Error> {
+                rt::verify_by_decoding::<#name, __D>(d)
+            }
+        }
+    }
+}
+
 fn keyword(code: &str) -> TokenStream {
     let variant = ident(&crate::names::pascal(code));
     quote! { rt::Keyword::#variant }
@@ -397,6 +409,11 @@ impl<'a> Emitter<'a> {
                         serde::de::DeserializeSeed::deserialize(#seed, d).map(#n)
                     }
                 }
+                impl rt::Verify for #n {
+                    fn verify<'de, __D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<(), __D::Error> {
+                        rt::VerifySeed::verify(#seed, d)
+                    }
+                }
                 impl rt::Check for #n {
                     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
                         #check
@@ -535,13 +552,29 @@ impl<'a> Emitter<'a> {
     fn item(&mut self, id: usize) -> TokenStream {
         match &self.model.items[id] {
             Item::Struct(s) => self.strukt(s),
-            Item::Enum(e) => self.enumeration(e),
-            Item::IntEnum(e) => self.int_enumeration(e),
+            Item::Enum(e) => {
+                let item = self.enumeration(e);
+                let verify = verify_by_decoding(&ident(&e.name));
+                quote! { #item #verify }
+            }
+            Item::IntEnum(e) => {
+                let item = self.int_enumeration(e);
+                let verify = verify_by_decoding(&ident(&e.name));
+                quote! { #item #verify }
+            }
             Item::Text(t) => self.text(t),
             Item::Tagged(t) => self.tagged(t),
-            Item::ByType(b) => self.by_type(b),
+            Item::ByType(b) => {
+                let item = self.by_type(b);
+                let verify = verify_by_decoding(&ident(&b.name));
+                quote! { #item #verify }
+            }
             Item::Select(s) => self.select(s),
-            Item::Checked(c) => self.checked(c),
+            Item::Checked(c) => {
+                let item = self.checked(c);
+                let verify = verify_by_decoding(&ident(&c.name));
+                quote! { #item #verify }
+            }
         }
     }
 
@@ -642,6 +675,21 @@ impl<'a> Emitter<'a> {
         let mut probes = Vec::new();
         let mut pre_arms = Vec::new();
         let mut field_checks = Vec::new();
+        // The verdict-only twin of the decoder (`__verify`): slots hold `()` (or the selector's
+        // value), values are checked through `rt::Verified` and dropped.
+        let mut v_slots = Vec::new();
+        let mut v_arms = Vec::new();
+        let mut v_pre_arms = Vec::new();
+        let mut v_unpack = Vec::new();
+        let mut v_unpack_late = Vec::new();
+        let selectors: Vec<&str> = s
+            .fields
+            .iter()
+            .filter_map(|f| match f.select.map(|i| &self.model.items[i]) {
+                Some(Item::Select(sd)) => Some(sd.selector_rust.as_str()),
+                _ => None,
+            })
+            .collect();
         // Writing members back: one arm per declared member, by index.
         let mut ser_arms = Vec::new();
         // The builder: a slot and a setter per member a caller supplies, and how `build` fills each
@@ -669,9 +717,12 @@ impl<'a> Emitter<'a> {
             );
             if f.ty == Ty::Never {
                 let msg = format!("member `{json}` is not allowed here");
-                arms.push(quote! { #json => { map.next_value_seed(rt::Reject(rt::Failure::new(rt::Keyword::FalseSchema, "", #msg)))?; } });
+                let arm = quote! { #json => { map.next_value_seed(rt::Reject(rt::Failure::new(rt::Keyword::FalseSchema, "", #msg)))?; } };
+                arms.push(arm.clone());
+                v_arms.push(arm);
                 continue;
             }
+            let is_selector = selectors.contains(&f.rust.as_str());
             let (inner, nullable) = match &f.ty {
                 Ty::Nullable(t) => ((**t).clone(), true),
                 t => (t.clone(), false),
@@ -824,6 +875,38 @@ impl<'a> Emitter<'a> {
                         rt::Pending::Raw(r) => rt::decode_raw::<_, __A::Error>(&r, #rel, #seed_ty(&#sel_local))?,
                     }
                 };
+                // Verdict only: `Some(None)` once checked, `Some(Some(raw))` while its selector is
+                // still unread.
+                v_slots.push(quote! {
+                    let mut #slot: ::core::option::Option<::core::option::Option<Box<serde_json::value::RawValue>>> = None;
+                });
+                v_arms.push(quote! {
+                    #json => {
+                        if #slot.is_some() {
+                            return Err(rt::duplicate(&mut map, #json));
+                        }
+                        #slot = Some(match &#sel_slot {
+                            Some(s) => {
+                                map.next_value_seed(rt::Verified(#seed_ty(s)))?;
+                                None
+                            }
+                            None => Some(map.next_value::<Box<serde_json::value::RawValue>>()?),
+                        });
+                    }
+                });
+                let v_finish =
+                    quote! { rt::verify_raw::<_, __A::Error>(&r, #seed_ty(&#sel_local))?; };
+                v_unpack_late.push(if f.required {
+                    quote! {
+                        match #slot {
+                            Some(Some(r)) => { #v_finish }
+                            Some(None) => {}
+                            None => return Err(#missing),
+                        }
+                    }
+                } else {
+                    quote! { if let Some(Some(r)) = #slot { #v_finish } }
+                });
                 let sel_field = ident(&sd.selector_rust);
                 field_checks.push(if f.required {
                     quote! { rt::within(#json, || self.#rust.__recheck(&self.#sel_field))?; }
@@ -865,6 +948,28 @@ impl<'a> Emitter<'a> {
                     #slot = Some(map.next_value_seed(#seed)?);
                 }
             });
+            // A selector keeps its value (it chooses a later member's schema); others keep nothing.
+            let (v_slot_ty, v_seed) = if is_selector {
+                (slot_ty.clone(), seed.clone())
+            } else {
+                (quote! { () }, quote! { rt::Verified(#seed) })
+            };
+            v_slots.push(quote! { let mut #slot: ::core::option::Option<#v_slot_ty> = None; });
+            v_arms.push(quote! {
+                #json => {
+                    if #slot.is_some() {
+                        return Err(rt::duplicate(&mut map, #json));
+                    }
+                    #slot = Some(map.next_value_seed(#v_seed)?);
+                }
+            });
+            if f.required {
+                v_unpack.push(if is_selector {
+                    quote! { let #rust = #slot.ok_or_else(|| #missing)?; }
+                } else {
+                    quote! { if #slot.is_none() { return Err(#missing); } }
+                });
+            }
             let check = match (f.required, nullable) {
                 (true, false) => self
                     .checks(&inner, quote! { x })
@@ -890,11 +995,17 @@ impl<'a> Emitter<'a> {
                     "enum"
                 });
                 let rel = format!("/{}", json.replace('~', "~0").replace('/', "~1"));
+                let parse = quote! { v.parse::<#ity>().map_err(|m| rt::fail::<__A::Error>(#code, #rel, m))? };
                 pre_arms.push(quote! {
                     #json => {
                         #record
-                        #slot = Some(v.parse::<#ity>().map_err(|m| rt::fail::<__A::Error>(#code, #rel, m))?);
+                        #slot = Some(#parse);
                     }
+                });
+                v_pre_arms.push(if is_selector {
+                    quote! { #json => { #slot = Some(#parse); } }
+                } else {
+                    quote! { #json => { #parse; #slot = Some(()); } }
                 });
             }
             match (f.required, nullable) {
@@ -921,6 +1032,42 @@ impl<'a> Emitter<'a> {
             }
             inits.push(quote! { #rust, });
         }
+        let (v_extra_slot, v_fallback) = match &s.extra {
+            Extra::Closed => (quote! {}, None),
+            Extra::Open => (
+                quote! { let mut __keys = rt::KeySet::default(); },
+                Some(quote! {
+                    _ => {
+                        if let Some(k) = __keys.insert(key) {
+                            return Err(rt::duplicate(&mut map, k.as_str()));
+                        }
+                        map.next_value_seed(rt::Verified(rt::AnyValue))?;
+                    }
+                }),
+            ),
+            Extra::Typed(vty, key) => {
+                let seed = self.seed(vty);
+                let key_check = match key {
+                    Some(r) => {
+                        let r = self.str_rule(r);
+                        quote! { rt::check_str::<__A::Error>(&#r, key.as_str())?; }
+                    }
+                    None => quote! {},
+                };
+                (
+                    quote! { let mut __keys = rt::KeySet::default(); },
+                    Some(quote! {
+                        _ => {
+                            #key_check
+                            if let Some(k) = __keys.insert(key) {
+                                return Err(rt::duplicate(&mut map, k.as_str()));
+                            }
+                            map.next_value_seed(rt::Verified(#seed))?;
+                        }
+                    }),
+                )
+            }
+        };
         let (extra_def, extra_slot, fallback, extra_init, extra_probe) = match &s.extra {
             Extra::Closed => (
                 quote! {},
@@ -1059,6 +1206,38 @@ impl<'a> Emitter<'a> {
                 }
             }
         };
+        let v_pre_block = if v_pre_arms.is_empty() {
+            quote! { let _ = pre; }
+        } else {
+            quote! {
+                if let Some((k, v)) = pre {
+                    match k {
+                        #(#v_pre_arms)*
+                        _ => {}
+                    }
+                }
+            }
+        };
+        let v_fallback = v_fallback.unwrap_or_else(|| fallback.clone());
+        // Rules across members need the value: such a struct is verified by decoding it.
+        let v_body = if rules.is_empty() {
+            quote! {
+                #(#v_slots)*
+                #v_extra_slot
+                #v_pre_block
+                while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+                    match key.as_str() {
+                        #(#v_arms)*
+                        #v_fallback
+                    }
+                }
+                #(#v_unpack)*
+                #(#v_unpack_late)*
+                Ok(())
+            }
+        } else {
+            quote! { #name::__visit(map, pre).map(|_| ()) }
+        };
         let pre_block = if pre_arms.is_empty() {
             quote! { let _ = pre; }
         } else {
@@ -1183,6 +1362,30 @@ impl<'a> Emitter<'a> {
                     let value = #name { #(#inits)* #extra_init __order: __order_seen.finish() };
                     #check_call
                     Ok(value)
+                }
+                /// Checks the members of an object as `__visit` does, keeping nothing.
+                #[doc(hidden)]
+                #[allow(unused_mut)]
+                pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+                    mut map: __A,
+                    pre: ::core::option::Option<(&str, &str)>,
+                ) -> ::core::result::Result<(), __A::Error> {
+                    #v_body
+                }
+            }
+            impl rt::Verify for #name {
+                fn verify<'de, __D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<(), __D::Error> {
+                    struct V;
+                    impl<'de> serde::de::Visitor<'de> for V {
+                        type Value = ();
+                        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                            f.write_str(#expecting)
+                        }
+                        fn visit_map<__A: serde::de::MapAccess<'de>>(self, map: __A) -> ::core::result::Result<(), __A::Error> {
+                            #name::__verify(map, None)
+                        }
+                    }
+                    d.deserialize_map(V)
                 }
             }
             impl<'de> serde::Deserialize<'de> for #name {
@@ -1420,6 +1623,11 @@ impl<'a> Emitter<'a> {
                     serde::de::DeserializeSeed::deserialize(rt::StrSeed(&#rule), d).map(#name)
                 }
             }
+            impl rt::Verify for #name {
+                fn verify<'de, __D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<(), __D::Error> {
+                    rt::VerifySeed::verify(rt::StrSeed(&#rule), d)
+                }
+            }
             impl rt::Probed for #name {
                 fn probe(&self) -> rt::Probe<'_> {
                     rt::Probe::Str(&self.0)
@@ -1523,6 +1731,8 @@ impl<'a> Emitter<'a> {
         let mut arms = Vec::new();
         let mut tags = Vec::new();
         let mut fast_arms = Vec::new();
+        let mut v_arms = Vec::new();
+        let mut v_fast_arms = Vec::new();
         let mut check_arms = Vec::new();
         let mut froms = Vec::new();
         let rtys: Vec<String> = t
@@ -1553,16 +1763,20 @@ impl<'a> Emitter<'a> {
             };
             defs.push(quote! { #[doc = #vdoc] #v(#rty), });
             arms.push(quote! { Some(#value) => rt::decode_raw::<_, __A::Error>(&raw, "", #seed).map(#name::#v), });
+            v_arms.push(quote! { Some(#value) => rt::verify_raw::<_, __A::Error>(&raw, #seed), });
             if let Ty::Named(i) = ty {
                 let vt = self.name(*i);
                 fast_arms.push(
                     quote! { #value => #vt::__visit(map, Some((#tag, #value))).map(#name::#v), },
                 );
+                v_fast_arms.push(quote! { #value => #vt::__verify(map, Some((#tag, #value))), });
             }
             tags.push(quote! { #name::#v(_) => #value, });
         }
         if tag.is_empty() {
-            return self.exclusive(t, defs);
+            let exclusive = self.exclusive(t, defs);
+            let verify = verify_by_decoding(&name);
+            return quote! { #exclusive #verify };
         }
         let check_impl = quote! {
             impl rt::Check for #name {
@@ -1619,6 +1833,35 @@ impl<'a> Emitter<'a> {
                             let tag = rt::decode_raw::<_, __A::Error>(&raw, "", rt::TagSeed(#tag))?;
                             match tag.as_deref() {
                                 #(#arms)*
+                                Some(other) => Err(rt::fail(rt::Keyword::OneOf, #rel, format_args!("unknown {:?}: {}", other, #unknown))),
+                                None => Err(rt::fail(rt::Keyword::OneOf, "", #missing)),
+                            }
+                        }
+                    }
+                    d.deserialize_map(V)
+                }
+            }
+            impl rt::Verify for #name {
+                fn verify<'de, __D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<(), __D::Error> {
+                    struct V;
+                    impl<'de> serde::de::Visitor<'de> for V {
+                        type Value = ();
+                        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                            f.write_str("an object")
+                        }
+                        fn visit_map<__A: serde::de::MapAccess<'de>>(self, mut map: __A) -> ::core::result::Result<(), __A::Error> {
+                            let first = map.next_key::<rt::Key<'de>>()?;
+                            if let Some(k) = &first && k.as_str() == #tag {
+                                let tag = map.next_value::<rt::Key<'de>>()?;
+                                return match tag.as_str() {
+                                    #(#v_fast_arms)*
+                                    other => Err(rt::fail(rt::Keyword::OneOf, #rel, format_args!("unknown {:?}: {}", other, #unknown))),
+                                };
+                            }
+                            let raw = rt::buffer_rest(first, &mut map)?;
+                            let tag = rt::decode_raw::<_, __A::Error>(&raw, "", rt::TagSeed(#tag))?;
+                            match tag.as_deref() {
+                                #(#v_arms)*
                                 Some(other) => Err(rt::fail(rt::Keyword::OneOf, #rel, format_args!("unknown {:?}: {}", other, #unknown))),
                                 None => Err(rt::fail(rt::Keyword::OneOf, "", #missing)),
                             }
@@ -1817,6 +2060,7 @@ impl<'a> Emitter<'a> {
         let mut chosen = Vec::new();
         let mut index = Vec::new();
         let mut check_arms = Vec::new();
+        let mut v_arms = Vec::new();
         let mut implied = Vec::new();
         let mut froms = Vec::new();
         let rtys: Vec<String> = s
@@ -1867,6 +2111,7 @@ impl<'a> Emitter<'a> {
             };
             defs.push(quote! { #[doc = #vdoc] #vn(Box<#rty>), });
             arms.push(quote! { #(#selector::#whens)|* => Ok(#name::#vn(Box::new(serde::de::DeserializeSeed::deserialize(#seed, d)?))), });
+            v_arms.push(quote! { #(#selector::#whens)|* => rt::VerifySeed::verify(#seed, d), });
         }
         // Members are readable by name when every variant is an object.
         fn object(items: &[Item], ty: &Ty) -> bool {
@@ -1909,6 +2154,13 @@ impl<'a> Emitter<'a> {
                 fn deserialize<__D: serde::Deserializer<'de>>(self, d: __D) -> ::core::result::Result<#name, __D::Error> {
                     match self.0 {
                         #(#arms)*
+                    }
+                }
+            }
+            impl<'de> rt::VerifySeed<'de> for #seed_ty<'_> {
+                fn verify<__D: serde::Deserializer<'de>>(self, d: __D) -> ::core::result::Result<(), __D::Error> {
+                    match self.0 {
+                        #(#v_arms)*
                     }
                 }
             }

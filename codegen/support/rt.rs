@@ -2233,6 +2233,285 @@ where
     Ok(())
 }
 
+/// The verdict-only twin of `Deserialize`: reads a value and checks it against the schema with the
+/// same rules, in the same order, on the same parser calls, but keeps nothing (no string is copied,
+/// no struct, vector or map is built). Validation that needs only a yes or a no uses it, and decodes
+/// a rejected document again for its located error, so errors are the decoder's own.
+pub trait Verify {
+    fn verify<'de, D: Deserializer<'de>>(d: D) -> Result<(), D::Error>;
+}
+
+/// The verdict-only twin of a `DeserializeSeed`. Seeds whose checks need the decoded value
+/// (uniqueness, rules across members) or that keep nothing anyway (numbers) decode and drop it.
+pub trait VerifySeed<'de>: Sized {
+    fn verify<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error>;
+}
+
+/// A [`VerifySeed`] used where serde wants a `DeserializeSeed` (`next_value_seed`).
+#[derive(Clone, Copy)]
+pub struct Verified<S>(pub S);
+
+impl<'de, S: VerifySeed<'de>> DeserializeSeed<'de> for Verified<S> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        self.0.verify(d)
+    }
+}
+
+/// Verifies by decoding `T` and dropping it.
+pub fn verify_by_decoding<'de, T: de::Deserialize<'de>, D: Deserializer<'de>>(
+    d: D,
+) -> Result<(), D::Error> {
+    T::deserialize(d).map(|_| ())
+}
+
+macro_rules! verify_by_decoding {
+    ($($seed:ty),*) => {
+        $(impl<'de> VerifySeed<'de> for $seed {
+            fn verify<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+                self.deserialize(d).map(|_| ())
+            }
+        })*
+    };
+}
+
+verify_by_decoding!(
+    IntSeed,
+    IntegerSeed,
+    NumSeed,
+    BoolSeed,
+    NullSeed,
+    NeverSeed,
+    Reject
+);
+
+impl Verify for True {
+    fn verify<'de, D: Deserializer<'de>>(d: D) -> Result<(), D::Error> {
+        BoolSeed(Some(true)).verify(d)
+    }
+}
+
+impl Verify for False {
+    fn verify<'de, D: Deserializer<'de>>(d: D) -> Result<(), D::Error> {
+        BoolSeed(Some(false)).verify(d)
+    }
+}
+
+impl<'de, T: Verify> VerifySeed<'de> for TypeSeed<T> {
+    fn verify<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        T::verify(d)
+    }
+}
+
+impl<'de, S: DeserializeSeed<'de, Value = T>, T> VerifySeed<'de> for RefinedSeed<S, T> {
+    fn verify<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        self.deserialize(d).map(|_| ())
+    }
+}
+
+impl<'de> VerifySeed<'de> for StrSeed {
+    fn verify<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        struct V(&'static StrRule);
+        const EXPECT: &str = "a string";
+        impl<'de> Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(EXPECT)
+            }
+            reject!(bool);
+            reject!(int);
+            reject!(null);
+            reject!(seq);
+            reject!(map);
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
+                check_str(self.0, v)
+            }
+        }
+        d.deserialize_string(V(self.0))
+    }
+}
+
+impl<'de, S: VerifySeed<'de>> VerifySeed<'de> for NullableSeed<S> {
+    fn verify<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        struct V<S>(S);
+        impl<'de, S: VerifySeed<'de>> Visitor<'de> for V<S> {
+            type Value = ();
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a value or null")
+            }
+            fn visit_none<E: de::Error>(self) -> Result<(), E> {
+                Ok(())
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+                Ok(())
+            }
+            fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+                self.0.verify(d)
+            }
+        }
+        d.deserialize_option(V(self.0))
+    }
+}
+
+impl<'de, S> VerifySeed<'de> for VecSeed<S>
+where
+    S: VerifySeed<'de> + DeserializeSeed<'de> + Copy,
+    S::Value: serde::Serialize,
+{
+    fn verify<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        // Uniqueness compares the items themselves.
+        if self.unique {
+            return self.deserialize(d).map(|_| ());
+        }
+        struct V<S>(VecSeed<S>);
+        const EXPECT: &str = "an array";
+        impl<'de, S: VerifySeed<'de> + Copy> Visitor<'de> for V<S> {
+            type Value = ();
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(EXPECT)
+            }
+            reject!(bool);
+            reject!(int);
+            reject!(str);
+            reject!(null);
+            reject!(map);
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+                let rule = self.0;
+                let mut n: u64 = 0;
+                while seq.next_element_seed(Verified(rule.item))?.is_some() {
+                    n += 1;
+                    if rule.max.is_some_and(|m| n > m) {
+                        return Err(fail(Keyword::MaxItems, "", "array has too many items"));
+                    }
+                }
+                if rule.min.is_some_and(|m| n < m) {
+                    return Err(fail(Keyword::MinItems, "", "array has too few items"));
+                }
+                Ok(())
+            }
+        }
+        d.deserialize_seq(V(self))
+    }
+}
+
+/// Any JSON value, objects refusing a repeated member (what [`AnyValue`] accepts).
+impl<'de> VerifySeed<'de> for AnyValue {
+    fn verify<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<(), E> {
+                Ok(())
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<(), E> {
+                Ok(())
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<(), E> {
+                Ok(())
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<(), E> {
+                Ok(())
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<(), E> {
+                Ok(())
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+                Ok(())
+            }
+            fn visit_none<E: de::Error>(self) -> Result<(), E> {
+                Ok(())
+            }
+            fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+                AnyValue.verify(d)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+                while seq.next_element_seed(Verified(AnyValue))?.is_some() {}
+                Ok(())
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+                verify_members(map)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> VerifySeed<'de> for ObjectSeed {
+    fn verify<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        struct V;
+        const EXPECT: &str = "an object";
+        impl<'de> Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(EXPECT)
+            }
+            reject!(bool);
+            reject!(int);
+            reject!(str);
+            reject!(null);
+            reject!(seq);
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+                verify_members(map)
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+/// The members of an object of any JSON, a repeated name refused (what [`object_members`] accepts).
+fn verify_members<'de, A: MapAccess<'de>>(mut map: A) -> Result<(), A::Error> {
+    let mut seen = KeySet::default();
+    while let Some(key) = map.next_key::<Key<'de>>()? {
+        if let Some(k) = seen.insert(key) {
+            return Err(duplicate(&mut map, k.as_str()));
+        }
+        map.next_value_seed(Verified(AnyValue))?;
+    }
+    Ok(())
+}
+
+/// The member names of one object seen so far, so that a repeated one is refused without building
+/// the object: a short list searched in order, then a hash set once the object is large.
+#[derive(Default)]
+pub struct KeySet<'de> {
+    few: Vec<Key<'de>>,
+    many: std::collections::HashSet<Cow<'de, str>>,
+}
+
+impl<'de> KeySet<'de> {
+    /// Linear search is faster than hashing up to about this many names.
+    const FEW: usize = 16;
+
+    /// Adds `key`, or gives it back when the set already holds it.
+    pub fn insert(&mut self, key: Key<'de>) -> Option<Key<'de>> {
+        if self.few.len() < Self::FEW {
+            if self.few.iter().any(|k| k.0 == key.0) {
+                return Some(key);
+            }
+            self.few.push(key);
+            return None;
+        }
+        if self.few.iter().any(|k| k.0 == key.0) || self.many.contains(&key.0) {
+            return Some(key);
+        }
+        self.many.insert(key.0);
+        None
+    }
+}
+
+/// Verifies a captured raw value with `seed` (a member kept until the member that chooses its
+/// schema was read).
+pub fn verify_raw<'a, S: VerifySeed<'a>, E: de::Error>(
+    raw: &'a serde_json::value::RawValue,
+    seed: S,
+) -> Result<(), E> {
+    let mut de = serde_json::Deserializer::from_str(raw.get());
+    seed.verify(&mut de).map_err(E::custom)
+}
+
 /// The checker for schemas compiled to programs (see the module).
 #[path = "eval.rs"]
 pub mod eval;

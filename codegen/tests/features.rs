@@ -76,9 +76,16 @@ fn snapshots_match_the_generator() {
     );
 }
 
-fn ok<T: serde::de::DeserializeOwned + serde::Serialize>(json: &str) -> T {
+/// The verdict-only check (`Verify`) of `json`, which must agree with decoding it.
+fn verdict<T: rt_support::Verify>(json: &str) -> bool {
+    let mut de = serde_json::Deserializer::from_str(json);
+    T::verify(&mut de).is_ok() && de.end().is_ok()
+}
+
+fn ok<T: serde::de::DeserializeOwned + serde::Serialize + rt_support::Verify>(json: &str) -> T {
     let value: T =
         serde_json::from_str(json).unwrap_or_else(|e| panic!("{json} was rejected: {e}"));
+    assert!(verdict::<T>(json), "{json} decodes, but its verdict is no");
     // Every accepted document encodes back to the same JSON value.
     let again: serde_json::Value = serde_json::to_value(&value).unwrap();
     let input: serde_json::Value = serde_json::from_str(json).unwrap();
@@ -87,7 +94,13 @@ fn ok<T: serde::de::DeserializeOwned + serde::Serialize>(json: &str) -> T {
 }
 
 /// The keyword code that rejected `json`.
-fn code<T: serde::de::DeserializeOwned + std::fmt::Debug>(json: &str) -> String {
+fn code<T: serde::de::DeserializeOwned + std::fmt::Debug + rt_support::Verify>(
+    json: &str,
+) -> String {
+    assert!(
+        !verdict::<T>(json),
+        "{json} is refused, but its verdict is yes"
+    );
     rt_support::clear_failure();
     let e = serde_json::from_str::<T>(json).expect_err(json).to_string();
     // serde_json reports a wrong JSON type itself, before any visitor runs; prp-types maps those to `type`.

@@ -1,7 +1,8 @@
 //! prp-codegen on the official JSON-Schema-Test-Suite (draft 2020-12): every group's schema is
 //! generated in a directory of its own; the groups that generate are compiled together into one
 //! checker crate, which decodes every test's instance with the group's root type; each verdict is
-//! compared with the suite's. A table per keyword file and the totals are printed.
+//! compared with the suite's, and the verdict-only check (`rt::Verify`) must say what decoding
+//! says. A table per keyword file and the totals are printed.
 //!
 //! The promise measured here is "loud or right": a group either generates types whose decoding
 //! agrees with the suite, or fails with a located error. The test fails when the generator or a
@@ -197,14 +198,21 @@ fn the_official_suite_loud_or_right() {
                 "#[allow(dead_code, unused, clippy::all, non_camel_case_types)]\nmod g{i} {{ include!(\"g{i}.rs\"); }}\n"
             ));
             arms.push_str(&format!(
-                "        {i} => serde_json::from_str::<g{i}::{root}>(data).is_ok(),\n"
+                "        {i} => (serde_json::from_str::<g{i}::{root}>(data).is_ok(), verified::<g{i}::{root}>(data)),\n"
             ));
             checked.insert(i, checked.len());
         }
     }
     main.push_str(&format!(
         r#"
-fn check(group: usize, data: &str) -> bool {{
+/// The verdict-only check (`rt::Verify`), which must agree with decoding.
+fn verified<T: rt::Verify>(data: &str) -> bool {{
+    let mut de = serde_json::Deserializer::from_str(data);
+    T::verify(&mut de).is_ok() && de.end().is_ok()
+}}
+
+/// Whether decoding accepts `data`, and whether the verdict-only check does.
+fn check(group: usize, data: &str) -> (bool, bool) {{
     match group {{
 {arms}        _ => unreachable!(),
     }}
@@ -215,8 +223,9 @@ fn main() {{
         serde_json::from_slice(&std::fs::read(std::env::args().nth(1).unwrap()).unwrap()).unwrap();
     for (group, data) in cases {{
         let verdict = match std::panic::catch_unwind(|| check(group, &data)) {{
-            Ok(true) => "valid",
-            Ok(false) => "invalid",
+            Ok((true, true)) => "valid",
+            Ok((false, false)) => "invalid",
+            Ok(_) => "split",
             Err(_) => "panic",
         }};
         println!("{{verdict}}");
@@ -302,6 +311,7 @@ compact_str = { version = "0.10", features = ["serde"] }
     let mut rows: BTreeMap<&str, Row> = BTreeMap::new();
     let mut panics = Vec::new();
     let mut wrongs = Vec::new();
+    let mut splits = Vec::new();
     for (i, g) in groups.iter().enumerate() {
         let row = rows.entry(&g.file).or_default();
         row.groups += 1;
@@ -320,6 +330,9 @@ compact_str = { version = "0.10", features = ["serde"] }
                     "{} / {} / {description}: the decoder panicked",
                     g.file, g.description
                 ));
+            }
+            if verdict == "split" {
+                splits.push(format!("{} / {} / {description}", g.file, g.description));
             }
             if (verdict == "valid") == *valid && verdict != "panic" {
                 row.right += 1;
@@ -370,6 +383,11 @@ compact_str = { version = "0.10", features = ["serde"] }
         panics.is_empty(),
         "the generator or a decoder panicked:\n{}",
         panics.join("\n")
+    );
+    assert!(
+        splits.is_empty(),
+        "the verdict-only check and decoding disagree:\n{}",
+        splits.join("\n")
     );
     assert_eq!(
         total.wrong, 0,

@@ -52,6 +52,33 @@ pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Issue> {
     Ok(value)
 }
 
+/// Whether the schema of `T` accepts `bytes`, decided without building the value (see
+/// [`rt::Verify`]): the verdict of [`decode`], faster, with no error to say why.
+pub fn accepts<T: rt::Verify>(bytes: &[u8]) -> bool {
+    if bytes.len() > MAX_DOCUMENT_BYTES {
+        return false;
+    }
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return false;
+    };
+    let mut de = serde_json::Deserializer::from_str(text);
+    T::verify(&mut de).is_ok() && de.end().is_ok()
+}
+
+/// What [`decode`] says of `bytes`, without the value: a document the schema accepts is only
+/// verified ([`accepts`]), and only a rejected one is decoded, for its located error.
+pub fn verify<T: rt::Verify + DeserializeOwned>(bytes: &[u8]) -> Result<(), Issue> {
+    if accepts::<T>(bytes) {
+        return Ok(());
+    }
+    decode::<T>(bytes).map(|_| ())
+}
+
+/// [`verify`] for any PRP document, versions failing closed as in [`decode_document`].
+pub fn verify_document(bytes: &[u8]) -> Result<(), Issue> {
+    verify::<crate::Document>(bytes).map_err(fail_closed_on_versions)
+}
+
 /// [`decode`] for text.
 pub fn decode_str<T: DeserializeOwned>(text: &str) -> Result<T, Issue> {
     decode(text.as_bytes())
@@ -144,8 +171,11 @@ pub type Checker = fn(&[u8]) -> Result<(), Issue>;
 /// Decodes bytes against one schema and encodes the typed value back to JSON.
 pub type Reencoder = fn(&[u8]) -> Result<serde_json::Value, Issue>;
 
+/// The verdict alone ([`accepts`]) of one schema.
+pub type Acceptor = fn(&[u8]) -> bool;
+
 mod table {
-    use super::{Checker, Reencoder, decode};
+    use super::{Acceptor, Checker, Reencoder, accepts, decode, verify};
     use crate::issue::{Code, Issue};
     #[allow(unused_imports)]
     use crate::types::*;
@@ -153,7 +183,12 @@ mod table {
     macro_rules! checkers {
         ($(($id:expr, $t:ty)),* $(,)?) => {
             /// Every schema root (`$id`) and named definition (`$id#/$defs/NAME`) with its checker.
-            pub static CHECKERS: &[(&str, Checker)] = &[$(($id, |b| decode::<$t>(b).map(|_| ()))),*];
+            /// Its verdict comes from [`verify`]: the decoder's own error for a rejected document.
+            pub static CHECKERS: &[(&str, Checker)] = &[$(($id, verify::<$t>)),*];
+            /// The same table checking by a full typed [`decode`] (the value is built, then dropped).
+            pub static DECODERS: &[(&str, Checker)] = &[$(($id, |b| decode::<$t>(b).map(|_| ()))),*];
+            /// The same table giving the verdict alone ([`accepts`]).
+            pub static ACCEPTORS: &[(&str, Acceptor)] = &[$(($id, accepts::<$t>)),*];
             /// The same table, decoding and then encoding the typed value again through
             /// [`crate::encode()`] (which validates it first): for round-trip tests and tools that
             /// normalise documents.
@@ -167,7 +202,7 @@ mod table {
     crate::types::for_each_schema_type!(checkers);
 }
 
-pub use table::{CHECKERS, REENCODERS};
+pub use table::{ACCEPTORS, CHECKERS, DECODERS, REENCODERS};
 
 /// The checker for a schema `$id` (optionally with a `#/$defs/NAME` fragment).
 pub fn checker(id: &str) -> Option<Checker> {

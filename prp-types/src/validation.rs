@@ -60,9 +60,11 @@ const FIXTURE_DISCRIMINATOR: &str = "paperclip.prp.fixture.v1";
 /// Whether a document is a replay fixture by its own `schema` member. Only text that mentions the
 /// discriminator at all is parsed, so other documents are still read once, by the typed decode.
 fn declares_fixture(bytes: &[u8]) -> bool {
-    let needle = FIXTURE_DISCRIMINATOR.as_bytes();
+    // The searcher is built once: building it per document cost more than the search.
+    static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(FIXTURE_DISCRIMINATOR));
     bytes.len() <= decode::MAX_DOCUMENT_BYTES
-        && memchr::memmem::find(bytes, needle).is_some()
+        && FINDER.find(bytes).is_some()
         && serde_json::from_slice::<serde_json::Value>(bytes).is_ok_and(|v| {
             v.get("schema").and_then(serde_json::Value::as_str) == Some(FIXTURE_DISCRIMINATOR)
         })
@@ -76,12 +78,12 @@ pub fn check(bytes: &[u8], schema: Option<Selected>) -> Vec<Issue> {
             return fixture_pipeline();
         }
         Some(s) => (s.checker)(bytes).map_err(decode::fail_closed_on_versions),
-        // The document's own `schema` picks the type; a fixture (decoded as one, or failing to
-        // decode while declaring itself one) gets the whole contract pipeline instead. Decoding
-        // first spares every other document the search for the fixture discriminator.
-        None => match decode::decode_document(bytes) {
-            Ok(crate::Document::Fixture(_)) => return fixture_pipeline(),
-            Ok(_) => Ok(()),
+        // The document's own `schema` picks the type; a fixture (valid, or failing while declaring
+        // itself one) gets the whole contract pipeline instead. Other documents are only verified;
+        // the fixture discriminator is looked for by a byte search, and parsed only where found.
+        None => match decode::verify_document(bytes) {
+            Ok(()) if declares_fixture(bytes) => return fixture_pipeline(),
+            Ok(()) => Ok(()),
             Err(_) if declares_fixture(bytes) => return fixture_pipeline(),
             Err(e) => Err(
                 // The document union failing on its discriminator means no schema fits it.
@@ -336,10 +338,25 @@ impl<R: std::io::Read> JsonBlocks<R> {
 /// removed: what [`JsonLines`] gives for the same bytes.
 pub fn block_lines(block: &[u8], first: usize) -> impl Iterator<Item = (usize, &[u8])> {
     let body = block.strip_suffix(b"\n").unwrap_or(block);
-    body.split(|&b| b == b'\n')
-        .enumerate()
-        .map(move |(i, line)| (first + i, line.strip_suffix(b"\r").unwrap_or(line)))
-        .filter(|(_, line)| !line.iter().all(u8::is_ascii_whitespace))
+    // Line ends found with memchr (vectorised): a byte-at-a-time split was a fifth of the time of
+    // `validate --jsonl`.
+    let mut rest = Some(body);
+    std::iter::from_fn(move || {
+        let text = rest?;
+        match memchr::memchr(b'\n', text) {
+            Some(end) => {
+                rest = Some(&text[end + 1..]);
+                Some(&text[..end])
+            }
+            None => {
+                rest = None;
+                Some(text)
+            }
+        }
+    })
+    .enumerate()
+    .map(move |(i, line)| (first + i, line.strip_suffix(b"\r").unwrap_or(line)))
+    .filter(|(_, line)| !line.iter().all(u8::is_ascii_whitespace))
 }
 
 /// The issue for a line of `len` bytes, over the limit: `too_large`, as for a whole document.

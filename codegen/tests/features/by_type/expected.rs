@@ -146,6 +146,67 @@ impl Revision {
         };
         Ok(value)
     }
+    /// Checks the members of an object as `__visit` does, keeping nothing.
+    #[doc(hidden)]
+    #[allow(unused_mut)]
+    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        let mut __current: ::core::option::Option<()> = None;
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "current" => {
+                    if __current.is_some() {
+                        return Err(rt::duplicate(&mut map, "current"));
+                    }
+                    __current = Some(
+                        map
+                            .next_value_seed(
+                                rt::Verified(rt::TypeSeed::<RevisionCurrent>::new()),
+                            )?,
+                    );
+                }
+                other => {
+                    let msg = format!("unknown member `{other}` is not allowed");
+                    map.next_value_seed(
+                        rt::Reject(
+                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
+                        ),
+                    )?;
+                }
+            }
+        }
+        if __current.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `current`"),
+            );
+        }
+        Ok(())
+    }
+}
+impl rt::Verify for Revision {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (Revision)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                Revision::__verify(map, None)
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 impl<'de> serde::Deserialize<'de> for Revision {
     fn deserialize<__D: serde::Deserializer<'de>>(
@@ -269,6 +330,13 @@ impl rt::Check for RevisionCurrent {
         Ok(())
     }
 }
+impl rt::Verify for RevisionCurrent {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        rt::verify_by_decoding::<RevisionCurrent, __D>(d)
+    }
+}
 ///A string matching `^[a-z]+$`. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Text(rt::Str);
@@ -376,6 +444,13 @@ impl<'de> serde::Deserialize<'de> for Text {
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
         serde::de::DeserializeSeed::deserialize(rt::StrSeed(&STR_0), d).map(Text)
+    }
+}
+impl rt::Verify for Text {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        rt::VerifySeed::verify(rt::StrSeed(&STR_0), d)
     }
 }
 impl rt::Probed for Text {

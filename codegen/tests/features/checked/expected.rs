@@ -107,6 +107,13 @@ impl rt::Fields for List {
         rt::Fields::json_object(&self.0, key)
     }
 }
+impl rt::Verify for List {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        rt::verify_by_decoding::<List, __D>(d)
+    }
+}
 /// Settings whose members are declared in two parts: `unevaluatedProperties` sees through `allOf`, `if`/`then`/`else` and `dependentSchemas`.
 ///
 /// Checked as JSON against its schema: no typed shape says it exactly (unsupported keyword `else`).
@@ -176,6 +183,13 @@ impl rt::Fields for Settings {
         &serde_json::Map<::std::string::String, serde_json::Value>,
     > {
         rt::Fields::json_object(&self.0, key)
+    }
+}
+impl rt::Verify for Settings {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        rt::verify_by_decoding::<Settings, __D>(d)
     }
 }
 /// Tree.
@@ -467,6 +481,120 @@ impl Tree {
         };
         Ok(value)
     }
+    /// Checks the members of an object as `__visit` does, keeping nothing.
+    #[doc(hidden)]
+    #[allow(unused_mut)]
+    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        let mut __label: ::core::option::Option<()> = None;
+        let mut __tags: ::core::option::Option<()> = None;
+        let mut __children: ::core::option::Option<()> = None;
+        let mut __note: ::core::option::Option<()> = None;
+        let mut __weight: ::core::option::Option<()> = None;
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "label" => {
+                    if __label.is_some() {
+                        return Err(rt::duplicate(&mut map, "label"));
+                    }
+                    __label = Some(
+                        map
+                            .next_value_seed(
+                                rt::Verified(rt::TypeSeed::<NonEmptyText>::new()),
+                            )?,
+                    );
+                }
+                "tags" => {
+                    if __tags.is_some() {
+                        return Err(rt::duplicate(&mut map, "tags"));
+                    }
+                    __tags = Some(
+                        map
+                            .next_value_seed(
+                                rt::Verified(rt::TypeSeed::<TreeTags>::new()),
+                            )?,
+                    );
+                }
+                "children" => {
+                    if __children.is_some() {
+                        return Err(rt::duplicate(&mut map, "children"));
+                    }
+                    __children = Some(
+                        map
+                            .next_value_seed(
+                                rt::Verified(rt::VecSeed {
+                                    item: rt::TypeSeed::<TreeChild>::new(),
+                                    min: None,
+                                    max: None,
+                                    unique: false,
+                                }),
+                            )?,
+                    );
+                }
+                "note" => {
+                    if __note.is_some() {
+                        return Err(rt::duplicate(&mut map, "note"));
+                    }
+                    __note = Some(
+                        map
+                            .next_value_seed(
+                                rt::Verified(rt::TypeSeed::<TreeNote>::new()),
+                            )?,
+                    );
+                }
+                "weight" => {
+                    if __weight.is_some() {
+                        return Err(rt::duplicate(&mut map, "weight"));
+                    }
+                    __weight = Some(
+                        map
+                            .next_value_seed(
+                                rt::Verified(rt::TypeSeed::<TreeWeight>::new()),
+                            )?,
+                    );
+                }
+                other => {
+                    let msg = format!("unknown member `{other}` is not allowed");
+                    map.next_value_seed(
+                        rt::Reject(
+                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
+                        ),
+                    )?;
+                }
+            }
+        }
+        if __label.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `label`"),
+            );
+        }
+        Ok(())
+    }
+}
+impl rt::Verify for Tree {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (Tree)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                Tree::__verify(map, None)
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 impl<'de> serde::Deserialize<'de> for Tree {
     fn deserialize<__D: serde::Deserializer<'de>>(
@@ -625,6 +753,13 @@ impl rt::Fields for TreeTags {
         rt::Fields::json_object(&self.0, key)
     }
 }
+impl rt::Verify for TreeTags {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        rt::verify_by_decoding::<TreeTags, __D>(d)
+    }
+}
 /// Checked as JSON against its schema: no typed shape says it exactly (a schema that contains itself (a recursive `$ref`) has no finite typed shape).
 #[derive(Debug, Clone, PartialEq)]
 pub struct TreeChild(serde_json::Value);
@@ -692,6 +827,13 @@ impl rt::Fields for TreeChild {
         &serde_json::Map<::std::string::String, serde_json::Value>,
     > {
         rt::Fields::json_object(&self.0, key)
+    }
+}
+impl rt::Verify for TreeChild {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        rt::verify_by_decoding::<TreeChild, __D>(d)
     }
 }
 /// Exactly one of: at most three characters (which any non-string satisfies), `null` (which satisfies both, so it is refused).
@@ -765,6 +907,13 @@ impl rt::Fields for TreeNote {
         rt::Fields::json_object(&self.0, key)
     }
 }
+impl rt::Verify for TreeNote {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        rt::verify_by_decoding::<TreeNote, __D>(d)
+    }
+}
 /// A number or a numeric string: `anyOf` of two shapes.
 ///
 /// Checked as JSON against its schema: no typed shape says it exactly (`anyOf` is supported only as `X or null`).
@@ -836,6 +985,13 @@ impl rt::Fields for TreeWeight {
         rt::Fields::json_object(&self.0, key)
     }
 }
+impl rt::Verify for TreeWeight {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        rt::verify_by_decoding::<TreeWeight, __D>(d)
+    }
+}
 /// Checked as JSON against its schema: no typed shape says it exactly (unsupported keyword `$dynamicAnchor`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Item(serde_json::Value);
@@ -903,6 +1059,13 @@ impl rt::Fields for Item {
         &serde_json::Map<::std::string::String, serde_json::Value>,
     > {
         rt::Fields::json_object(&self.0, key)
+    }
+}
+impl rt::Verify for Item {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        rt::verify_by_decoding::<Item, __D>(d)
     }
 }
 ///A string of at least 1 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
@@ -1012,6 +1175,13 @@ impl<'de> serde::Deserialize<'de> for NonEmptyText {
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
         serde::de::DeserializeSeed::deserialize(rt::StrSeed(&STR_0), d).map(NonEmptyText)
+    }
+}
+impl rt::Verify for NonEmptyText {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        rt::VerifySeed::verify(rt::StrSeed(&STR_0), d)
     }
 }
 impl rt::Probed for NonEmptyText {

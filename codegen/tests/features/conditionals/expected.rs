@@ -371,6 +371,35 @@ impl Order {
         value.__check().map_err(rt::Failure::into_error::<__A::Error>)?;
         Ok(value)
     }
+    /// Checks the members of an object as `__visit` does, keeping nothing.
+    #[doc(hidden)]
+    #[allow(unused_mut)]
+    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        Order::__visit(map, pre).map(|_| ())
+    }
+}
+impl rt::Verify for Order {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (Order)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                Order::__verify(map, None)
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 impl<'de> serde::Deserialize<'de> for Order {
     fn deserialize<__D: serde::Deserializer<'de>>(
@@ -601,6 +630,13 @@ impl rt::Check for OrderState {
         Ok(())
     }
 }
+impl rt::Verify for OrderState {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        rt::verify_by_decoding::<OrderState, __D>(d)
+    }
+}
 /// One of `local`, `remote`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub enum OrderMode {
@@ -665,6 +701,13 @@ impl rt::Probed for OrderMode {
 impl rt::Check for OrderMode {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         Ok(())
+    }
+}
+impl rt::Verify for OrderMode {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        rt::verify_by_decoding::<OrderMode, __D>(d)
     }
 }
 impl rt::Document for Order {

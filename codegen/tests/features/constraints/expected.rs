@@ -432,6 +432,168 @@ impl Limits {
         };
         Ok(value)
     }
+    /// Checks the members of an object as `__visit` does, keeping nothing.
+    #[doc(hidden)]
+    #[allow(unused_mut)]
+    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        let mut __path: ::core::option::Option<()> = None;
+        let mut __name: ::core::option::Option<()> = None;
+        let mut __seq: ::core::option::Option<()> = None;
+        let mut __ratio: ::core::option::Option<()> = None;
+        let mut __priority: ::core::option::Option<()> = None;
+        let mut __done: ::core::option::Option<()> = None;
+        let mut __when: ::core::option::Option<()> = None;
+        let mut __refs: ::core::option::Option<()> = None;
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "path" => {
+                    if __path.is_some() {
+                        return Err(rt::duplicate(&mut map, "path"));
+                    }
+                    __path = Some(
+                        map.next_value_seed(rt::Verified(rt::TypeSeed::<Path>::new()))?,
+                    );
+                }
+                "name" => {
+                    if __name.is_some() {
+                        return Err(rt::duplicate(&mut map, "name"));
+                    }
+                    __name = Some(
+                        map
+                            .next_value_seed(
+                                rt::Verified(rt::TypeSeed::<Text0To3>::new()),
+                            )?,
+                    );
+                }
+                "seq" => {
+                    if __seq.is_some() {
+                        return Err(rt::duplicate(&mut map, "seq"));
+                    }
+                    __seq = Some(
+                        map.next_value_seed(rt::Verified(rt::IntSeed(&INT_0)))?,
+                    );
+                }
+                "ratio" => {
+                    if __ratio.is_some() {
+                        return Err(rt::duplicate(&mut map, "ratio"));
+                    }
+                    __ratio = Some(
+                        map.next_value_seed(rt::Verified(rt::NumSeed(&NUM_0)))?,
+                    );
+                }
+                "priority" => {
+                    if __priority.is_some() {
+                        return Err(rt::duplicate(&mut map, "priority"));
+                    }
+                    __priority = Some(
+                        map
+                            .next_value_seed(
+                                rt::Verified(rt::TypeSeed::<LimitsPriority>::new()),
+                            )?,
+                    );
+                }
+                "done" => {
+                    if __done.is_some() {
+                        return Err(rt::duplicate(&mut map, "done"));
+                    }
+                    __done = Some(
+                        map
+                            .next_value_seed(
+                                rt::Verified(rt::TypeSeed::<rt::True>::new()),
+                            )?,
+                    );
+                }
+                "when" => {
+                    if __when.is_some() {
+                        return Err(rt::duplicate(&mut map, "when"));
+                    }
+                    __when = Some(
+                        map
+                            .next_value_seed(
+                                rt::Verified(rt::TypeSeed::<DateTime>::new()),
+                            )?,
+                    );
+                }
+                "refs" => {
+                    if __refs.is_some() {
+                        return Err(rt::duplicate(&mut map, "refs"));
+                    }
+                    __refs = Some(
+                        map
+                            .next_value_seed(
+                                rt::Verified(rt::VecSeed {
+                                    item: rt::TypeSeed::<LimitsRef>::new(),
+                                    min: Some(1u64),
+                                    max: Some(3u64),
+                                    unique: true,
+                                }),
+                            )?,
+                    );
+                }
+                other => {
+                    let msg = format!("unknown member `{other}` is not allowed");
+                    map.next_value_seed(
+                        rt::Reject(
+                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
+                        ),
+                    )?;
+                }
+            }
+        }
+        if __path.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `path`"),
+            );
+        }
+        if __name.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `name`"),
+            );
+        }
+        if __seq.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `seq`"),
+            );
+        }
+        if __when.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `when`"),
+            );
+        }
+        Ok(())
+    }
+}
+impl rt::Verify for Limits {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (Limits)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                Limits::__verify(map, None)
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 impl<'de> serde::Deserialize<'de> for Limits {
     fn deserialize<__D: serde::Deserializer<'de>>(
@@ -589,6 +751,13 @@ impl rt::Check for LimitsPriority {
         Ok(())
     }
 }
+impl rt::Verify for LimitsPriority {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        rt::verify_by_decoding::<LimitsPriority, __D>(d)
+    }
+}
 /// An object with the members `id`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LimitsRef {
@@ -716,6 +885,61 @@ impl LimitsRef {
             __order: __order_seen.finish(),
         };
         Ok(value)
+    }
+    /// Checks the members of an object as `__visit` does, keeping nothing.
+    #[doc(hidden)]
+    #[allow(unused_mut)]
+    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        let mut __id: ::core::option::Option<()> = None;
+        let mut __keys = rt::KeySet::default();
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "id" => {
+                    if __id.is_some() {
+                        return Err(rt::duplicate(&mut map, "id"));
+                    }
+                    __id = Some(map.next_value_seed(rt::Verified(rt::StrSeed(&STR_0)))?);
+                }
+                _ => {
+                    if let Some(k) = __keys.insert(key) {
+                        return Err(rt::duplicate(&mut map, k.as_str()));
+                    }
+                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
+                }
+            }
+        }
+        if __id.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `id`"),
+            );
+        }
+        Ok(())
+    }
+}
+impl rt::Verify for LimitsRef {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (LimitsRef)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                LimitsRef::__verify(map, None)
+            }
+        }
+        d.deserialize_map(V)
     }
 }
 impl<'de> serde::Deserialize<'de> for LimitsRef {
@@ -881,6 +1105,13 @@ impl<'de> serde::Deserialize<'de> for Path {
         serde::de::DeserializeSeed::deserialize(rt::StrSeed(&STR_1), d).map(Path)
     }
 }
+impl rt::Verify for Path {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        rt::VerifySeed::verify(rt::StrSeed(&STR_1), d)
+    }
+}
 impl rt::Probed for Path {
     fn probe(&self) -> rt::Probe<'_> {
         rt::Probe::Str(&self.0)
@@ -1000,6 +1231,13 @@ impl<'de> serde::Deserialize<'de> for Text0To3 {
         serde::de::DeserializeSeed::deserialize(rt::StrSeed(&STR_2), d).map(Text0To3)
     }
 }
+impl rt::Verify for Text0To3 {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        rt::VerifySeed::verify(rt::StrSeed(&STR_2), d)
+    }
+}
 impl rt::Probed for Text0To3 {
     fn probe(&self) -> rt::Probe<'_> {
         rt::Probe::Str(&self.0)
@@ -1117,6 +1355,13 @@ impl<'de> serde::Deserialize<'de> for DateTime {
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
         serde::de::DeserializeSeed::deserialize(rt::StrSeed(&STR_3), d).map(DateTime)
+    }
+}
+impl rt::Verify for DateTime {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        rt::VerifySeed::verify(rt::StrSeed(&STR_3), d)
     }
 }
 impl rt::Probed for DateTime {

@@ -233,6 +233,92 @@ impl A {
         };
         Ok(value)
     }
+    /// Checks the members of an object as `__visit` does, keeping nothing.
+    #[doc(hidden)]
+    #[allow(unused_mut)]
+    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        let mut __id: ::core::option::Option<()> = None;
+        let mut __beta: ::core::option::Option<()> = None;
+        let mut __beta_id: ::core::option::Option<()> = None;
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "id" => {
+                    if __id.is_some() {
+                        return Err(rt::duplicate(&mut map, "id"));
+                    }
+                    __id = Some(
+                        map
+                            .next_value_seed(
+                                rt::Verified(rt::TypeSeed::<Text0To3>::new()),
+                            )?,
+                    );
+                }
+                "beta" => {
+                    if __beta.is_some() {
+                        return Err(rt::duplicate(&mut map, "beta"));
+                    }
+                    __beta = Some(
+                        map.next_value_seed(rt::Verified(rt::TypeSeed::<B>::new()))?,
+                    );
+                }
+                "betaId" => {
+                    if __beta_id.is_some() {
+                        return Err(rt::duplicate(&mut map, "betaId"));
+                    }
+                    __beta_id = Some(
+                        map.next_value_seed(rt::Verified(rt::TypeSeed::<Id>::new()))?,
+                    );
+                }
+                other => {
+                    let msg = format!("unknown member `{other}` is not allowed");
+                    map.next_value_seed(
+                        rt::Reject(
+                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
+                        ),
+                    )?;
+                }
+            }
+        }
+        if __id.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `id`"),
+            );
+        }
+        if __beta.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `beta`"),
+            );
+        }
+        Ok(())
+    }
+}
+impl rt::Verify for A {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (A)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                A::__verify(map, None)
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 impl<'de> serde::Deserialize<'de> for A {
     fn deserialize<__D: serde::Deserializer<'de>>(
@@ -412,6 +498,63 @@ impl B {
         };
         Ok(value)
     }
+    /// Checks the members of an object as `__visit` does, keeping nothing.
+    #[doc(hidden)]
+    #[allow(unused_mut)]
+    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        let mut __id: ::core::option::Option<()> = None;
+        let mut __keys = rt::KeySet::default();
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "id" => {
+                    if __id.is_some() {
+                        return Err(rt::duplicate(&mut map, "id"));
+                    }
+                    __id = Some(
+                        map.next_value_seed(rt::Verified(rt::TypeSeed::<Id>::new()))?,
+                    );
+                }
+                _ => {
+                    if let Some(k) = __keys.insert(key) {
+                        return Err(rt::duplicate(&mut map, k.as_str()));
+                    }
+                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
+                }
+            }
+        }
+        if __id.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `id`"),
+            );
+        }
+        Ok(())
+    }
+}
+impl rt::Verify for B {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (B)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                B::__verify(map, None)
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 impl<'de> serde::Deserialize<'de> for B {
     fn deserialize<__D: serde::Deserializer<'de>>(
@@ -576,6 +719,13 @@ impl<'de> serde::Deserialize<'de> for Text0To3 {
         serde::de::DeserializeSeed::deserialize(rt::StrSeed(&STR_0), d).map(Text0To3)
     }
 }
+impl rt::Verify for Text0To3 {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        rt::VerifySeed::verify(rt::StrSeed(&STR_0), d)
+    }
+}
 impl rt::Probed for Text0To3 {
     fn probe(&self) -> rt::Probe<'_> {
         rt::Probe::Str(&self.0)
@@ -693,6 +843,13 @@ impl<'de> serde::Deserialize<'de> for Id {
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
         serde::de::DeserializeSeed::deserialize(rt::StrSeed(&STR_1), d).map(Id)
+    }
+}
+impl rt::Verify for Id {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        rt::VerifySeed::verify(rt::StrSeed(&STR_1), d)
     }
 }
 impl rt::Probed for Id {

@@ -205,6 +205,80 @@ impl Catalog {
         };
         Ok(value)
     }
+    /// Checks the members of an object as `__visit` does, keeping nothing.
+    #[doc(hidden)]
+    #[allow(unused_mut)]
+    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        let mut __entries: ::core::option::Option<()> = None;
+        let mut __owner: ::core::option::Option<()> = None;
+        let mut __keys = rt::KeySet::default();
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "entries" => {
+                    if __entries.is_some() {
+                        return Err(rt::duplicate(&mut map, "entries"));
+                    }
+                    __entries = Some(
+                        map
+                            .next_value_seed(
+                                rt::Verified(rt::VecSeed {
+                                    item: rt::TypeSeed::<Entry>::new(),
+                                    min: None,
+                                    max: None,
+                                    unique: false,
+                                }),
+                            )?,
+                    );
+                }
+                "owner" => {
+                    if __owner.is_some() {
+                        return Err(rt::duplicate(&mut map, "owner"));
+                    }
+                    __owner = Some(
+                        map.next_value_seed(rt::Verified(rt::TypeSeed::<Person>::new()))?,
+                    );
+                }
+                _ => {
+                    if let Some(k) = __keys.insert(key) {
+                        return Err(rt::duplicate(&mut map, k.as_str()));
+                    }
+                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
+                }
+            }
+        }
+        if __entries.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `entries`"),
+            );
+        }
+        Ok(())
+    }
+}
+impl rt::Verify for Catalog {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (Catalog)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                Catalog::__verify(map, None)
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 impl<'de> serde::Deserialize<'de> for Catalog {
     fn deserialize<__D: serde::Deserializer<'de>>(
@@ -454,6 +528,72 @@ impl Entry {
         };
         Ok(value)
     }
+    /// Checks the members of an object as `__visit` does, keeping nothing.
+    #[doc(hidden)]
+    #[allow(unused_mut)]
+    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        let mut __sku: ::core::option::Option<()> = None;
+        let mut __price: ::core::option::Option<()> = None;
+        let mut __keys = rt::KeySet::default();
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "sku" => {
+                    if __sku.is_some() {
+                        return Err(rt::duplicate(&mut map, "sku"));
+                    }
+                    __sku = Some(
+                        map.next_value_seed(rt::Verified(rt::TypeSeed::<Sku>::new()))?,
+                    );
+                }
+                "price" => {
+                    if __price.is_some() {
+                        return Err(rt::duplicate(&mut map, "price"));
+                    }
+                    __price = Some(
+                        map.next_value_seed(rt::Verified(rt::IntegerSeed(&INT_0)))?,
+                    );
+                }
+                _ => {
+                    if let Some(k) = __keys.insert(key) {
+                        return Err(rt::duplicate(&mut map, k.as_str()));
+                    }
+                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
+                }
+            }
+        }
+        if __sku.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `sku`"),
+            );
+        }
+        Ok(())
+    }
+}
+impl rt::Verify for Entry {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (Entry)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                Entry::__verify(map, None)
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 impl<'de> serde::Deserialize<'de> for Entry {
     fn deserialize<__D: serde::Deserializer<'de>>(
@@ -649,6 +789,66 @@ impl Person {
         };
         Ok(value)
     }
+    /// Checks the members of an object as `__visit` does, keeping nothing.
+    #[doc(hidden)]
+    #[allow(unused_mut)]
+    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        let mut __name: ::core::option::Option<()> = None;
+        let mut __keys = rt::KeySet::default();
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "name" => {
+                    if __name.is_some() {
+                        return Err(rt::duplicate(&mut map, "name"));
+                    }
+                    __name = Some(
+                        map
+                            .next_value_seed(
+                                rt::Verified(rt::TypeSeed::<Text1To40>::new()),
+                            )?,
+                    );
+                }
+                _ => {
+                    if let Some(k) = __keys.insert(key) {
+                        return Err(rt::duplicate(&mut map, k.as_str()));
+                    }
+                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
+                }
+            }
+        }
+        if __name.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `name`"),
+            );
+        }
+        Ok(())
+    }
+}
+impl rt::Verify for Person {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (Person)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                Person::__verify(map, None)
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 impl<'de> serde::Deserialize<'de> for Person {
     fn deserialize<__D: serde::Deserializer<'de>>(
@@ -813,6 +1013,13 @@ impl<'de> serde::Deserialize<'de> for Sku {
         serde::de::DeserializeSeed::deserialize(rt::StrSeed(&STR_0), d).map(Sku)
     }
 }
+impl rt::Verify for Sku {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        rt::VerifySeed::verify(rt::StrSeed(&STR_0), d)
+    }
+}
 impl rt::Probed for Sku {
     fn probe(&self) -> rt::Probe<'_> {
         rt::Probe::Str(&self.0)
@@ -932,6 +1139,13 @@ impl<'de> serde::Deserialize<'de> for Text1To40 {
         serde::de::DeserializeSeed::deserialize(rt::StrSeed(&STR_1), d).map(Text1To40)
     }
 }
+impl rt::Verify for Text1To40 {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        rt::VerifySeed::verify(rt::StrSeed(&STR_1), d)
+    }
+}
 impl rt::Probed for Text1To40 {
     fn probe(&self) -> rt::Probe<'_> {
         rt::Probe::Str(&self.0)
@@ -953,6 +1167,13 @@ impl<'de> serde::Deserialize<'de> for __Schema0 {
     ) -> ::core::result::Result<Self, __D::Error> {
         serde::de::DeserializeSeed::deserialize(rt::IntegerSeed(&INT_0), d)
             .map(__Schema0)
+    }
+}
+impl rt::Verify for __Schema0 {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        rt::VerifySeed::verify(rt::IntegerSeed(&INT_0), d)
     }
 }
 impl rt::Check for __Schema0 {

@@ -146,6 +146,67 @@ impl Answers {
         };
         Ok(value)
     }
+    /// Checks the members of an object as `__visit` does, keeping nothing.
+    #[doc(hidden)]
+    #[allow(unused_mut)]
+    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        let mut __answers: ::core::option::Option<()> = None;
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "answers" => {
+                    if __answers.is_some() {
+                        return Err(rt::duplicate(&mut map, "answers"));
+                    }
+                    __answers = Some(
+                        map
+                            .next_value_seed(
+                                rt::Verified(rt::TypeSeed::<AnswersAnswers>::new()),
+                            )?,
+                    );
+                }
+                other => {
+                    let msg = format!("unknown member `{other}` is not allowed");
+                    map.next_value_seed(
+                        rt::Reject(
+                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
+                        ),
+                    )?;
+                }
+            }
+        }
+        if __answers.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `answers`"),
+            );
+        }
+        Ok(())
+    }
+}
+impl rt::Verify for Answers {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (Answers)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                Answers::__verify(map, None)
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 impl<'de> serde::Deserialize<'de> for Answers {
     fn deserialize<__D: serde::Deserializer<'de>>(
@@ -280,6 +341,50 @@ impl AnswersAnswers {
             __order: __order_seen.finish(),
         };
         Ok(value)
+    }
+    /// Checks the members of an object as `__visit` does, keeping nothing.
+    #[doc(hidden)]
+    #[allow(unused_mut)]
+    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        let mut __keys = rt::KeySet::default();
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                _ => {
+                    rt::check_str::<__A::Error>(&STR_0, key.as_str())?;
+                    if let Some(k) = __keys.insert(key) {
+                        return Err(rt::duplicate(&mut map, k.as_str()));
+                    }
+                    map.next_value_seed(
+                        rt::Verified(rt::TypeSeed::<AnswersAnswersValue>::new()),
+                    )?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+impl rt::Verify for AnswersAnswers {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (AnswersAnswers)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                AnswersAnswers::__verify(map, None)
+            }
+        }
+        d.deserialize_map(V)
     }
 }
 impl<'de> serde::Deserialize<'de> for AnswersAnswers {
@@ -453,6 +558,64 @@ impl AnswersAnswersValue {
             __order: __order_seen.finish(),
         };
         Ok(value)
+    }
+    /// Checks the members of an object as `__visit` does, keeping nothing.
+    #[doc(hidden)]
+    #[allow(unused_mut)]
+    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        let mut __value: ::core::option::Option<()> = None;
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "value" => {
+                    if __value.is_some() {
+                        return Err(rt::duplicate(&mut map, "value"));
+                    }
+                    __value = Some(
+                        map.next_value_seed(rt::Verified(rt::StrSeed(&STR_1)))?,
+                    );
+                }
+                other => {
+                    let msg = format!("unknown member `{other}` is not allowed");
+                    map.next_value_seed(
+                        rt::Reject(
+                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
+                        ),
+                    )?;
+                }
+            }
+        }
+        if __value.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `value`"),
+            );
+        }
+        Ok(())
+    }
+}
+impl rt::Verify for AnswersAnswersValue {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (AnswersAnswersValue)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                AnswersAnswersValue::__verify(map, None)
+            }
+        }
+        d.deserialize_map(V)
     }
 }
 impl<'de> serde::Deserialize<'de> for AnswersAnswersValue {

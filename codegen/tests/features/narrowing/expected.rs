@@ -246,6 +246,101 @@ impl Envelope {
         };
         Ok(value)
     }
+    /// Checks the members of an object as `__visit` does, keeping nothing.
+    #[doc(hidden)]
+    #[allow(unused_mut)]
+    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        let mut __ref_: ::core::option::Option<()> = None;
+        let mut __more: ::core::option::Option<()> = None;
+        let mut __merged: ::core::option::Option<()> = None;
+        let mut __keys = rt::KeySet::default();
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "ref" => {
+                    if __ref_.is_some() {
+                        return Err(rt::duplicate(&mut map, "ref"));
+                    }
+                    __ref_ = Some(
+                        map
+                            .next_value_seed(
+                                rt::Verified(rt::RefinedSeed::<_, Reference> {
+                                    inner: rt::TypeSeed::<Reference>::new(),
+                                    check: __refine_0,
+                                }),
+                            )?,
+                    );
+                }
+                "more" => {
+                    if __more.is_some() {
+                        return Err(rt::duplicate(&mut map, "more"));
+                    }
+                    __more = Some(
+                        map
+                            .next_value_seed(
+                                rt::Verified(rt::VecSeed {
+                                    item: rt::RefinedSeed::<_, Reference> {
+                                        inner: rt::TypeSeed::<Reference>::new(),
+                                        check: __refine_1,
+                                    },
+                                    min: None,
+                                    max: None,
+                                    unique: false,
+                                }),
+                            )?,
+                    );
+                }
+                "merged" => {
+                    if __merged.is_some() {
+                        return Err(rt::duplicate(&mut map, "merged"));
+                    }
+                    __merged = Some(
+                        map
+                            .next_value_seed(
+                                rt::Verified(rt::TypeSeed::<EnvelopeMerged>::new()),
+                            )?,
+                    );
+                }
+                _ => {
+                    if let Some(k) = __keys.insert(key) {
+                        return Err(rt::duplicate(&mut map, k.as_str()));
+                    }
+                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
+                }
+            }
+        }
+        if __ref_.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `ref`"),
+            );
+        }
+        Ok(())
+    }
+}
+impl rt::Verify for Envelope {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (Envelope)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                Envelope::__verify(map, None)
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 impl<'de> serde::Deserialize<'de> for Envelope {
     fn deserialize<__D: serde::Deserializer<'de>>(
@@ -529,6 +624,96 @@ impl Reference {
         };
         Ok(value)
     }
+    /// Checks the members of an object as `__visit` does, keeping nothing.
+    #[doc(hidden)]
+    #[allow(unused_mut)]
+    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        let mut __kind: ::core::option::Option<()> = None;
+        let mut __id: ::core::option::Option<()> = None;
+        let mut __keys = rt::KeySet::default();
+        if let Some((k, v)) = pre {
+            match k {
+                "kind" => {
+                    v.parse::<ReferenceKind>()
+                        .map_err(|m| rt::fail::<
+                            __A::Error,
+                        >(rt::Keyword::Enum, "/kind", m))?;
+                    __kind = Some(());
+                }
+                _ => {}
+            }
+        }
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "kind" => {
+                    if __kind.is_some() {
+                        return Err(rt::duplicate(&mut map, "kind"));
+                    }
+                    __kind = Some(
+                        map
+                            .next_value_seed(
+                                rt::Verified(rt::TypeSeed::<ReferenceKind>::new()),
+                            )?,
+                    );
+                }
+                "id" => {
+                    if __id.is_some() {
+                        return Err(rt::duplicate(&mut map, "id"));
+                    }
+                    __id = Some(
+                        map
+                            .next_value_seed(
+                                rt::Verified(rt::TypeSeed::<NonEmptyText>::new()),
+                            )?,
+                    );
+                }
+                _ => {
+                    if let Some(k) = __keys.insert(key) {
+                        return Err(rt::duplicate(&mut map, k.as_str()));
+                    }
+                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
+                }
+            }
+        }
+        if __kind.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `kind`"),
+            );
+        }
+        if __id.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `id`"),
+            );
+        }
+        Ok(())
+    }
+}
+impl rt::Verify for Reference {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (Reference)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                Reference::__verify(map, None)
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 impl<'de> serde::Deserialize<'de> for Reference {
     fn deserialize<__D: serde::Deserializer<'de>>(
@@ -658,6 +843,13 @@ impl rt::Probed for ReferenceKind {
 impl rt::Check for ReferenceKind {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         Ok(())
+    }
+}
+impl rt::Verify for ReferenceKind {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        rt::verify_by_decoding::<ReferenceKind, __D>(d)
     }
 }
 /// An object with the members `count`, `kind`, `id`.
@@ -890,6 +1082,112 @@ impl EnvelopeMerged {
         };
         Ok(value)
     }
+    /// Checks the members of an object as `__visit` does, keeping nothing.
+    #[doc(hidden)]
+    #[allow(unused_mut)]
+    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        let mut __count: ::core::option::Option<()> = None;
+        let mut __kind: ::core::option::Option<()> = None;
+        let mut __id: ::core::option::Option<()> = None;
+        let mut __keys = rt::KeySet::default();
+        if let Some((k, v)) = pre {
+            match k {
+                "kind" => {
+                    v.parse::<ReferenceKind>()
+                        .map_err(|m| rt::fail::<
+                            __A::Error,
+                        >(rt::Keyword::Enum, "/kind", m))?;
+                    __kind = Some(());
+                }
+                _ => {}
+            }
+        }
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "count" => {
+                    if __count.is_some() {
+                        return Err(rt::duplicate(&mut map, "count"));
+                    }
+                    __count = Some(
+                        map.next_value_seed(rt::Verified(rt::IntegerSeed(&INT_0)))?,
+                    );
+                }
+                "kind" => {
+                    if __kind.is_some() {
+                        return Err(rt::duplicate(&mut map, "kind"));
+                    }
+                    __kind = Some(
+                        map
+                            .next_value_seed(
+                                rt::Verified(rt::TypeSeed::<ReferenceKind>::new()),
+                            )?,
+                    );
+                }
+                "id" => {
+                    if __id.is_some() {
+                        return Err(rt::duplicate(&mut map, "id"));
+                    }
+                    __id = Some(
+                        map
+                            .next_value_seed(
+                                rt::Verified(rt::TypeSeed::<NonEmptyText>::new()),
+                            )?,
+                    );
+                }
+                _ => {
+                    if let Some(k) = __keys.insert(key) {
+                        return Err(rt::duplicate(&mut map, k.as_str()));
+                    }
+                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
+                }
+            }
+        }
+        if __count.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `count`"),
+            );
+        }
+        if __kind.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `kind`"),
+            );
+        }
+        if __id.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `id`"),
+            );
+        }
+        Ok(())
+    }
+}
+impl rt::Verify for EnvelopeMerged {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (EnvelopeMerged)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                EnvelopeMerged::__verify(map, None)
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 impl<'de> serde::Deserialize<'de> for EnvelopeMerged {
     fn deserialize<__D: serde::Deserializer<'de>>(
@@ -1064,6 +1362,13 @@ impl<'de> serde::Deserialize<'de> for NonEmptyText {
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
         serde::de::DeserializeSeed::deserialize(rt::StrSeed(&STR_0), d).map(NonEmptyText)
+    }
+}
+impl rt::Verify for NonEmptyText {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        rt::VerifySeed::verify(rt::StrSeed(&STR_0), d)
     }
 }
 impl rt::Probed for NonEmptyText {

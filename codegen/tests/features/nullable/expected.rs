@@ -283,6 +283,106 @@ impl Record {
         };
         Ok(value)
     }
+    /// Checks the members of an object as `__visit` does, keeping nothing.
+    #[doc(hidden)]
+    #[allow(unused_mut)]
+    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        let mut __a: ::core::option::Option<()> = None;
+        let mut __b: ::core::option::Option<()> = None;
+        let mut __c: ::core::option::Option<()> = None;
+        let mut __d: ::core::option::Option<()> = None;
+        let mut __keys = rt::KeySet::default();
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "a" => {
+                    if __a.is_some() {
+                        return Err(rt::duplicate(&mut map, "a"));
+                    }
+                    __a = Some(
+                        map
+                            .next_value_seed(
+                                rt::Verified(rt::NullableSeed(rt::StrSeed(&STR_0))),
+                            )?,
+                    );
+                }
+                "b" => {
+                    if __b.is_some() {
+                        return Err(rt::duplicate(&mut map, "b"));
+                    }
+                    __b = Some(
+                        map
+                            .next_value_seed(
+                                rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_0))),
+                            )?,
+                    );
+                }
+                "c" => {
+                    if __c.is_some() {
+                        return Err(rt::duplicate(&mut map, "c"));
+                    }
+                    __c = Some(
+                        map
+                            .next_value_seed(
+                                rt::Verified(
+                                    rt::NullableSeed(rt::TypeSeed::<RecordC>::new()),
+                                ),
+                            )?,
+                    );
+                }
+                "d" => {
+                    if __d.is_some() {
+                        return Err(rt::duplicate(&mut map, "d"));
+                    }
+                    __d = Some(map.next_value_seed(rt::Verified(rt::StrSeed(&STR_0)))?);
+                }
+                _ => {
+                    if let Some(k) = __keys.insert(key) {
+                        return Err(rt::duplicate(&mut map, k.as_str()));
+                    }
+                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
+                }
+            }
+        }
+        if __a.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `a`"),
+            );
+        }
+        if __c.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `c`"),
+            );
+        }
+        Ok(())
+    }
+}
+impl rt::Verify for Record {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (Record)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                Record::__verify(map, None)
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 impl<'de> serde::Deserialize<'de> for Record {
     fn deserialize<__D: serde::Deserializer<'de>>(
@@ -486,6 +586,61 @@ impl RecordC {
             __order: __order_seen.finish(),
         };
         Ok(value)
+    }
+    /// Checks the members of an object as `__visit` does, keeping nothing.
+    #[doc(hidden)]
+    #[allow(unused_mut)]
+    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        let mut __x: ::core::option::Option<()> = None;
+        let mut __keys = rt::KeySet::default();
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "x" => {
+                    if __x.is_some() {
+                        return Err(rt::duplicate(&mut map, "x"));
+                    }
+                    __x = Some(map.next_value_seed(rt::Verified(rt::BoolSeed(None)))?);
+                }
+                _ => {
+                    if let Some(k) = __keys.insert(key) {
+                        return Err(rt::duplicate(&mut map, k.as_str()));
+                    }
+                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
+                }
+            }
+        }
+        if __x.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `x`"),
+            );
+        }
+        Ok(())
+    }
+}
+impl rt::Verify for RecordC {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (RecordC)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                RecordC::__verify(map, None)
+            }
+        }
+        d.deserialize_map(V)
     }
 }
 impl<'de> serde::Deserialize<'de> for RecordC {

@@ -235,6 +235,106 @@ impl Message {
         };
         Ok(value)
     }
+    /// Checks the members of an object as `__visit` does, keeping nothing.
+    #[doc(hidden)]
+    #[allow(unused_mut)]
+    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        let mut __type_: ::core::option::Option<MessageType> = None;
+        let mut __body: ::core::option::Option<
+            ::core::option::Option<Box<serde_json::value::RawValue>>,
+        > = None;
+        if let Some((k, v)) = pre {
+            match k {
+                "type" => {
+                    __type_ = Some(
+                        v
+                            .parse::<MessageType>()
+                            .map_err(|m| rt::fail::<
+                                __A::Error,
+                            >(rt::Keyword::Enum, "/type", m))?,
+                    );
+                }
+                _ => {}
+            }
+        }
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "type" => {
+                    if __type_.is_some() {
+                        return Err(rt::duplicate(&mut map, "type"));
+                    }
+                    __type_ = Some(
+                        map.next_value_seed(rt::TypeSeed::<MessageType>::new())?,
+                    );
+                }
+                "body" => {
+                    if __body.is_some() {
+                        return Err(rt::duplicate(&mut map, "body"));
+                    }
+                    __body = Some(
+                        match &__type_ {
+                            Some(s) => {
+                                map.next_value_seed(rt::Verified(__MessageBodySeed(s)))?;
+                                None
+                            }
+                            None => {
+                                Some(map.next_value::<Box<serde_json::value::RawValue>>()?)
+                            }
+                        },
+                    );
+                }
+                other => {
+                    let msg = format!("unknown member `{other}` is not allowed");
+                    map.next_value_seed(
+                        rt::Reject(
+                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
+                        ),
+                    )?;
+                }
+            }
+        }
+        let type_ = __type_
+            .ok_or_else(|| rt::fail::<
+                __A::Error,
+            >(rt::Keyword::Required, "", "missing required member `type`"))?;
+        match __body {
+            Some(Some(r)) => {
+                rt::verify_raw::<_, __A::Error>(&r, __MessageBodySeed(&type_))?;
+            }
+            Some(None) => {}
+            None => {
+                return Err(
+                    rt::fail::<
+                        __A::Error,
+                    >(rt::Keyword::Required, "", "missing required member `body`"),
+                );
+            }
+        }
+        Ok(())
+    }
+}
+impl rt::Verify for Message {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (Message)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                Message::__verify(map, None)
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 impl<'de> serde::Deserialize<'de> for Message {
     fn deserialize<__D: serde::Deserializer<'de>>(
@@ -353,6 +453,13 @@ impl rt::Check for MessageType {
         Ok(())
     }
 }
+impl rt::Verify for MessageType {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        rt::verify_by_decoding::<MessageType, __D>(d)
+    }
+}
 /// A member whose schema is chosen by the value of [`MessageType`]; one variant per group of values.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[serde(untagged)]
@@ -411,6 +518,28 @@ impl<'de> serde::de::DeserializeSeed<'de> for __MessageBodySeed<'_> {
                         ),
                     ),
                 )
+            }
+        }
+    }
+}
+impl<'de> rt::VerifySeed<'de> for __MessageBodySeed<'_> {
+    fn verify<__D: serde::Deserializer<'de>>(
+        self,
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        match self.0 {
+            MessageType::Text => rt::VerifySeed::verify(rt::TypeSeed::<Text>::new(), d),
+            MessageType::Image => {
+                rt::VerifySeed::verify(
+                    rt::RefinedSeed::<_, MessageBodyImage> {
+                        inner: rt::TypeSeed::<MessageBodyImage>::new(),
+                        check: __refine_0,
+                    },
+                    d,
+                )
+            }
+            MessageType::Ping => {
+                rt::VerifySeed::verify(rt::TypeSeed::<MessageBodyOther>::new(), d)
             }
         }
     }
@@ -637,6 +766,67 @@ impl Text {
         };
         Ok(value)
     }
+    /// Checks the members of an object as `__visit` does, keeping nothing.
+    #[doc(hidden)]
+    #[allow(unused_mut)]
+    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        let mut __text: ::core::option::Option<()> = None;
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "text" => {
+                    if __text.is_some() {
+                        return Err(rt::duplicate(&mut map, "text"));
+                    }
+                    __text = Some(
+                        map
+                            .next_value_seed(
+                                rt::Verified(rt::TypeSeed::<Text0To5>::new()),
+                            )?,
+                    );
+                }
+                other => {
+                    let msg = format!("unknown member `{other}` is not allowed");
+                    map.next_value_seed(
+                        rt::Reject(
+                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
+                        ),
+                    )?;
+                }
+            }
+        }
+        if __text.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `text`"),
+            );
+        }
+        Ok(())
+    }
+}
+impl rt::Verify for Text {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (Text)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                Text::__verify(map, None)
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 impl<'de> serde::Deserialize<'de> for Text {
     fn deserialize<__D: serde::Deserializer<'de>>(
@@ -803,6 +993,63 @@ impl MessageBodyImage {
             __order: __order_seen.finish(),
         };
         Ok(value)
+    }
+    /// Checks the members of an object as `__visit` does, keeping nothing.
+    #[doc(hidden)]
+    #[allow(unused_mut)]
+    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        let mut __url: ::core::option::Option<()> = None;
+        let mut __keys = rt::KeySet::default();
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "url" => {
+                    if __url.is_some() {
+                        return Err(rt::duplicate(&mut map, "url"));
+                    }
+                    __url = Some(
+                        map.next_value_seed(rt::Verified(rt::TypeSeed::<Url>::new()))?,
+                    );
+                }
+                _ => {
+                    if let Some(k) = __keys.insert(key) {
+                        return Err(rt::duplicate(&mut map, k.as_str()));
+                    }
+                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
+                }
+            }
+        }
+        if __url.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `url`"),
+            );
+        }
+        Ok(())
+    }
+}
+impl rt::Verify for MessageBodyImage {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (MessageBodyImage)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                MessageBodyImage::__verify(map, None)
+            }
+        }
+        d.deserialize_map(V)
     }
 }
 impl<'de> serde::Deserialize<'de> for MessageBodyImage {
@@ -1002,6 +1249,70 @@ impl MessageBodyOther {
         };
         Ok(value)
     }
+    /// Checks the members of an object as `__visit` does, keeping nothing.
+    #[doc(hidden)]
+    #[allow(unused_mut)]
+    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        let mut __channel: ::core::option::Option<()> = None;
+        let mut __keys = rt::KeySet::default();
+        if let Some((k, v)) = pre {
+            match k {
+                "channel" => {
+                    v.parse::<MessageBodyOtherChannel>()
+                        .map_err(|m| rt::fail::<
+                            __A::Error,
+                        >(rt::Keyword::Enum, "/channel", m))?;
+                    __channel = Some(());
+                }
+                _ => {}
+            }
+        }
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "channel" => {
+                    if __channel.is_some() {
+                        return Err(rt::duplicate(&mut map, "channel"));
+                    }
+                    __channel = Some(
+                        map
+                            .next_value_seed(
+                                rt::Verified(rt::TypeSeed::<MessageBodyOtherChannel>::new()),
+                            )?,
+                    );
+                }
+                _ => {
+                    if let Some(k) = __keys.insert(key) {
+                        return Err(rt::duplicate(&mut map, k.as_str()));
+                    }
+                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+impl rt::Verify for MessageBodyOther {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (MessageBodyOther)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                MessageBodyOther::__verify(map, None)
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 impl<'de> serde::Deserialize<'de> for MessageBodyOther {
     fn deserialize<__D: serde::Deserializer<'de>>(
@@ -1126,6 +1437,13 @@ impl rt::Check for MessageBodyOtherChannel {
         Ok(())
     }
 }
+impl rt::Verify for MessageBodyOtherChannel {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        rt::verify_by_decoding::<MessageBodyOtherChannel, __D>(d)
+    }
+}
 ///A string of at most 5 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Text0To5(rt::Str);
@@ -1233,6 +1551,13 @@ impl<'de> serde::Deserialize<'de> for Text0To5 {
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
         serde::de::DeserializeSeed::deserialize(rt::StrSeed(&STR_0), d).map(Text0To5)
+    }
+}
+impl rt::Verify for Text0To5 {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        rt::VerifySeed::verify(rt::StrSeed(&STR_0), d)
     }
 }
 impl rt::Probed for Text0To5 {
@@ -1352,6 +1677,13 @@ impl<'de> serde::Deserialize<'de> for Url {
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
         serde::de::DeserializeSeed::deserialize(rt::StrSeed(&STR_1), d).map(Url)
+    }
+}
+impl rt::Verify for Url {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        rt::VerifySeed::verify(rt::StrSeed(&STR_1), d)
     }
 }
 impl rt::Probed for Url {

@@ -140,6 +140,85 @@ impl<'de> serde::Deserialize<'de> for Shape {
         d.deserialize_map(V)
     }
 }
+impl rt::Verify for Shape {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                let first = map.next_key::<rt::Key<'de>>()?;
+                if let Some(k) = &first && k.as_str() == "kind" {
+                    let tag = map.next_value::<rt::Key<'de>>()?;
+                    return match tag.as_str() {
+                        "circle" => Circle::__verify(map, Some(("kind", "circle"))),
+                        "square" => Square::__verify(map, Some(("kind", "square"))),
+                        other => {
+                            Err(
+                                rt::fail(
+                                    rt::Keyword::OneOf,
+                                    "/kind",
+                                    format_args!(
+                                        "unknown {:?}: {}", other,
+                                        "`kind` must be one of `circle`, `square`"
+                                    ),
+                                ),
+                            )
+                        }
+                    };
+                }
+                let raw = rt::buffer_rest(first, &mut map)?;
+                let tag = rt::decode_raw::<
+                    _,
+                    __A::Error,
+                >(&raw, "", rt::TagSeed("kind"))?;
+                match tag.as_deref() {
+                    Some("circle") => {
+                        rt::verify_raw::<
+                            _,
+                            __A::Error,
+                        >(&raw, rt::TypeSeed::<Circle>::new())
+                    }
+                    Some("square") => {
+                        rt::verify_raw::<
+                            _,
+                            __A::Error,
+                        >(&raw, rt::TypeSeed::<Square>::new())
+                    }
+                    Some(other) => {
+                        Err(
+                            rt::fail(
+                                rt::Keyword::OneOf,
+                                "/kind",
+                                format_args!(
+                                    "unknown {:?}: {}", other,
+                                    "`kind` must be one of `circle`, `square`"
+                                ),
+                            ),
+                        )
+                    }
+                    None => {
+                        Err(
+                            rt::fail(
+                                rt::Keyword::OneOf,
+                                "",
+                                "a string member `kind` is required to tell the variants apart",
+                            ),
+                        )
+                    }
+                }
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
 impl rt::Probed for Shape {
     fn probe(&self) -> rt::Probe<'_> {
         rt::Probe::Object
@@ -323,6 +402,93 @@ impl Circle {
         };
         Ok(value)
     }
+    /// Checks the members of an object as `__visit` does, keeping nothing.
+    #[doc(hidden)]
+    #[allow(unused_mut)]
+    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        let mut __kind: ::core::option::Option<()> = None;
+        let mut __radius: ::core::option::Option<()> = None;
+        let mut __keys = rt::KeySet::default();
+        if let Some((k, v)) = pre {
+            match k {
+                "kind" => {
+                    v.parse::<CircleKind>()
+                        .map_err(|m| rt::fail::<
+                            __A::Error,
+                        >(rt::Keyword::Const, "/kind", m))?;
+                    __kind = Some(());
+                }
+                _ => {}
+            }
+        }
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "kind" => {
+                    if __kind.is_some() {
+                        return Err(rt::duplicate(&mut map, "kind"));
+                    }
+                    __kind = Some(
+                        map
+                            .next_value_seed(
+                                rt::Verified(rt::TypeSeed::<CircleKind>::new()),
+                            )?,
+                    );
+                }
+                "radius" => {
+                    if __radius.is_some() {
+                        return Err(rt::duplicate(&mut map, "radius"));
+                    }
+                    __radius = Some(
+                        map.next_value_seed(rt::Verified(rt::NumSeed(&NUM_0)))?,
+                    );
+                }
+                _ => {
+                    if let Some(k) = __keys.insert(key) {
+                        return Err(rt::duplicate(&mut map, k.as_str()));
+                    }
+                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
+                }
+            }
+        }
+        if __kind.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `kind`"),
+            );
+        }
+        if __radius.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `radius`"),
+            );
+        }
+        Ok(())
+    }
+}
+impl rt::Verify for Circle {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (Circle)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                Circle::__verify(map, None)
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 impl<'de> serde::Deserialize<'de> for Circle {
     fn deserialize<__D: serde::Deserializer<'de>>(
@@ -448,6 +614,13 @@ impl rt::Probed for CircleKind {
 impl rt::Check for CircleKind {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         Ok(())
+    }
+}
+impl rt::Verify for CircleKind {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        rt::verify_by_decoding::<CircleKind, __D>(d)
     }
 }
 /// An object with the members `kind`, `side`.
@@ -608,6 +781,94 @@ impl Square {
         };
         Ok(value)
     }
+    /// Checks the members of an object as `__visit` does, keeping nothing.
+    #[doc(hidden)]
+    #[allow(unused_mut)]
+    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+        mut map: __A,
+        pre: ::core::option::Option<(&str, &str)>,
+    ) -> ::core::result::Result<(), __A::Error> {
+        let mut __kind: ::core::option::Option<()> = None;
+        let mut __side: ::core::option::Option<()> = None;
+        if let Some((k, v)) = pre {
+            match k {
+                "kind" => {
+                    v.parse::<SquareKind>()
+                        .map_err(|m| rt::fail::<
+                            __A::Error,
+                        >(rt::Keyword::Const, "/kind", m))?;
+                    __kind = Some(());
+                }
+                _ => {}
+            }
+        }
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "kind" => {
+                    if __kind.is_some() {
+                        return Err(rt::duplicate(&mut map, "kind"));
+                    }
+                    __kind = Some(
+                        map
+                            .next_value_seed(
+                                rt::Verified(rt::TypeSeed::<SquareKind>::new()),
+                            )?,
+                    );
+                }
+                "side" => {
+                    if __side.is_some() {
+                        return Err(rt::duplicate(&mut map, "side"));
+                    }
+                    __side = Some(
+                        map.next_value_seed(rt::Verified(rt::IntegerSeed(&INT_0)))?,
+                    );
+                }
+                other => {
+                    let msg = format!("unknown member `{other}` is not allowed");
+                    map.next_value_seed(
+                        rt::Reject(
+                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
+                        ),
+                    )?;
+                }
+            }
+        }
+        if __kind.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `kind`"),
+            );
+        }
+        if __side.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `side`"),
+            );
+        }
+        Ok(())
+    }
+}
+impl rt::Verify for Square {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (Square)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                Square::__verify(map, None)
+            }
+        }
+        d.deserialize_map(V)
+    }
 }
 impl<'de> serde::Deserialize<'de> for Square {
     fn deserialize<__D: serde::Deserializer<'de>>(
@@ -717,6 +978,13 @@ impl rt::Probed for SquareKind {
 impl rt::Check for SquareKind {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         Ok(())
+    }
+}
+impl rt::Verify for SquareKind {
+    fn verify<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        rt::verify_by_decoding::<SquareKind, __D>(d)
     }
 }
 impl rt::Document for Shape {
