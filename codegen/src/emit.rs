@@ -6,18 +6,22 @@ use crate::model::*;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 use serde_json::Value;
+use std::collections::BTreeSet;
 
 /// Turns a [`Model`] into Rust tokens, collecting the rule tables it refers to.
 pub struct Emitter<'a> {
     model: &'a Model,
+    /// Per item: the members that rules across members read, its own and those of every
+    /// narrowing of it (`Ty::Refined`). A verdict-only check keeps their values.
+    rule_keys: Vec<BTreeSet<String>>,
     str_rules: Vec<StrRule>,
     int_rules: Vec<IntRule>,
     num_rules: Vec<NumRule>,
     patterns: Vec<String>,
-    refines: Vec<(TokenStream, ObjPred)>,
+    /// Narrowings checked on an object's members by name (any type with `rt::Fields`).
+    refines: Vec<ObjPred>,
 }
 
-/// The runtime's `Keyword` variant for a snake_case code (`max_length` -> `rt::Keyword::MaxLength`).
 /// `rt::Verify` for a type whose checks need its decoded value, or whose decoding keeps nothing
 /// anyway (enumerations): it is decoded and dropped.
 fn verify_by_decoding(name: &Ident) -> TokenStream {
@@ -30,6 +34,7 @@ fn verify_by_decoding(name: &Ident) -> TokenStream {
     }
 }
 
+/// The runtime's `Keyword` variant for a snake_case code (`max_length` -> `rt::Keyword::MaxLength`).
 fn keyword(code: &str) -> TokenStream {
     let variant = ident(&crate::names::pascal(code));
     quote! { rt::Keyword::#variant }
@@ -96,8 +101,61 @@ fn bounds<T: std::fmt::Display>(min: Option<T>, max: Option<T>) -> String {
 impl<'a> Emitter<'a> {
     /// An emitter for `model`.
     pub fn new(model: &'a Model) -> Self {
+        let mut rule_keys = vec![BTreeSet::new(); model.items.len()];
+        fn pred_keys(p: &ObjPred, out: &mut BTreeSet<String>) {
+            out.extend(p.props.iter().map(|(k, _)| k.clone()));
+            out.extend(p.required.iter().cloned());
+            out.extend(p.not_required.iter().flatten().cloned());
+        }
+        fn refined(ty: &Ty, keys: &mut [BTreeSet<String>]) {
+            match ty {
+                Ty::Refined(t, pred) => {
+                    if let Ty::Named(i) = **t {
+                        pred_keys(pred, &mut keys[i]);
+                    }
+                    refined(t, keys);
+                }
+                Ty::Array(a) => refined(&a.item, keys),
+                Ty::Nullable(t) => refined(t, keys),
+                _ => {}
+            }
+        }
+        for (i, item) in model.items.iter().enumerate() {
+            let mut tys: Vec<&Ty> = Vec::new();
+            match item {
+                Item::Struct(st) => {
+                    for c in &st.conds {
+                        pred_keys(&c.when, &mut rule_keys[i]);
+                        pred_keys(&c.then, &mut rule_keys[i]);
+                    }
+                    for p in st.one_ofs.iter().flatten().chain(&st.checks) {
+                        pred_keys(p, &mut rule_keys[i]);
+                    }
+                    tys.extend(st.fields.iter().map(|f| &f.ty));
+                    if let Extra::Typed(t, _) = &st.extra {
+                        tys.push(t);
+                    }
+                }
+                Item::Tagged(t) => tys.extend(t.variants.iter().map(|v| &v.2)),
+                Item::ByType(b) => tys.extend(b.variants.iter().map(|v| &v.2)),
+                Item::Select(sel) => tys.extend(sel.variants.iter().map(|v| &v.ty)),
+                _ => {}
+            }
+            for t in tys {
+                refined(t, &mut rule_keys);
+            }
+        }
+        for t in model
+            .roots
+            .iter()
+            .map(|r| &r.ty)
+            .chain(model.defs.iter().map(|d| &d.1))
+        {
+            refined(t, &mut rule_keys);
+        }
         Emitter {
             model,
+            rule_keys,
             str_rules: vec![],
             int_rules: vec![],
             num_rules: vec![],
@@ -151,16 +209,11 @@ impl<'a> Emitter<'a> {
     }
 
     /// The function that checks a narrowing of a shared type, made once per (type, predicate).
-    fn refine_fn(&mut self, rty: &TokenStream, pred: &ObjPred) -> Ident {
-        let key = rty.to_string();
-        let i = match self
-            .refines
-            .iter()
-            .position(|(t, p)| t.to_string() == key && p == pred)
-        {
+    fn refine_fn(&mut self, pred: &ObjPred) -> Ident {
+        let i = match self.refines.iter().position(|p| p == pred) {
             Some(i) => i,
             None => {
-                self.refines.push((rty.clone(), pred.clone()));
+                self.refines.push(pred.clone());
                 self.refines.len() - 1
             }
         };
@@ -220,8 +273,7 @@ impl<'a> Emitter<'a> {
             }
             Ty::Refined(t, pred) => {
                 let inner = self.checks(t, v.clone());
-                let rty = self.rust_ty(t);
-                let f = self.refine_fn(&rty, pred);
+                let f = self.refine_fn(pred);
                 Some(quote! { #inner #f(#v)?; })
             }
         }
@@ -346,8 +398,8 @@ impl<'a> Emitter<'a> {
             Ty::Refined(t, pred) => {
                 let inner = self.seed(t);
                 let rty = self.rust_ty(t);
-                let f = self.refine_fn(&rty, pred);
-                quote! { rt::RefinedSeed::<_, #rty> { inner: #inner, check: #f } }
+                let f = self.refine_fn(pred);
+                quote! { rt::RefinedSeed::<_, #rty>::new(#inner, #f) }
             }
         }
     }
@@ -496,13 +548,12 @@ impl<'a> Emitter<'a> {
         let refines: Vec<TokenStream> = std::mem::take(&mut self.refines)
             .into_iter()
             .enumerate()
-            .map(|(i, (ty, pred))| {
+            .map(|(i, pred)| {
                 let f = format_ident!("__refine_{}", i);
                 let body = pred_check(&quote! { v }, &pred);
                 quote! {
                     #[allow(non_snake_case)]
-                    fn #f(v: &#ty) -> ::core::result::Result<(), rt::Failure> {
-                        use rt::Fields as _;
+                    fn #f(v: &dyn rt::Fields) -> ::core::result::Result<(), rt::Failure> {
                         #body
                         Ok(())
                     }
@@ -551,7 +602,7 @@ impl<'a> Emitter<'a> {
 
     fn item(&mut self, id: usize) -> TokenStream {
         match &self.model.items[id] {
-            Item::Struct(s) => self.strukt(s),
+            Item::Struct(s) => self.strukt(id, s),
             Item::Enum(e) => {
                 let item = self.enumeration(e);
                 let verify = verify_by_decoding(&ident(&e.name));
@@ -654,7 +705,7 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    fn strukt(&mut self, s: &Struct) -> TokenStream {
+    fn strukt(&mut self, id: usize, s: &Struct) -> TokenStream {
         let name = ident(&s.name);
         let members: Vec<String> = s.fields.iter().map(|f| format!("`{}`", f.json)).collect();
         let doc = doc_with(
@@ -682,6 +733,17 @@ impl<'a> Emitter<'a> {
         let mut v_pre_arms = Vec::new();
         let mut v_unpack = Vec::new();
         let mut v_unpack_late = Vec::new();
+        // Rules across members read these members; a verdict-only check keeps their values when it
+        // can (every one a declared member, or an unknown one that a closed object cannot hold),
+        // and otherwise decodes the object whole.
+        let rule_keys = self.rule_keys[id].clone();
+        let native = rule_keys
+            .iter()
+            .all(|k| match s.fields.iter().find(|f| &f.json == k) {
+                Some(f) => f.select.is_none(),
+                None => matches!(s.extra, Extra::Closed),
+            });
+        let mut view_arms = Vec::new();
         let selectors: Vec<&str> = s
             .fields
             .iter()
@@ -948,8 +1010,18 @@ impl<'a> Emitter<'a> {
                     #slot = Some(map.next_value_seed(#seed)?);
                 }
             });
-            // A selector keeps its value (it chooses a later member's schema); others keep nothing.
-            let (v_slot_ty, v_seed) = if is_selector {
+            // A selector keeps its value (it chooses a later member's schema), and so does a member
+            // that rules read; others keep nothing.
+            let read_by_rules = native && rule_keys.contains(json);
+            if read_by_rules {
+                view_arms.push(if nullable {
+                    quote! { #json => match &#slot { Some(v) => rt::Probed::probe(v), None => rt::Probe::Absent }, }
+                } else {
+                    quote! { #json => rt::probe_optional(&#slot), }
+                });
+            }
+            let kept = is_selector || read_by_rules;
+            let (v_slot_ty, v_seed) = if kept {
                 (slot_ty.clone(), seed.clone())
             } else {
                 (quote! { () }, quote! { rt::Verified(#seed) })
@@ -1002,7 +1074,7 @@ impl<'a> Emitter<'a> {
                         #slot = Some(#parse);
                     }
                 });
-                v_pre_arms.push(if is_selector {
+                v_pre_arms.push(if kept {
                     quote! { #json => { #slot = Some(#parse); } }
                 } else {
                     quote! { #json => { #parse; #slot = Some(()); } }
@@ -1162,29 +1234,33 @@ impl<'a> Emitter<'a> {
                 });
             }
         }
-        // Post-decode rules: conditionals, exclusive alternatives, narrowings.
-        let mut rules = Vec::new();
-        for c in &s.conds {
-            let when = pred_holds(&quote! { self }, &c.when);
-            let then = pred_check(&quote! { self }, &c.then);
-            rules.push(quote! { if #when { #then } });
-        }
-        for branches in &s.one_ofs {
-            let holds: Vec<TokenStream> = branches
-                .iter()
-                .map(|b| pred_holds(&quote! { self }, b))
-                .collect();
-            let n = branches.len();
-            rules.push(quote! {
-                let matched = [#(#holds),*].iter().filter(|b| **b).count();
-                if matched != 1 {
-                    return Err(rt::Failure::new(rt::Keyword::OneOf, "", format!("must match exactly one of {} alternatives; matches {matched}", #n)));
-                }
-            });
-        }
-        for c in &s.checks {
-            rules.push(pred_check(&quote! { self }, c));
-        }
+        // Post-decode rules: conditionals, exclusive alternatives, narrowings; on `target`, the
+        // decoded value or the verdict-only check's view of its kept members.
+        let rules_on = |target: TokenStream| {
+            let mut rules = Vec::new();
+            for c in &s.conds {
+                let when = pred_holds(&target, &c.when);
+                let then = pred_check(&target, &c.then);
+                rules.push(quote! { if #when { #then } });
+            }
+            for branches in &s.one_ofs {
+                let holds: Vec<TokenStream> =
+                    branches.iter().map(|b| pred_holds(&target, b)).collect();
+                let n = branches.len();
+                rules.push(quote! {
+                    let matched = [#(#holds),*].iter().filter(|b| **b).count();
+                    if matched != 1 {
+                        return Err(rt::Failure::new(rt::Keyword::OneOf, "", format!("must match exactly one of {} alternatives; matches {matched}", #n)));
+                    }
+                });
+            }
+            for c in &s.checks {
+                rules.push(pred_check(&target, c));
+            }
+            rules
+        };
+        let rules = rules_on(quote! { self });
+        let v_rules = rules_on(quote! { __view });
         let (check_call, rules_call) = if rules.is_empty() {
             (quote! {}, quote! {})
         } else {
@@ -1219,8 +1295,19 @@ impl<'a> Emitter<'a> {
             }
         };
         let v_fallback = v_fallback.unwrap_or_else(|| fallback.clone());
-        // Rules across members need the value: such a struct is verified by decoding it.
-        let v_body = if rules.is_empty() {
+        let v_rules = if v_rules.is_empty() {
+            quote! {}
+        } else {
+            quote! {
+                let __rules = || -> ::core::result::Result<(), rt::Failure> {
+                    use rt::Fields as _;
+                    #(#v_rules)*
+                    Ok(())
+                };
+                __rules().map_err(rt::Failure::into_error::<__A::Error>)?;
+            }
+        };
+        let v_body = if native {
             quote! {
                 #(#v_slots)*
                 #v_extra_slot
@@ -1233,10 +1320,26 @@ impl<'a> Emitter<'a> {
                 }
                 #(#v_unpack)*
                 #(#v_unpack_late)*
+                let __members = |key: &str| match key {
+                    #(#view_arms)*
+                    _ => rt::Probe::Absent,
+                };
+                let __view = rt::View(&__members);
+                #v_rules
+                if let Some(check) = refine {
+                    check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
+                }
                 Ok(())
             }
         } else {
-            quote! { #name::__visit(map, pre).map(|_| ()) }
+            // Rules read members the check does not keep: decode the object whole.
+            quote! {
+                let value = #name::__visit(map, pre)?;
+                if let Some(check) = refine {
+                    check(&value).map_err(rt::Failure::into_error::<__A::Error>)?;
+                }
+                Ok(())
+            }
         };
         let pre_block = if pre_arms.is_empty() {
             quote! { let _ = pre; }
@@ -1363,12 +1466,14 @@ impl<'a> Emitter<'a> {
                     #check_call
                     Ok(value)
                 }
-                /// Checks the members of an object as `__visit` does, keeping nothing.
+                /// Checks the members of an object as `__visit` does, keeping only what rules read,
+                /// then `refine` on them (a narrowing of this type).
                 #[doc(hidden)]
                 #[allow(unused_mut)]
                 pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
                     mut map: __A,
                     pre: ::core::option::Option<(&str, &str)>,
+                    refine: ::core::option::Option<rt::MemberCheck>,
                 ) -> ::core::result::Result<(), __A::Error> {
                     #v_body
                 }
@@ -1382,10 +1487,25 @@ impl<'a> Emitter<'a> {
                             f.write_str(#expecting)
                         }
                         fn visit_map<__A: serde::de::MapAccess<'de>>(self, map: __A) -> ::core::result::Result<(), __A::Error> {
-                            #name::__verify(map, None)
+                            #name::__verify(map, None, None)
                         }
                     }
                     d.deserialize_map(V)
+                }
+            }
+            impl rt::VerifyWith for #name {
+                fn verify_with<'de, __D: serde::Deserializer<'de>>(d: __D, check: rt::MemberCheck) -> ::core::result::Result<(), __D::Error> {
+                    struct V(rt::MemberCheck);
+                    impl<'de> serde::de::Visitor<'de> for V {
+                        type Value = ();
+                        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                            f.write_str(#expecting)
+                        }
+                        fn visit_map<__A: serde::de::MapAccess<'de>>(self, map: __A) -> ::core::result::Result<(), __A::Error> {
+                            #name::__verify(map, None, Some(self.0))
+                        }
+                    }
+                    d.deserialize_map(V(check))
                 }
             }
             impl<'de> serde::Deserialize<'de> for #name {
@@ -1769,7 +1889,8 @@ impl<'a> Emitter<'a> {
                 fast_arms.push(
                     quote! { #value => #vt::__visit(map, Some((#tag, #value))).map(#name::#v), },
                 );
-                v_fast_arms.push(quote! { #value => #vt::__verify(map, Some((#tag, #value))), });
+                v_fast_arms
+                    .push(quote! { #value => #vt::__verify(map, Some((#tag, #value)), None), });
             }
             tags.push(quote! { #name::#v(_) => #value, });
         }

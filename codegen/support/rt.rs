@@ -1337,11 +1337,26 @@ impl<'de, T: de::Deserialize<'de>> DeserializeSeed<'de> for TypeSeed<T> {
     }
 }
 
-/// Decodes with `inner`, then runs a generated check on the decoded value (a narrowing that an
-/// `allOf` adds to a shared type).
+/// A generated check of an object's members read by name: a narrowing, or rules across members.
+/// It reads a decoded value and a verdict-only check's kept members alike.
+pub type MemberCheck = fn(&dyn Fields) -> Result<(), Failure>;
+
+/// Decodes with `inner` (the decoder of the object type `T`), then runs a generated check on the
+/// decoded value (a narrowing that an `allOf` adds to a shared type).
 pub struct RefinedSeed<S, T> {
     pub inner: S,
-    pub check: fn(&T) -> Result<(), Failure>,
+    pub check: MemberCheck,
+    ty: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<S, T> RefinedSeed<S, T> {
+    pub const fn new(inner: S, check: MemberCheck) -> Self {
+        RefinedSeed {
+            inner,
+            check,
+            ty: std::marker::PhantomData,
+        }
+    }
 }
 
 impl<S: Copy, T> Clone for RefinedSeed<S, T> {
@@ -1351,7 +1366,9 @@ impl<S: Copy, T> Clone for RefinedSeed<S, T> {
 }
 impl<S: Copy, T> Copy for RefinedSeed<S, T> {}
 
-impl<'de, S: DeserializeSeed<'de, Value = T>, T> DeserializeSeed<'de> for RefinedSeed<S, T> {
+impl<'de, S: DeserializeSeed<'de, Value = T>, T: Fields> DeserializeSeed<'de>
+    for RefinedSeed<S, T>
+{
     type Value = T;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
         let v = self.inner.deserialize(d)?;
@@ -2303,9 +2320,25 @@ impl<'de, T: Verify> VerifySeed<'de> for TypeSeed<T> {
     }
 }
 
-impl<'de, S: DeserializeSeed<'de, Value = T>, T> VerifySeed<'de> for RefinedSeed<S, T> {
+/// A generated object type's verdict-only check with one more [`MemberCheck`] on its members.
+pub trait VerifyWith {
+    fn verify_with<'de, D: Deserializer<'de>>(d: D, check: MemberCheck) -> Result<(), D::Error>;
+}
+
+/// `inner` is `T`'s own decoder, so `T` verifies in its place.
+impl<'de, S, T: VerifyWith> VerifySeed<'de> for RefinedSeed<S, T> {
     fn verify<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        self.deserialize(d).map(|_| ())
+        T::verify_with(d, self.check)
+    }
+}
+
+/// The members a verdict-only check kept, read by name (the function answers for each name) as
+/// rules across members read a decoded value.
+pub struct View<'a>(pub &'a dyn Fn(&str) -> Probe<'a>);
+
+impl Fields for View<'_> {
+    fn field(&self, key: &str) -> Probe<'_> {
+        (self.0)(key)
     }
 }
 

@@ -371,14 +371,232 @@ impl Order {
         value.__check().map_err(rt::Failure::into_error::<__A::Error>)?;
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping nothing.
+    /// Checks the members of an object as `__visit` does, keeping only what rules read,
+    /// then `refine` on them (a narrowing of this type).
     #[doc(hidden)]
     #[allow(unused_mut)]
     pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
+        refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
-        Order::__visit(map, pre).map(|_| ())
+        let mut __state: ::core::option::Option<OrderState> = None;
+        let mut __blocker: ::core::option::Option<rt::Str> = None;
+        let mut __note: ::core::option::Option<rt::Str> = None;
+        let mut __mode: ::core::option::Option<OrderMode> = None;
+        let mut __host: ::core::option::Option<rt::Str> = None;
+        let mut __items: ::core::option::Option<Vec<rt::Str>> = None;
+        if let Some((k, v)) = pre {
+            match k {
+                "state" => {
+                    __state = Some(
+                        v
+                            .parse::<OrderState>()
+                            .map_err(|m| rt::fail::<
+                                __A::Error,
+                            >(rt::Keyword::Enum, "/state", m))?,
+                    );
+                }
+                "mode" => {
+                    __mode = Some(
+                        v
+                            .parse::<OrderMode>()
+                            .map_err(|m| rt::fail::<
+                                __A::Error,
+                            >(rt::Keyword::Enum, "/mode", m))?,
+                    );
+                }
+                _ => {}
+            }
+        }
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "state" => {
+                    if __state.is_some() {
+                        return Err(rt::duplicate(&mut map, "state"));
+                    }
+                    __state = Some(
+                        map.next_value_seed(rt::TypeSeed::<OrderState>::new())?,
+                    );
+                }
+                "blocker" => {
+                    if __blocker.is_some() {
+                        return Err(rt::duplicate(&mut map, "blocker"));
+                    }
+                    __blocker = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
+                }
+                "note" => {
+                    if __note.is_some() {
+                        return Err(rt::duplicate(&mut map, "note"));
+                    }
+                    __note = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
+                }
+                "mode" => {
+                    if __mode.is_some() {
+                        return Err(rt::duplicate(&mut map, "mode"));
+                    }
+                    __mode = Some(
+                        map.next_value_seed(rt::TypeSeed::<OrderMode>::new())?,
+                    );
+                }
+                "host" => {
+                    if __host.is_some() {
+                        return Err(rt::duplicate(&mut map, "host"));
+                    }
+                    __host = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
+                }
+                "items" => {
+                    if __items.is_some() {
+                        return Err(rt::duplicate(&mut map, "items"));
+                    }
+                    __items = Some(
+                        map
+                            .next_value_seed(rt::VecSeed {
+                                item: rt::StrSeed(&STR_0),
+                                min: None,
+                                max: None,
+                                unique: false,
+                            })?,
+                    );
+                }
+                other => {
+                    let msg = format!("unknown member `{other}` is not allowed");
+                    map.next_value_seed(
+                        rt::Reject(
+                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
+                        ),
+                    )?;
+                }
+            }
+        }
+        if __state.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `state`"),
+            );
+        }
+        let __members = |key: &str| match key {
+            "state" => rt::probe_optional(&__state),
+            "blocker" => rt::probe_optional(&__blocker),
+            "note" => rt::probe_optional(&__note),
+            "mode" => rt::probe_optional(&__mode),
+            "host" => rt::probe_optional(&__host),
+            "items" => rt::probe_optional(&__items),
+            _ => rt::Probe::Absent,
+        };
+        let __view = rt::View(&__members);
+        let __rules = || -> ::core::result::Result<(), rt::Failure> {
+            use rt::Fields as _;
+            if true && !__view.field("state").is_absent()
+                && {
+                    let p = __view.field("state");
+                    p.is_absent() || (p.is_in(&[rt::Probe::Str("blocked")]))
+                }
+            {
+                if __view.field("blocker").is_absent() {
+                    return Err(
+                        rt::Failure::new(
+                            rt::Keyword::Required,
+                            "",
+                            "missing required member `blocker`",
+                        ),
+                    );
+                }
+            }
+            if true && !__view.field("state").is_absent()
+                && {
+                    let p = __view.field("state");
+                    p.is_absent() || (p.is_in(&[rt::Probe::Str("done")]))
+                }
+            {
+                {
+                    let p = __view.field("items");
+                    if !p.is_absent() && !(p.has_type(&["array"])) {
+                        return Err(
+                            rt::Failure::new(
+                                rt::Keyword::Type,
+                                "/items",
+                                "`items` must be of type array",
+                            ),
+                        );
+                    }
+                }
+                {
+                    let p = __view.field("items");
+                    if !p.is_absent() && !(p.len().is_none_or(|l| l <= 0usize)) {
+                        return Err(
+                            rt::Failure::new(
+                                rt::Keyword::MaxItems,
+                                "/items",
+                                "`items` must have at most 0 items",
+                            ),
+                        );
+                    }
+                }
+                if true && !__view.field("note").is_absent() {
+                    return Err(
+                        rt::Failure::new(
+                            rt::Keyword::Not,
+                            "",
+                            "members note must not all be present",
+                        ),
+                    );
+                }
+            }
+            if true
+                && {
+                    let p = __view.field("mode");
+                    p.is_absent() || (p.is_in(&[rt::Probe::Str("local")]))
+                }
+            {
+                {
+                    let p = __view.field("host");
+                    if !p.is_absent() && !(false) {
+                        return Err(
+                            rt::Failure::new(
+                                rt::Keyword::FalseSchema,
+                                "/host",
+                                "member `host` is not allowed here",
+                            ),
+                        );
+                    }
+                }
+            }
+            let matched = [
+                true
+                    && {
+                        let p = __view.field("mode");
+                        p.is_absent() || (p.is_in(&[rt::Probe::Str("local")]))
+                    },
+                true && !__view.field("host").is_absent()
+                    && {
+                        let p = __view.field("mode");
+                        p.is_absent() || (p.is_in(&[rt::Probe::Str("remote")]))
+                    },
+            ]
+                .iter()
+                .filter(|b| **b)
+                .count();
+            if matched != 1 {
+                return Err(
+                    rt::Failure::new(
+                        rt::Keyword::OneOf,
+                        "",
+                        format!(
+                            "must match exactly one of {} alternatives; matches {matched}",
+                            2usize
+                        ),
+                    ),
+                );
+            }
+            Ok(())
+        };
+        __rules().map_err(rt::Failure::into_error::<__A::Error>)?;
+        if let Some(check) = refine {
+            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
+        }
+        Ok(())
     }
 }
 impl rt::Verify for Order {
@@ -395,10 +613,31 @@ impl rt::Verify for Order {
                 self,
                 map: __A,
             ) -> ::core::result::Result<(), __A::Error> {
-                Order::__verify(map, None)
+                Order::__verify(map, None, None)
             }
         }
         d.deserialize_map(V)
+    }
+}
+impl rt::VerifyWith for Order {
+    fn verify_with<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+        check: rt::MemberCheck,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V(rt::MemberCheck);
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (Order)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                Order::__verify(map, None, Some(self.0))
+            }
+        }
+        d.deserialize_map(V(check))
     }
 }
 impl<'de> serde::Deserialize<'de> for Order {

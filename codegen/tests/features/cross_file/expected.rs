@@ -233,12 +233,14 @@ impl A {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping nothing.
+    /// Checks the members of an object as `__visit` does, keeping only what rules read,
+    /// then `refine` on them (a narrowing of this type).
     #[doc(hidden)]
     #[allow(unused_mut)]
     pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
+        refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
         let mut __id: ::core::option::Option<()> = None;
         let mut __beta: ::core::option::Option<()> = None;
@@ -297,6 +299,13 @@ impl A {
                 >(rt::Keyword::Required, "", "missing required member `beta`"),
             );
         }
+        let __members = |key: &str| match key {
+            _ => rt::Probe::Absent,
+        };
+        let __view = rt::View(&__members);
+        if let Some(check) = refine {
+            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
+        }
         Ok(())
     }
 }
@@ -314,10 +323,31 @@ impl rt::Verify for A {
                 self,
                 map: __A,
             ) -> ::core::result::Result<(), __A::Error> {
-                A::__verify(map, None)
+                A::__verify(map, None, None)
             }
         }
         d.deserialize_map(V)
+    }
+}
+impl rt::VerifyWith for A {
+    fn verify_with<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+        check: rt::MemberCheck,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V(rt::MemberCheck);
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (A)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                A::__verify(map, None, Some(self.0))
+            }
+        }
+        d.deserialize_map(V(check))
     }
 }
 impl<'de> serde::Deserialize<'de> for A {
@@ -498,12 +528,14 @@ impl B {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping nothing.
+    /// Checks the members of an object as `__visit` does, keeping only what rules read,
+    /// then `refine` on them (a narrowing of this type).
     #[doc(hidden)]
     #[allow(unused_mut)]
     pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
+        refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
         let mut __id: ::core::option::Option<()> = None;
         let mut __keys = rt::KeySet::default();
@@ -533,6 +565,13 @@ impl B {
                 >(rt::Keyword::Required, "", "missing required member `id`"),
             );
         }
+        let __members = |key: &str| match key {
+            _ => rt::Probe::Absent,
+        };
+        let __view = rt::View(&__members);
+        if let Some(check) = refine {
+            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
+        }
         Ok(())
     }
 }
@@ -550,10 +589,31 @@ impl rt::Verify for B {
                 self,
                 map: __A,
             ) -> ::core::result::Result<(), __A::Error> {
-                B::__verify(map, None)
+                B::__verify(map, None, None)
             }
         }
         d.deserialize_map(V)
+    }
+}
+impl rt::VerifyWith for B {
+    fn verify_with<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+        check: rt::MemberCheck,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V(rt::MemberCheck);
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (B)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                B::__verify(map, None, Some(self.0))
+            }
+        }
+        d.deserialize_map(V(check))
     }
 }
 impl<'de> serde::Deserialize<'de> for B {

@@ -205,12 +205,14 @@ impl Catalog {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping nothing.
+    /// Checks the members of an object as `__visit` does, keeping only what rules read,
+    /// then `refine` on them (a narrowing of this type).
     #[doc(hidden)]
     #[allow(unused_mut)]
     pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
+        refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
         let mut __entries: ::core::option::Option<()> = None;
         let mut __owner: ::core::option::Option<()> = None;
@@ -257,6 +259,13 @@ impl Catalog {
                 >(rt::Keyword::Required, "", "missing required member `entries`"),
             );
         }
+        let __members = |key: &str| match key {
+            _ => rt::Probe::Absent,
+        };
+        let __view = rt::View(&__members);
+        if let Some(check) = refine {
+            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
+        }
         Ok(())
     }
 }
@@ -274,10 +283,31 @@ impl rt::Verify for Catalog {
                 self,
                 map: __A,
             ) -> ::core::result::Result<(), __A::Error> {
-                Catalog::__verify(map, None)
+                Catalog::__verify(map, None, None)
             }
         }
         d.deserialize_map(V)
+    }
+}
+impl rt::VerifyWith for Catalog {
+    fn verify_with<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+        check: rt::MemberCheck,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V(rt::MemberCheck);
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (Catalog)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                Catalog::__verify(map, None, Some(self.0))
+            }
+        }
+        d.deserialize_map(V(check))
     }
 }
 impl<'de> serde::Deserialize<'de> for Catalog {
@@ -528,12 +558,14 @@ impl Entry {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping nothing.
+    /// Checks the members of an object as `__visit` does, keeping only what rules read,
+    /// then `refine` on them (a narrowing of this type).
     #[doc(hidden)]
     #[allow(unused_mut)]
     pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
+        refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
         let mut __sku: ::core::option::Option<()> = None;
         let mut __price: ::core::option::Option<()> = None;
@@ -572,6 +604,13 @@ impl Entry {
                 >(rt::Keyword::Required, "", "missing required member `sku`"),
             );
         }
+        let __members = |key: &str| match key {
+            _ => rt::Probe::Absent,
+        };
+        let __view = rt::View(&__members);
+        if let Some(check) = refine {
+            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
+        }
         Ok(())
     }
 }
@@ -589,10 +628,31 @@ impl rt::Verify for Entry {
                 self,
                 map: __A,
             ) -> ::core::result::Result<(), __A::Error> {
-                Entry::__verify(map, None)
+                Entry::__verify(map, None, None)
             }
         }
         d.deserialize_map(V)
+    }
+}
+impl rt::VerifyWith for Entry {
+    fn verify_with<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+        check: rt::MemberCheck,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V(rt::MemberCheck);
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (Entry)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                Entry::__verify(map, None, Some(self.0))
+            }
+        }
+        d.deserialize_map(V(check))
     }
 }
 impl<'de> serde::Deserialize<'de> for Entry {
@@ -789,12 +849,14 @@ impl Person {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping nothing.
+    /// Checks the members of an object as `__visit` does, keeping only what rules read,
+    /// then `refine` on them (a narrowing of this type).
     #[doc(hidden)]
     #[allow(unused_mut)]
     pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
+        refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
         let mut __name: ::core::option::Option<()> = None;
         let mut __keys = rt::KeySet::default();
@@ -827,6 +889,13 @@ impl Person {
                 >(rt::Keyword::Required, "", "missing required member `name`"),
             );
         }
+        let __members = |key: &str| match key {
+            _ => rt::Probe::Absent,
+        };
+        let __view = rt::View(&__members);
+        if let Some(check) = refine {
+            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
+        }
         Ok(())
     }
 }
@@ -844,10 +913,31 @@ impl rt::Verify for Person {
                 self,
                 map: __A,
             ) -> ::core::result::Result<(), __A::Error> {
-                Person::__verify(map, None)
+                Person::__verify(map, None, None)
             }
         }
         d.deserialize_map(V)
+    }
+}
+impl rt::VerifyWith for Person {
+    fn verify_with<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+        check: rt::MemberCheck,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V(rt::MemberCheck);
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (Person)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                Person::__verify(map, None, Some(self.0))
+            }
+        }
+        d.deserialize_map(V(check))
     }
 }
 impl<'de> serde::Deserialize<'de> for Person {

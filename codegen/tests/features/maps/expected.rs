@@ -146,12 +146,14 @@ impl Answers {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping nothing.
+    /// Checks the members of an object as `__visit` does, keeping only what rules read,
+    /// then `refine` on them (a narrowing of this type).
     #[doc(hidden)]
     #[allow(unused_mut)]
     pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
+        refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
         let mut __answers: ::core::option::Option<()> = None;
         let _ = pre;
@@ -185,6 +187,13 @@ impl Answers {
                 >(rt::Keyword::Required, "", "missing required member `answers`"),
             );
         }
+        let __members = |key: &str| match key {
+            _ => rt::Probe::Absent,
+        };
+        let __view = rt::View(&__members);
+        if let Some(check) = refine {
+            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
+        }
         Ok(())
     }
 }
@@ -202,10 +211,31 @@ impl rt::Verify for Answers {
                 self,
                 map: __A,
             ) -> ::core::result::Result<(), __A::Error> {
-                Answers::__verify(map, None)
+                Answers::__verify(map, None, None)
             }
         }
         d.deserialize_map(V)
+    }
+}
+impl rt::VerifyWith for Answers {
+    fn verify_with<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+        check: rt::MemberCheck,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V(rt::MemberCheck);
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (Answers)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                Answers::__verify(map, None, Some(self.0))
+            }
+        }
+        d.deserialize_map(V(check))
     }
 }
 impl<'de> serde::Deserialize<'de> for Answers {
@@ -342,12 +372,14 @@ impl AnswersAnswers {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping nothing.
+    /// Checks the members of an object as `__visit` does, keeping only what rules read,
+    /// then `refine` on them (a narrowing of this type).
     #[doc(hidden)]
     #[allow(unused_mut)]
     pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
+        refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
         let mut __keys = rt::KeySet::default();
         let _ = pre;
@@ -363,6 +395,13 @@ impl AnswersAnswers {
                     )?;
                 }
             }
+        }
+        let __members = |key: &str| match key {
+            _ => rt::Probe::Absent,
+        };
+        let __view = rt::View(&__members);
+        if let Some(check) = refine {
+            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
         }
         Ok(())
     }
@@ -381,10 +420,31 @@ impl rt::Verify for AnswersAnswers {
                 self,
                 map: __A,
             ) -> ::core::result::Result<(), __A::Error> {
-                AnswersAnswers::__verify(map, None)
+                AnswersAnswers::__verify(map, None, None)
             }
         }
         d.deserialize_map(V)
+    }
+}
+impl rt::VerifyWith for AnswersAnswers {
+    fn verify_with<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+        check: rt::MemberCheck,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V(rt::MemberCheck);
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (AnswersAnswers)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                AnswersAnswers::__verify(map, None, Some(self.0))
+            }
+        }
+        d.deserialize_map(V(check))
     }
 }
 impl<'de> serde::Deserialize<'de> for AnswersAnswers {
@@ -559,12 +619,14 @@ impl AnswersAnswersValue {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping nothing.
+    /// Checks the members of an object as `__visit` does, keeping only what rules read,
+    /// then `refine` on them (a narrowing of this type).
     #[doc(hidden)]
     #[allow(unused_mut)]
     pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
+        refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
         let mut __value: ::core::option::Option<()> = None;
         let _ = pre;
@@ -595,6 +657,13 @@ impl AnswersAnswersValue {
                 >(rt::Keyword::Required, "", "missing required member `value`"),
             );
         }
+        let __members = |key: &str| match key {
+            _ => rt::Probe::Absent,
+        };
+        let __view = rt::View(&__members);
+        if let Some(check) = refine {
+            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
+        }
         Ok(())
     }
 }
@@ -612,10 +681,31 @@ impl rt::Verify for AnswersAnswersValue {
                 self,
                 map: __A,
             ) -> ::core::result::Result<(), __A::Error> {
-                AnswersAnswersValue::__verify(map, None)
+                AnswersAnswersValue::__verify(map, None, None)
             }
         }
         d.deserialize_map(V)
+    }
+}
+impl rt::VerifyWith for AnswersAnswersValue {
+    fn verify_with<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+        check: rt::MemberCheck,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V(rt::MemberCheck);
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (AnswersAnswersValue)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                AnswersAnswersValue::__verify(map, None, Some(self.0))
+            }
+        }
+        d.deserialize_map(V(check))
     }
 }
 impl<'de> serde::Deserialize<'de> for AnswersAnswersValue {

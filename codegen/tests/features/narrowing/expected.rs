@@ -188,10 +188,12 @@ impl Envelope {
                     __order_seen.push(0u16);
                     __ref_ = Some(
                         map
-                            .next_value_seed(rt::RefinedSeed::<_, Reference> {
-                                inner: rt::TypeSeed::<Reference>::new(),
-                                check: __refine_0,
-                            })?,
+                            .next_value_seed(
+                                rt::RefinedSeed::<
+                                    _,
+                                    Reference,
+                                >::new(rt::TypeSeed::<Reference>::new(), __refine_0),
+                            )?,
                     );
                 }
                 "more" => {
@@ -202,10 +204,10 @@ impl Envelope {
                     __more = Some(
                         map
                             .next_value_seed(rt::VecSeed {
-                                item: rt::RefinedSeed::<_, Reference> {
-                                    inner: rt::TypeSeed::<Reference>::new(),
-                                    check: __refine_1,
-                                },
+                                item: rt::RefinedSeed::<
+                                    _,
+                                    Reference,
+                                >::new(rt::TypeSeed::<Reference>::new(), __refine_1),
                                 min: None,
                                 max: None,
                                 unique: false,
@@ -246,12 +248,14 @@ impl Envelope {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping nothing.
+    /// Checks the members of an object as `__visit` does, keeping only what rules read,
+    /// then `refine` on them (a narrowing of this type).
     #[doc(hidden)]
     #[allow(unused_mut)]
     pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
+        refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
         let mut __ref_: ::core::option::Option<()> = None;
         let mut __more: ::core::option::Option<()> = None;
@@ -267,10 +271,12 @@ impl Envelope {
                     __ref_ = Some(
                         map
                             .next_value_seed(
-                                rt::Verified(rt::RefinedSeed::<_, Reference> {
-                                    inner: rt::TypeSeed::<Reference>::new(),
-                                    check: __refine_0,
-                                }),
+                                rt::Verified(
+                                    rt::RefinedSeed::<
+                                        _,
+                                        Reference,
+                                    >::new(rt::TypeSeed::<Reference>::new(), __refine_0),
+                                ),
                             )?,
                     );
                 }
@@ -282,10 +288,10 @@ impl Envelope {
                         map
                             .next_value_seed(
                                 rt::Verified(rt::VecSeed {
-                                    item: rt::RefinedSeed::<_, Reference> {
-                                        inner: rt::TypeSeed::<Reference>::new(),
-                                        check: __refine_1,
-                                    },
+                                    item: rt::RefinedSeed::<
+                                        _,
+                                        Reference,
+                                    >::new(rt::TypeSeed::<Reference>::new(), __refine_1),
                                     min: None,
                                     max: None,
                                     unique: false,
@@ -319,6 +325,13 @@ impl Envelope {
                 >(rt::Keyword::Required, "", "missing required member `ref`"),
             );
         }
+        let __members = |key: &str| match key {
+            _ => rt::Probe::Absent,
+        };
+        let __view = rt::View(&__members);
+        if let Some(check) = refine {
+            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
+        }
         Ok(())
     }
 }
@@ -336,10 +349,31 @@ impl rt::Verify for Envelope {
                 self,
                 map: __A,
             ) -> ::core::result::Result<(), __A::Error> {
-                Envelope::__verify(map, None)
+                Envelope::__verify(map, None, None)
             }
         }
         d.deserialize_map(V)
+    }
+}
+impl rt::VerifyWith for Envelope {
+    fn verify_with<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+        check: rt::MemberCheck,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V(rt::MemberCheck);
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (Envelope)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                Envelope::__verify(map, None, Some(self.0))
+            }
+        }
+        d.deserialize_map(V(check))
     }
 }
 impl<'de> serde::Deserialize<'de> for Envelope {
@@ -624,24 +658,28 @@ impl Reference {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping nothing.
+    /// Checks the members of an object as `__visit` does, keeping only what rules read,
+    /// then `refine` on them (a narrowing of this type).
     #[doc(hidden)]
     #[allow(unused_mut)]
     pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
+        refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
-        let mut __kind: ::core::option::Option<()> = None;
+        let mut __kind: ::core::option::Option<ReferenceKind> = None;
         let mut __id: ::core::option::Option<()> = None;
         let mut __keys = rt::KeySet::default();
         if let Some((k, v)) = pre {
             match k {
                 "kind" => {
-                    v.parse::<ReferenceKind>()
-                        .map_err(|m| rt::fail::<
-                            __A::Error,
-                        >(rt::Keyword::Enum, "/kind", m))?;
-                    __kind = Some(());
+                    __kind = Some(
+                        v
+                            .parse::<ReferenceKind>()
+                            .map_err(|m| rt::fail::<
+                                __A::Error,
+                            >(rt::Keyword::Enum, "/kind", m))?,
+                    );
                 }
                 _ => {}
             }
@@ -653,10 +691,7 @@ impl Reference {
                         return Err(rt::duplicate(&mut map, "kind"));
                     }
                     __kind = Some(
-                        map
-                            .next_value_seed(
-                                rt::Verified(rt::TypeSeed::<ReferenceKind>::new()),
-                            )?,
+                        map.next_value_seed(rt::TypeSeed::<ReferenceKind>::new())?,
                     );
                 }
                 "id" => {
@@ -692,6 +727,14 @@ impl Reference {
                 >(rt::Keyword::Required, "", "missing required member `id`"),
             );
         }
+        let __members = |key: &str| match key {
+            "kind" => rt::probe_optional(&__kind),
+            _ => rt::Probe::Absent,
+        };
+        let __view = rt::View(&__members);
+        if let Some(check) = refine {
+            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
+        }
         Ok(())
     }
 }
@@ -709,10 +752,31 @@ impl rt::Verify for Reference {
                 self,
                 map: __A,
             ) -> ::core::result::Result<(), __A::Error> {
-                Reference::__verify(map, None)
+                Reference::__verify(map, None, None)
             }
         }
         d.deserialize_map(V)
+    }
+}
+impl rt::VerifyWith for Reference {
+    fn verify_with<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+        check: rt::MemberCheck,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V(rt::MemberCheck);
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (Reference)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                Reference::__verify(map, None, Some(self.0))
+            }
+        }
+        d.deserialize_map(V(check))
     }
 }
 impl<'de> serde::Deserialize<'de> for Reference {
@@ -1082,12 +1146,14 @@ impl EnvelopeMerged {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping nothing.
+    /// Checks the members of an object as `__visit` does, keeping only what rules read,
+    /// then `refine` on them (a narrowing of this type).
     #[doc(hidden)]
     #[allow(unused_mut)]
     pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
+        refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
         let mut __count: ::core::option::Option<()> = None;
         let mut __kind: ::core::option::Option<()> = None;
@@ -1166,6 +1232,13 @@ impl EnvelopeMerged {
                 >(rt::Keyword::Required, "", "missing required member `id`"),
             );
         }
+        let __members = |key: &str| match key {
+            _ => rt::Probe::Absent,
+        };
+        let __view = rt::View(&__members);
+        if let Some(check) = refine {
+            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
+        }
         Ok(())
     }
 }
@@ -1183,10 +1256,31 @@ impl rt::Verify for EnvelopeMerged {
                 self,
                 map: __A,
             ) -> ::core::result::Result<(), __A::Error> {
-                EnvelopeMerged::__verify(map, None)
+                EnvelopeMerged::__verify(map, None, None)
             }
         }
         d.deserialize_map(V)
+    }
+}
+impl rt::VerifyWith for EnvelopeMerged {
+    fn verify_with<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+        check: rt::MemberCheck,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V(rt::MemberCheck);
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (EnvelopeMerged)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                EnvelopeMerged::__verify(map, None, Some(self.0))
+            }
+        }
+        d.deserialize_map(V(check))
     }
 }
 impl<'de> serde::Deserialize<'de> for EnvelopeMerged {
@@ -1401,8 +1495,7 @@ static INT_0: rt::IntRule = rt::IntRule {
     values: None,
 };
 #[allow(non_snake_case)]
-fn __refine_0(v: &Reference) -> ::core::result::Result<(), rt::Failure> {
-    use rt::Fields as _;
+fn __refine_0(v: &dyn rt::Fields) -> ::core::result::Result<(), rt::Failure> {
     {
         let p = v.field("kind");
         if !p.is_absent() && !(p.is_in(&[rt::Probe::Str("doc")])) {
@@ -1414,8 +1507,7 @@ fn __refine_0(v: &Reference) -> ::core::result::Result<(), rt::Failure> {
     Ok(())
 }
 #[allow(non_snake_case)]
-fn __refine_1(v: &Reference) -> ::core::result::Result<(), rt::Failure> {
-    use rt::Fields as _;
+fn __refine_1(v: &dyn rt::Fields) -> ::core::result::Result<(), rt::Failure> {
     {
         let p = v.field("kind");
         if !p.is_absent() && !(p.is_in(&[rt::Probe::Str("doc"), rt::Probe::Str("task")]))

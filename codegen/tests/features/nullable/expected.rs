@@ -283,12 +283,14 @@ impl Record {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping nothing.
+    /// Checks the members of an object as `__visit` does, keeping only what rules read,
+    /// then `refine` on them (a narrowing of this type).
     #[doc(hidden)]
     #[allow(unused_mut)]
     pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
+        refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
         let mut __a: ::core::option::Option<()> = None;
         let mut __b: ::core::option::Option<()> = None;
@@ -361,6 +363,13 @@ impl Record {
                 >(rt::Keyword::Required, "", "missing required member `c`"),
             );
         }
+        let __members = |key: &str| match key {
+            _ => rt::Probe::Absent,
+        };
+        let __view = rt::View(&__members);
+        if let Some(check) = refine {
+            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
+        }
         Ok(())
     }
 }
@@ -378,10 +387,31 @@ impl rt::Verify for Record {
                 self,
                 map: __A,
             ) -> ::core::result::Result<(), __A::Error> {
-                Record::__verify(map, None)
+                Record::__verify(map, None, None)
             }
         }
         d.deserialize_map(V)
+    }
+}
+impl rt::VerifyWith for Record {
+    fn verify_with<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+        check: rt::MemberCheck,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V(rt::MemberCheck);
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (Record)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                Record::__verify(map, None, Some(self.0))
+            }
+        }
+        d.deserialize_map(V(check))
     }
 }
 impl<'de> serde::Deserialize<'de> for Record {
@@ -587,12 +617,14 @@ impl RecordC {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping nothing.
+    /// Checks the members of an object as `__visit` does, keeping only what rules read,
+    /// then `refine` on them (a narrowing of this type).
     #[doc(hidden)]
     #[allow(unused_mut)]
     pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
+        refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
         let mut __x: ::core::option::Option<()> = None;
         let mut __keys = rt::KeySet::default();
@@ -620,6 +652,13 @@ impl RecordC {
                 >(rt::Keyword::Required, "", "missing required member `x`"),
             );
         }
+        let __members = |key: &str| match key {
+            _ => rt::Probe::Absent,
+        };
+        let __view = rt::View(&__members);
+        if let Some(check) = refine {
+            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
+        }
         Ok(())
     }
 }
@@ -637,10 +676,31 @@ impl rt::Verify for RecordC {
                 self,
                 map: __A,
             ) -> ::core::result::Result<(), __A::Error> {
-                RecordC::__verify(map, None)
+                RecordC::__verify(map, None, None)
             }
         }
         d.deserialize_map(V)
+    }
+}
+impl rt::VerifyWith for RecordC {
+    fn verify_with<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+        check: rt::MemberCheck,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V(rt::MemberCheck);
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (RecordC)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                RecordC::__verify(map, None, Some(self.0))
+            }
+        }
+        d.deserialize_map(V(check))
     }
 }
 impl<'de> serde::Deserialize<'de> for RecordC {

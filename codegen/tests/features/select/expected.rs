@@ -235,12 +235,14 @@ impl Message {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping nothing.
+    /// Checks the members of an object as `__visit` does, keeping only what rules read,
+    /// then `refine` on them (a narrowing of this type).
     #[doc(hidden)]
     #[allow(unused_mut)]
     pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
+        refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
         let mut __type_: ::core::option::Option<MessageType> = None;
         let mut __body: ::core::option::Option<
@@ -313,6 +315,13 @@ impl Message {
                 );
             }
         }
+        let __members = |key: &str| match key {
+            _ => rt::Probe::Absent,
+        };
+        let __view = rt::View(&__members);
+        if let Some(check) = refine {
+            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
+        }
         Ok(())
     }
 }
@@ -330,10 +339,31 @@ impl rt::Verify for Message {
                 self,
                 map: __A,
             ) -> ::core::result::Result<(), __A::Error> {
-                Message::__verify(map, None)
+                Message::__verify(map, None, None)
             }
         }
         d.deserialize_map(V)
+    }
+}
+impl rt::VerifyWith for Message {
+    fn verify_with<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+        check: rt::MemberCheck,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V(rt::MemberCheck);
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (Message)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                Message::__verify(map, None, Some(self.0))
+            }
+        }
+        d.deserialize_map(V(check))
     }
 }
 impl<'de> serde::Deserialize<'de> for Message {
@@ -497,10 +527,10 @@ impl<'de> serde::de::DeserializeSeed<'de> for __MessageBodySeed<'_> {
                     MessageBody::Image(
                         Box::new(
                             serde::de::DeserializeSeed::deserialize(
-                                rt::RefinedSeed::<_, MessageBodyImage> {
-                                    inner: rt::TypeSeed::<MessageBodyImage>::new(),
-                                    check: __refine_0,
-                                },
+                                rt::RefinedSeed::<
+                                    _,
+                                    MessageBodyImage,
+                                >::new(rt::TypeSeed::<MessageBodyImage>::new(), __refine_0),
                                 d,
                             )?,
                         ),
@@ -531,10 +561,10 @@ impl<'de> rt::VerifySeed<'de> for __MessageBodySeed<'_> {
             MessageType::Text => rt::VerifySeed::verify(rt::TypeSeed::<Text>::new(), d),
             MessageType::Image => {
                 rt::VerifySeed::verify(
-                    rt::RefinedSeed::<_, MessageBodyImage> {
-                        inner: rt::TypeSeed::<MessageBodyImage>::new(),
-                        check: __refine_0,
-                    },
+                    rt::RefinedSeed::<
+                        _,
+                        MessageBodyImage,
+                    >::new(rt::TypeSeed::<MessageBodyImage>::new(), __refine_0),
                     d,
                 )
             }
@@ -766,12 +796,14 @@ impl Text {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping nothing.
+    /// Checks the members of an object as `__visit` does, keeping only what rules read,
+    /// then `refine` on them (a narrowing of this type).
     #[doc(hidden)]
     #[allow(unused_mut)]
     pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
+        refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
         let mut __text: ::core::option::Option<()> = None;
         let _ = pre;
@@ -805,6 +837,13 @@ impl Text {
                 >(rt::Keyword::Required, "", "missing required member `text`"),
             );
         }
+        let __members = |key: &str| match key {
+            _ => rt::Probe::Absent,
+        };
+        let __view = rt::View(&__members);
+        if let Some(check) = refine {
+            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
+        }
         Ok(())
     }
 }
@@ -822,10 +861,31 @@ impl rt::Verify for Text {
                 self,
                 map: __A,
             ) -> ::core::result::Result<(), __A::Error> {
-                Text::__verify(map, None)
+                Text::__verify(map, None, None)
             }
         }
         d.deserialize_map(V)
+    }
+}
+impl rt::VerifyWith for Text {
+    fn verify_with<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+        check: rt::MemberCheck,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V(rt::MemberCheck);
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (Text)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                Text::__verify(map, None, Some(self.0))
+            }
+        }
+        d.deserialize_map(V(check))
     }
 }
 impl<'de> serde::Deserialize<'de> for Text {
@@ -994,40 +1054,18 @@ impl MessageBodyImage {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping nothing.
+    /// Checks the members of an object as `__visit` does, keeping only what rules read,
+    /// then `refine` on them (a narrowing of this type).
     #[doc(hidden)]
     #[allow(unused_mut)]
     pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
+        refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
-        let mut __url: ::core::option::Option<()> = None;
-        let mut __keys = rt::KeySet::default();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "url" => {
-                    if __url.is_some() {
-                        return Err(rt::duplicate(&mut map, "url"));
-                    }
-                    __url = Some(
-                        map.next_value_seed(rt::Verified(rt::TypeSeed::<Url>::new()))?,
-                    );
-                }
-                _ => {
-                    if let Some(k) = __keys.insert(key) {
-                        return Err(rt::duplicate(&mut map, k.as_str()));
-                    }
-                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
-                }
-            }
-        }
-        if __url.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `url`"),
-            );
+        let value = MessageBodyImage::__visit(map, pre)?;
+        if let Some(check) = refine {
+            check(&value).map_err(rt::Failure::into_error::<__A::Error>)?;
         }
         Ok(())
     }
@@ -1046,10 +1084,31 @@ impl rt::Verify for MessageBodyImage {
                 self,
                 map: __A,
             ) -> ::core::result::Result<(), __A::Error> {
-                MessageBodyImage::__verify(map, None)
+                MessageBodyImage::__verify(map, None, None)
             }
         }
         d.deserialize_map(V)
+    }
+}
+impl rt::VerifyWith for MessageBodyImage {
+    fn verify_with<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+        check: rt::MemberCheck,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V(rt::MemberCheck);
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (MessageBodyImage)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                MessageBodyImage::__verify(map, None, Some(self.0))
+            }
+        }
+        d.deserialize_map(V(check))
     }
 }
 impl<'de> serde::Deserialize<'de> for MessageBodyImage {
@@ -1249,12 +1308,14 @@ impl MessageBodyOther {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping nothing.
+    /// Checks the members of an object as `__visit` does, keeping only what rules read,
+    /// then `refine` on them (a narrowing of this type).
     #[doc(hidden)]
     #[allow(unused_mut)]
     pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
+        refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
         let mut __channel: ::core::option::Option<()> = None;
         let mut __keys = rt::KeySet::default();
@@ -1291,6 +1352,13 @@ impl MessageBodyOther {
                 }
             }
         }
+        let __members = |key: &str| match key {
+            _ => rt::Probe::Absent,
+        };
+        let __view = rt::View(&__members);
+        if let Some(check) = refine {
+            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
+        }
         Ok(())
     }
 }
@@ -1308,10 +1376,31 @@ impl rt::Verify for MessageBodyOther {
                 self,
                 map: __A,
             ) -> ::core::result::Result<(), __A::Error> {
-                MessageBodyOther::__verify(map, None)
+                MessageBodyOther::__verify(map, None, None)
             }
         }
         d.deserialize_map(V)
+    }
+}
+impl rt::VerifyWith for MessageBodyOther {
+    fn verify_with<'de, __D: serde::Deserializer<'de>>(
+        d: __D,
+        check: rt::MemberCheck,
+    ) -> ::core::result::Result<(), __D::Error> {
+        struct V(rt::MemberCheck);
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object (MessageBodyOther)")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(
+                self,
+                map: __A,
+            ) -> ::core::result::Result<(), __A::Error> {
+                MessageBodyOther::__verify(map, None, Some(self.0))
+            }
+        }
+        d.deserialize_map(V(check))
     }
 }
 impl<'de> serde::Deserialize<'de> for MessageBodyOther {
@@ -1718,8 +1807,7 @@ static STR_1: rt::StrRule = rt::StrRule {
     format: None,
 };
 #[allow(non_snake_case)]
-fn __refine_0(v: &MessageBodyImage) -> ::core::result::Result<(), rt::Failure> {
-    use rt::Fields as _;
+fn __refine_0(v: &dyn rt::Fields) -> ::core::result::Result<(), rt::Failure> {
     {
         let p = v.field("channel");
         if !p.is_absent() && !(p.is_in(&[rt::Probe::Str("a"), rt::Probe::Str("b")])) {
