@@ -1,5 +1,6 @@
 //! Bytes in, typed documents out: one pass of serde over the input, with constraint checks inside the
-//! generated decoders and a JSON pointer for every failure.
+//! generated decoders and a JSON pointer for every failure. For a verdict alone ([`accepts`],
+//! [`verify`]) the generated `rt::Verify` twins run the same checks and keep nothing.
 
 use crate::issue::{Code, Issue};
 use crate::types::rt;
@@ -165,7 +166,7 @@ fn goal_command_v1(mut issue: Issue, bytes: &[u8]) -> Issue {
     issue
 }
 
-/// A decoder that checks bytes against one schema, chosen at run time.
+/// A check of bytes against one schema, chosen at run time: `Ok`, or the first located issue.
 pub type Checker = fn(&[u8]) -> Result<(), Issue>;
 
 /// Decodes bytes against one schema and encodes the typed value back to JSON.

@@ -3,7 +3,8 @@
 //! reader whose memory is bounded by the longest line.
 //!
 //! A replay fixture gets the whole contract pipeline of PROTOCOL §1.7 (version checks, schema, binding
-//! checks) and every issue it finds; other documents get the typed decode and its first error.
+//! checks) and every issue it finds; other documents are verified without building their value
+//! ([`decode::verify`]), and a refused one gets the typed decode's first error.
 
 use crate::contract;
 use crate::decode::{self, Checker};
@@ -17,7 +18,7 @@ use std::io::BufRead;
 pub struct Selected {
     /// The schema's key: its `$id`, with a `#/$defs/NAME` fragment for a definition.
     pub id: &'static str,
-    /// Decodes bytes against it.
+    /// Checks bytes against it: the verdict, and the decoder's error for a refused document.
     pub checker: Checker,
 }
 
