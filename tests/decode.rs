@@ -205,6 +205,56 @@ fn constraint_failures_point_at_the_value() {
     }
 }
 
+/// The verdict-only check keeps what narrowings read, unknown members of an open payload
+/// included: `semantic_tool.result` narrows the payload's `channel` and `providerPhase`.
+#[test]
+fn the_verdict_reads_the_members_narrowings_check() {
+    use prp_types::decode::{accepts, verify};
+    use prp_types::types::Event;
+    let text = std::fs::read_to_string(
+        project_dir().join("fixtures/rejected/binding/05-semantic-envelope-repeated.json"),
+    )
+    .unwrap();
+    let fixture: Value = serde_json::from_str(&text).unwrap();
+    let event = fixture["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["eventType"] == "semantic_tool.result")
+        .expect("the fixture has a semantic_tool.result event")
+        .to_string();
+    let open = "\"payload\":{";
+    assert!(event.contains(open), "{event}");
+    let cases = [
+        ("", ""),
+        ("\"channel\":\"final\",", ""),
+        ("\"channel\":\"bogus\",", "enum /payload/channel"),
+        ("\"providerPhase\":\"x\",", ""),
+        ("\"providerPhase\":3,", "type /payload/providerPhase"),
+        (
+            "\"channel\":\"final\",\"channel\":\"final\",",
+            "duplicate_key /payload/channel",
+        ),
+        ("\"other\":1,\"other\":2,", "duplicate_key /payload/other"),
+    ];
+    for (members, expected) in cases {
+        let doc = event.replacen(open, &format!("{open}{members}"), 1);
+        let decoded = prp_types::decode_str::<Event>(&doc)
+            .err()
+            .map_or(String::new(), |e| format!("{} {}", e.code, e.pointer));
+        assert_eq!(decoded, expected, "{members}");
+        assert_eq!(
+            accepts::<Event>(doc.as_bytes()),
+            expected.is_empty(),
+            "{members}"
+        );
+        let verified = verify::<Event>(doc.as_bytes())
+            .err()
+            .map_or(String::new(), |e| format!("{} {}", e.code, e.pointer));
+        assert_eq!(verified, expected, "{members}");
+    }
+}
+
 #[test]
 fn reference_fixtures_meet_the_manifest_expectation() {
     use prp_types::types::{

@@ -208,7 +208,8 @@ impl<'a> Emitter<'a> {
         format_ident!("NUM_{}", i)
     }
 
-    /// The function that checks a narrowing of a shared type, made once per (type, predicate).
+    /// The function that checks a narrowing of a shared type, made once per predicate (it reads
+    /// members by name, so one function serves every type narrowed the same way).
     fn refine_fn(&mut self, pred: &ObjPred) -> Ident {
         let i = match self.refines.iter().position(|p| p == pred) {
             Some(i) => i,
@@ -734,14 +735,14 @@ impl<'a> Emitter<'a> {
         let mut v_unpack = Vec::new();
         let mut v_unpack_late = Vec::new();
         // Rules across members read these members; a verdict-only check keeps their values when it
-        // can (every one a declared member, or an unknown one that a closed object cannot hold),
-        // and otherwise decodes the object whole.
+        // can (a declared member, an unknown one that a closed object cannot hold or that an open
+        // one keeps as JSON), and otherwise decodes the object whole.
         let rule_keys = self.rule_keys[id].clone();
         let native = rule_keys
             .iter()
             .all(|k| match s.fields.iter().find(|f| &f.json == k) {
                 Some(f) => f.select.is_none(),
-                None => matches!(s.extra, Extra::Closed),
+                None => matches!(s.extra, Extra::Closed | Extra::Open),
             });
         let mut view_arms = Vec::new();
         let selectors: Vec<&str> = s
@@ -1103,6 +1104,30 @@ impl<'a> Emitter<'a> {
                 }
             }
             inits.push(quote! { #rust, });
+        }
+        // Unknown members that rules read, kept as JSON (as `extra` keeps them).
+        if native && matches!(s.extra, Extra::Open) {
+            for (n, key) in rule_keys
+                .iter()
+                .filter(|k| !s.fields.iter().any(|f| &f.json == *k))
+                .enumerate()
+            {
+                let slot = format_ident!("__unknown_{}", n);
+                v_slots.push(
+                    quote! { let mut #slot: ::core::option::Option<serde_json::Value> = None; },
+                );
+                v_arms.push(quote! {
+                    #key => {
+                        if #slot.is_some() {
+                            return Err(rt::duplicate(&mut map, #key));
+                        }
+                        #slot = Some(map.next_value_seed(rt::AnyValue)?);
+                    }
+                });
+                view_arms.push(quote! {
+                    #key => match &#slot { Some(v) => rt::Probed::probe(v), None => rt::Probe::Absent },
+                });
+            }
         }
         let (v_extra_slot, v_fallback) = match &s.extra {
             Extra::Closed => (quote! {}, None),

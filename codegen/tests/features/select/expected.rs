@@ -1063,9 +1063,53 @@ impl MessageBodyImage {
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
-        let value = MessageBodyImage::__visit(map, pre)?;
+        let mut __url: ::core::option::Option<()> = None;
+        let mut __unknown_0: ::core::option::Option<serde_json::Value> = None;
+        let mut __keys = rt::KeySet::default();
+        let _ = pre;
+        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
+            match key.as_str() {
+                "url" => {
+                    if __url.is_some() {
+                        return Err(rt::duplicate(&mut map, "url"));
+                    }
+                    __url = Some(
+                        map.next_value_seed(rt::Verified(rt::TypeSeed::<Url>::new()))?,
+                    );
+                }
+                "channel" => {
+                    if __unknown_0.is_some() {
+                        return Err(rt::duplicate(&mut map, "channel"));
+                    }
+                    __unknown_0 = Some(map.next_value_seed(rt::AnyValue)?);
+                }
+                _ => {
+                    if let Some(k) = __keys.insert(key) {
+                        return Err(rt::duplicate(&mut map, k.as_str()));
+                    }
+                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
+                }
+            }
+        }
+        if __url.is_none() {
+            return Err(
+                rt::fail::<
+                    __A::Error,
+                >(rt::Keyword::Required, "", "missing required member `url`"),
+            );
+        }
+        let __members = |key: &str| match key {
+            "channel" => {
+                match &__unknown_0 {
+                    Some(v) => rt::Probed::probe(v),
+                    None => rt::Probe::Absent,
+                }
+            }
+            _ => rt::Probe::Absent,
+        };
+        let __view = rt::View(&__members);
         if let Some(check) = refine {
-            check(&value).map_err(rt::Failure::into_error::<__A::Error>)?;
+            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
         }
         Ok(())
     }
