@@ -727,8 +727,8 @@ impl<'a> Emitter<'a> {
         let mut probes = Vec::new();
         let mut pre_arms = Vec::new();
         let mut field_checks = Vec::new();
-        // The verdict-only twin of the decoder (`__verify`): slots hold `()` (or the selector's
-        // value), values are checked through `rt::Verified` and dropped.
+        // The verdict-only twin of the decoder (`__verify`): slots hold `()` (or the value of a
+        // selector or of a member that rules read), values are checked through `rt::Verified`.
         let mut v_slots = Vec::new();
         let mut v_arms = Vec::new();
         let mut v_pre_arms = Vec::new();

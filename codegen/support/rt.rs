@@ -2251,15 +2251,16 @@ where
 }
 
 /// The verdict-only twin of `Deserialize`: reads a value and checks it against the schema with the
-/// same rules, in the same order, on the same parser calls, but keeps nothing (no string is copied,
-/// no struct, vector or map is built). Validation that needs only a yes or a no uses it, and decodes
-/// a rejected document again for its located error, so errors are the decoder's own.
+/// same rules, in the same order, on the same parser calls, but keeps only what a later check reads
+/// (a selector, the members that rules across members read): no other string is copied, no struct,
+/// vector or map is built. Validation that needs only a yes or a no uses it, and decodes a rejected
+/// document again for its located error, so errors are the decoder's own.
 pub trait Verify {
     fn verify<'de, D: Deserializer<'de>>(d: D) -> Result<(), D::Error>;
 }
 
 /// The verdict-only twin of a `DeserializeSeed`. Seeds whose checks need the decoded value
-/// (uniqueness, rules across members) or that keep nothing anyway (numbers) decode and drop it.
+/// (`uniqueItems`) or that keep nothing anyway (numbers) decode and drop it.
 pub trait VerifySeed<'de>: Sized {
     fn verify<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error>;
 }

@@ -59,7 +59,7 @@ pub fn select_schema(name: &str) -> Option<Selected> {
 const FIXTURE_DISCRIMINATOR: &str = "paperclip.prp.fixture.v1";
 
 /// Whether a document is a replay fixture by its own `schema` member. Only text that mentions the
-/// discriminator at all is parsed, so other documents are still read once, by the typed decode.
+/// discriminator at all is parsed; other documents are read once, by the verdict-only check.
 fn declares_fixture(bytes: &[u8]) -> bool {
     // The searcher is built once: building it per document cost more than the search.
     static FINDER: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
