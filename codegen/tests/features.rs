@@ -530,3 +530,20 @@ fn references_follow_base_uris_anchors_and_urns() {
         "min_length"
     );
 }
+
+#[test]
+fn repeated_unknown_members_are_refused_however_many_there_are() {
+    use identifiers::*;
+    // Unknown names are remembered in a short list and, past 16, in a hash set: a repeat is
+    // refused on either side of that switch, at the top and inside an unknown member's value.
+    let members = |n: usize| -> String { (0..n).map(|i| format!(",\"u{i}\":{i}")).collect() };
+    let _: Person = ok(&format!(r#"{{"name":"Ada"{}}}"#, members(40)));
+    for repeat in ["u3", "u35"] {
+        let doc = format!(r#"{{"name":"Ada"{},"{repeat}":0}}"#, members(40));
+        assert_eq!(code::<Person>(&doc), "duplicate_key", "{repeat}");
+    }
+    let inner = &members(30)[1..];
+    let _: Person = ok(&format!(r#"{{"name":"Ada","nested":{{{inner}}}}}"#));
+    let doc = format!(r#"{{"name":"Ada","nested":{{{inner},"u20":1}}}}"#);
+    assert_eq!(code::<Person>(&doc), "duplicate_key");
+}
