@@ -34,6 +34,64 @@ fn verify_by_decoding(name: &Ident) -> TokenStream {
     }
 }
 
+/// Per item: the members that rules across members read, the struct's own rules' and those of
+/// every narrowing of it (`Ty::Refined`) anywhere in the model.
+fn rule_keys(model: &Model) -> Vec<BTreeSet<String>> {
+    let mut rule_keys = vec![BTreeSet::new(); model.items.len()];
+    fn pred_keys(p: &ObjPred, out: &mut BTreeSet<String>) {
+        out.extend(p.props.iter().map(|(k, _)| k.clone()));
+        out.extend(p.required.iter().cloned());
+        out.extend(p.not_required.iter().flatten().cloned());
+    }
+    fn refined(ty: &Ty, keys: &mut [BTreeSet<String>]) {
+        match ty {
+            Ty::Refined(t, pred) => {
+                if let Ty::Named(i) = **t {
+                    pred_keys(pred, &mut keys[i]);
+                }
+                refined(t, keys);
+            }
+            Ty::Array(a) => refined(&a.item, keys),
+            Ty::Nullable(t) => refined(t, keys),
+            _ => {}
+        }
+    }
+    for (i, item) in model.items.iter().enumerate() {
+        let mut tys: Vec<&Ty> = Vec::new();
+        match item {
+            Item::Struct(st) => {
+                for c in &st.conds {
+                    pred_keys(&c.when, &mut rule_keys[i]);
+                    pred_keys(&c.then, &mut rule_keys[i]);
+                }
+                for p in st.one_ofs.iter().flatten().chain(&st.checks) {
+                    pred_keys(p, &mut rule_keys[i]);
+                }
+                tys.extend(st.fields.iter().map(|f| &f.ty));
+                if let Extra::Typed(t, _) = &st.extra {
+                    tys.push(t);
+                }
+            }
+            Item::Tagged(t) => tys.extend(t.variants.iter().map(|v| &v.2)),
+            Item::ByType(b) => tys.extend(b.variants.iter().map(|v| &v.2)),
+            Item::Select(sel) => tys.extend(sel.variants.iter().map(|v| &v.ty)),
+            _ => {}
+        }
+        for t in tys {
+            refined(t, &mut rule_keys);
+        }
+    }
+    for t in model
+        .roots
+        .iter()
+        .map(|r| &r.ty)
+        .chain(model.defs.iter().map(|d| &d.1))
+    {
+        refined(t, &mut rule_keys);
+    }
+    rule_keys
+}
+
 /// The runtime's `Keyword` variant for a snake_case code (`max_length` -> `rt::Keyword::MaxLength`).
 fn keyword(code: &str) -> TokenStream {
     let variant = ident(&crate::names::pascal(code));
@@ -101,58 +159,7 @@ fn bounds<T: std::fmt::Display>(min: Option<T>, max: Option<T>) -> String {
 impl<'a> Emitter<'a> {
     /// An emitter for `model`.
     pub fn new(model: &'a Model) -> Self {
-        let mut rule_keys = vec![BTreeSet::new(); model.items.len()];
-        fn pred_keys(p: &ObjPred, out: &mut BTreeSet<String>) {
-            out.extend(p.props.iter().map(|(k, _)| k.clone()));
-            out.extend(p.required.iter().cloned());
-            out.extend(p.not_required.iter().flatten().cloned());
-        }
-        fn refined(ty: &Ty, keys: &mut [BTreeSet<String>]) {
-            match ty {
-                Ty::Refined(t, pred) => {
-                    if let Ty::Named(i) = **t {
-                        pred_keys(pred, &mut keys[i]);
-                    }
-                    refined(t, keys);
-                }
-                Ty::Array(a) => refined(&a.item, keys),
-                Ty::Nullable(t) => refined(t, keys),
-                _ => {}
-            }
-        }
-        for (i, item) in model.items.iter().enumerate() {
-            let mut tys: Vec<&Ty> = Vec::new();
-            match item {
-                Item::Struct(st) => {
-                    for c in &st.conds {
-                        pred_keys(&c.when, &mut rule_keys[i]);
-                        pred_keys(&c.then, &mut rule_keys[i]);
-                    }
-                    for p in st.one_ofs.iter().flatten().chain(&st.checks) {
-                        pred_keys(p, &mut rule_keys[i]);
-                    }
-                    tys.extend(st.fields.iter().map(|f| &f.ty));
-                    if let Extra::Typed(t, _) = &st.extra {
-                        tys.push(t);
-                    }
-                }
-                Item::Tagged(t) => tys.extend(t.variants.iter().map(|v| &v.2)),
-                Item::ByType(b) => tys.extend(b.variants.iter().map(|v| &v.2)),
-                Item::Select(sel) => tys.extend(sel.variants.iter().map(|v| &v.ty)),
-                _ => {}
-            }
-            for t in tys {
-                refined(t, &mut rule_keys);
-            }
-        }
-        for t in model
-            .roots
-            .iter()
-            .map(|r| &r.ty)
-            .chain(model.defs.iter().map(|d| &d.1))
-        {
-            refined(t, &mut rule_keys);
-        }
+        let rule_keys = rule_keys(model);
         Emitter {
             model,
             rule_keys,
@@ -602,31 +609,24 @@ impl<'a> Emitter<'a> {
     }
 
     fn item(&mut self, id: usize) -> TokenStream {
-        match &self.model.items[id] {
+        let item = match &self.model.items[id] {
             Item::Struct(s) => self.strukt(id, s),
-            Item::Enum(e) => {
-                let item = self.enumeration(e);
-                let verify = verify_by_decoding(&ident(&e.name));
-                quote! { #item #verify }
-            }
-            Item::IntEnum(e) => {
-                let item = self.int_enumeration(e);
-                let verify = verify_by_decoding(&ident(&e.name));
-                quote! { #item #verify }
-            }
+            Item::Enum(e) => self.enumeration(e),
+            Item::IntEnum(e) => self.int_enumeration(e),
             Item::Text(t) => self.text(t),
             Item::Tagged(t) => self.tagged(t),
-            Item::ByType(b) => {
-                let item = self.by_type(b);
-                let verify = verify_by_decoding(&ident(&b.name));
-                quote! { #item #verify }
-            }
+            Item::ByType(b) => self.by_type(b),
             Item::Select(s) => self.select(s),
-            Item::Checked(c) => {
-                let item = self.checked(c);
-                let verify = verify_by_decoding(&ident(&c.name));
+            Item::Checked(c) => self.checked(c),
+        };
+        // Enumerations keep nothing when decoded; unions by JSON type and checked types are
+        // judged on their value: all are verified by decoding.
+        match self.model.items[id] {
+            Item::Enum(_) | Item::IntEnum(_) | Item::ByType(_) | Item::Checked(_) => {
+                let verify = verify_by_decoding(&self.name(id));
                 quote! { #item #verify }
             }
+            _ => item,
         }
     }
 
@@ -727,7 +727,7 @@ impl<'a> Emitter<'a> {
         let mut probes = Vec::new();
         let mut pre_arms = Vec::new();
         let mut field_checks = Vec::new();
-        // The verdict-only twin of the decoder (`__verify`): slots hold `()` (or the value of a
+        // The verdict-only twin of the decoder (`verify_members`): slots hold `()` (or the value of a
         // selector or of a member that rules read), values are checked through `rt::Verified`.
         let mut v_slots = Vec::new();
         let mut v_arms = Vec::new();
@@ -1491,11 +1491,11 @@ impl<'a> Emitter<'a> {
                     #check_call
                     Ok(value)
                 }
-                /// Checks the members of an object as `__visit` does, keeping only what rules read,
-                /// then `refine` on them (a narrowing of this type).
-                #[doc(hidden)]
+            }
+            impl rt::VerifyMembers for #name {
+                const EXPECTING: &'static str = #expecting;
                 #[allow(unused_mut)]
-                pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+                fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
                     mut map: __A,
                     pre: ::core::option::Option<(&str, &str)>,
                     refine: ::core::option::Option<rt::MemberCheck>,
@@ -1505,32 +1505,7 @@ impl<'a> Emitter<'a> {
             }
             impl rt::Verify for #name {
                 fn verify<'de, __D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<(), __D::Error> {
-                    struct V;
-                    impl<'de> serde::de::Visitor<'de> for V {
-                        type Value = ();
-                        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                            f.write_str(#expecting)
-                        }
-                        fn visit_map<__A: serde::de::MapAccess<'de>>(self, map: __A) -> ::core::result::Result<(), __A::Error> {
-                            #name::__verify(map, None, None)
-                        }
-                    }
-                    d.deserialize_map(V)
-                }
-            }
-            impl rt::VerifyWith for #name {
-                fn verify_with<'de, __D: serde::Deserializer<'de>>(d: __D, check: rt::MemberCheck) -> ::core::result::Result<(), __D::Error> {
-                    struct V(rt::MemberCheck);
-                    impl<'de> serde::de::Visitor<'de> for V {
-                        type Value = ();
-                        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                            f.write_str(#expecting)
-                        }
-                        fn visit_map<__A: serde::de::MapAccess<'de>>(self, map: __A) -> ::core::result::Result<(), __A::Error> {
-                            #name::__verify(map, None, Some(self.0))
-                        }
-                    }
-                    d.deserialize_map(V(check))
+                    rt::verify_object::<#name, __D>(d, None)
                 }
             }
             impl<'de> serde::Deserialize<'de> for #name {
@@ -1914,8 +1889,9 @@ impl<'a> Emitter<'a> {
                 fast_arms.push(
                     quote! { #value => #vt::__visit(map, Some((#tag, #value))).map(#name::#v), },
                 );
-                v_fast_arms
-                    .push(quote! { #value => #vt::__verify(map, Some((#tag, #value)), None), });
+                v_fast_arms.push(quote! {
+                    #value => <#vt as rt::VerifyMembers>::verify_members(map, Some((#tag, #value)), None),
+                });
             }
             tags.push(quote! { #name::#v(_) => #value, });
         }

@@ -2321,15 +2321,41 @@ impl<'de, T: Verify> VerifySeed<'de> for TypeSeed<T> {
     }
 }
 
-/// A generated object type's verdict-only check with one more [`MemberCheck`] on its members.
-pub trait VerifyWith {
-    fn verify_with<'de, D: Deserializer<'de>>(d: D, check: MemberCheck) -> Result<(), D::Error>;
+/// The verdict-only check of a generated object type's members (its decoder's twin).
+pub trait VerifyMembers {
+    /// What a value of the type is, for the error about any other JSON type.
+    const EXPECTING: &'static str;
+    /// Checks the members as decoding does, keeping only what rules read; `pre` is a member a
+    /// tagged union already read, `refine` one more check on the members (a narrowing).
+    fn verify_members<'de, A: MapAccess<'de>>(
+        map: A,
+        pre: Option<(&str, &str)>,
+        refine: Option<MemberCheck>,
+    ) -> Result<(), A::Error>;
+}
+
+/// Verifies an object of type `T`, with `refine` on its members if given.
+pub fn verify_object<'de, T: VerifyMembers, D: Deserializer<'de>>(
+    d: D,
+    refine: Option<MemberCheck>,
+) -> Result<(), D::Error> {
+    struct V<T>(Option<MemberCheck>, std::marker::PhantomData<fn() -> T>);
+    impl<'de, T: VerifyMembers> Visitor<'de> for V<T> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str(T::EXPECTING)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+            T::verify_members(map, None, self.0)
+        }
+    }
+    d.deserialize_map(V::<T>(refine, std::marker::PhantomData))
 }
 
 /// `inner` is `T`'s own decoder, so `T` verifies in its place.
-impl<'de, S, T: VerifyWith> VerifySeed<'de> for RefinedSeed<S, T> {
+impl<'de, S, T: VerifyMembers> VerifySeed<'de> for RefinedSeed<S, T> {
     fn verify<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        T::verify_with(d, self.check)
+        verify_object::<T, D>(d, Some(self.check))
     }
 }
 

@@ -205,11 +205,11 @@ impl Catalog {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping only what rules read,
-    /// then `refine` on them (a narrowing of this type).
-    #[doc(hidden)]
+}
+impl rt::VerifyMembers for Catalog {
+    const EXPECTING: &'static str = "an object (Catalog)";
     #[allow(unused_mut)]
-    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
@@ -273,41 +273,7 @@ impl rt::Verify for Catalog {
     fn verify<'de, __D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<(), __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Catalog)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                Catalog::__verify(map, None, None)
-            }
-        }
-        d.deserialize_map(V)
-    }
-}
-impl rt::VerifyWith for Catalog {
-    fn verify_with<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-        check: rt::MemberCheck,
-    ) -> ::core::result::Result<(), __D::Error> {
-        struct V(rt::MemberCheck);
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Catalog)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                Catalog::__verify(map, None, Some(self.0))
-            }
-        }
-        d.deserialize_map(V(check))
+        rt::verify_object::<Catalog, __D>(d, None)
     }
 }
 impl<'de> serde::Deserialize<'de> for Catalog {
@@ -558,11 +524,11 @@ impl Entry {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping only what rules read,
-    /// then `refine` on them (a narrowing of this type).
-    #[doc(hidden)]
+}
+impl rt::VerifyMembers for Entry {
+    const EXPECTING: &'static str = "an object (Entry)";
     #[allow(unused_mut)]
-    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
@@ -618,41 +584,7 @@ impl rt::Verify for Entry {
     fn verify<'de, __D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<(), __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Entry)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                Entry::__verify(map, None, None)
-            }
-        }
-        d.deserialize_map(V)
-    }
-}
-impl rt::VerifyWith for Entry {
-    fn verify_with<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-        check: rt::MemberCheck,
-    ) -> ::core::result::Result<(), __D::Error> {
-        struct V(rt::MemberCheck);
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Entry)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                Entry::__verify(map, None, Some(self.0))
-            }
-        }
-        d.deserialize_map(V(check))
+        rt::verify_object::<Entry, __D>(d, None)
     }
 }
 impl<'de> serde::Deserialize<'de> for Entry {
@@ -849,11 +781,11 @@ impl Person {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping only what rules read,
-    /// then `refine` on them (a narrowing of this type).
-    #[doc(hidden)]
+}
+impl rt::VerifyMembers for Person {
+    const EXPECTING: &'static str = "an object (Person)";
     #[allow(unused_mut)]
-    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
@@ -903,41 +835,7 @@ impl rt::Verify for Person {
     fn verify<'de, __D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<(), __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Person)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                Person::__verify(map, None, None)
-            }
-        }
-        d.deserialize_map(V)
-    }
-}
-impl rt::VerifyWith for Person {
-    fn verify_with<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-        check: rt::MemberCheck,
-    ) -> ::core::result::Result<(), __D::Error> {
-        struct V(rt::MemberCheck);
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Person)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                Person::__verify(map, None, Some(self.0))
-            }
-        }
-        d.deserialize_map(V(check))
+        rt::verify_object::<Person, __D>(d, None)
     }
 }
 impl<'de> serde::Deserialize<'de> for Person {

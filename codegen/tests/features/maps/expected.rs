@@ -146,11 +146,11 @@ impl Answers {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping only what rules read,
-    /// then `refine` on them (a narrowing of this type).
-    #[doc(hidden)]
+}
+impl rt::VerifyMembers for Answers {
+    const EXPECTING: &'static str = "an object (Answers)";
     #[allow(unused_mut)]
-    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
@@ -201,41 +201,7 @@ impl rt::Verify for Answers {
     fn verify<'de, __D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<(), __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Answers)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                Answers::__verify(map, None, None)
-            }
-        }
-        d.deserialize_map(V)
-    }
-}
-impl rt::VerifyWith for Answers {
-    fn verify_with<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-        check: rt::MemberCheck,
-    ) -> ::core::result::Result<(), __D::Error> {
-        struct V(rt::MemberCheck);
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Answers)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                Answers::__verify(map, None, Some(self.0))
-            }
-        }
-        d.deserialize_map(V(check))
+        rt::verify_object::<Answers, __D>(d, None)
     }
 }
 impl<'de> serde::Deserialize<'de> for Answers {
@@ -372,11 +338,11 @@ impl AnswersAnswers {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping only what rules read,
-    /// then `refine` on them (a narrowing of this type).
-    #[doc(hidden)]
+}
+impl rt::VerifyMembers for AnswersAnswers {
+    const EXPECTING: &'static str = "an object (AnswersAnswers)";
     #[allow(unused_mut)]
-    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
@@ -410,41 +376,7 @@ impl rt::Verify for AnswersAnswers {
     fn verify<'de, __D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<(), __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (AnswersAnswers)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                AnswersAnswers::__verify(map, None, None)
-            }
-        }
-        d.deserialize_map(V)
-    }
-}
-impl rt::VerifyWith for AnswersAnswers {
-    fn verify_with<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-        check: rt::MemberCheck,
-    ) -> ::core::result::Result<(), __D::Error> {
-        struct V(rt::MemberCheck);
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (AnswersAnswers)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                AnswersAnswers::__verify(map, None, Some(self.0))
-            }
-        }
-        d.deserialize_map(V(check))
+        rt::verify_object::<AnswersAnswers, __D>(d, None)
     }
 }
 impl<'de> serde::Deserialize<'de> for AnswersAnswers {
@@ -619,11 +551,11 @@ impl AnswersAnswersValue {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping only what rules read,
-    /// then `refine` on them (a narrowing of this type).
-    #[doc(hidden)]
+}
+impl rt::VerifyMembers for AnswersAnswersValue {
+    const EXPECTING: &'static str = "an object (AnswersAnswersValue)";
     #[allow(unused_mut)]
-    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
@@ -671,41 +603,7 @@ impl rt::Verify for AnswersAnswersValue {
     fn verify<'de, __D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<(), __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (AnswersAnswersValue)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                AnswersAnswersValue::__verify(map, None, None)
-            }
-        }
-        d.deserialize_map(V)
-    }
-}
-impl rt::VerifyWith for AnswersAnswersValue {
-    fn verify_with<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-        check: rt::MemberCheck,
-    ) -> ::core::result::Result<(), __D::Error> {
-        struct V(rt::MemberCheck);
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (AnswersAnswersValue)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                AnswersAnswersValue::__verify(map, None, Some(self.0))
-            }
-        }
-        d.deserialize_map(V(check))
+        rt::verify_object::<AnswersAnswersValue, __D>(d, None)
     }
 }
 impl<'de> serde::Deserialize<'de> for AnswersAnswersValue {

@@ -248,11 +248,11 @@ impl Envelope {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping only what rules read,
-    /// then `refine` on them (a narrowing of this type).
-    #[doc(hidden)]
+}
+impl rt::VerifyMembers for Envelope {
+    const EXPECTING: &'static str = "an object (Envelope)";
     #[allow(unused_mut)]
-    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
@@ -339,41 +339,7 @@ impl rt::Verify for Envelope {
     fn verify<'de, __D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<(), __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Envelope)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                Envelope::__verify(map, None, None)
-            }
-        }
-        d.deserialize_map(V)
-    }
-}
-impl rt::VerifyWith for Envelope {
-    fn verify_with<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-        check: rt::MemberCheck,
-    ) -> ::core::result::Result<(), __D::Error> {
-        struct V(rt::MemberCheck);
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Envelope)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                Envelope::__verify(map, None, Some(self.0))
-            }
-        }
-        d.deserialize_map(V(check))
+        rt::verify_object::<Envelope, __D>(d, None)
     }
 }
 impl<'de> serde::Deserialize<'de> for Envelope {
@@ -658,11 +624,11 @@ impl Reference {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping only what rules read,
-    /// then `refine` on them (a narrowing of this type).
-    #[doc(hidden)]
+}
+impl rt::VerifyMembers for Reference {
+    const EXPECTING: &'static str = "an object (Reference)";
     #[allow(unused_mut)]
-    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
@@ -742,41 +708,7 @@ impl rt::Verify for Reference {
     fn verify<'de, __D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<(), __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Reference)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                Reference::__verify(map, None, None)
-            }
-        }
-        d.deserialize_map(V)
-    }
-}
-impl rt::VerifyWith for Reference {
-    fn verify_with<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-        check: rt::MemberCheck,
-    ) -> ::core::result::Result<(), __D::Error> {
-        struct V(rt::MemberCheck);
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Reference)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                Reference::__verify(map, None, Some(self.0))
-            }
-        }
-        d.deserialize_map(V(check))
+        rt::verify_object::<Reference, __D>(d, None)
     }
 }
 impl<'de> serde::Deserialize<'de> for Reference {
@@ -1146,11 +1078,11 @@ impl EnvelopeMerged {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping only what rules read,
-    /// then `refine` on them (a narrowing of this type).
-    #[doc(hidden)]
+}
+impl rt::VerifyMembers for EnvelopeMerged {
+    const EXPECTING: &'static str = "an object (EnvelopeMerged)";
     #[allow(unused_mut)]
-    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
@@ -1246,41 +1178,7 @@ impl rt::Verify for EnvelopeMerged {
     fn verify<'de, __D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<(), __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (EnvelopeMerged)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                EnvelopeMerged::__verify(map, None, None)
-            }
-        }
-        d.deserialize_map(V)
-    }
-}
-impl rt::VerifyWith for EnvelopeMerged {
-    fn verify_with<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-        check: rt::MemberCheck,
-    ) -> ::core::result::Result<(), __D::Error> {
-        struct V(rt::MemberCheck);
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (EnvelopeMerged)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                EnvelopeMerged::__verify(map, None, Some(self.0))
-            }
-        }
-        d.deserialize_map(V(check))
+        rt::verify_object::<EnvelopeMerged, __D>(d, None)
     }
 }
 impl<'de> serde::Deserialize<'de> for EnvelopeMerged {

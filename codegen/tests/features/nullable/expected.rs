@@ -283,11 +283,11 @@ impl Record {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping only what rules read,
-    /// then `refine` on them (a narrowing of this type).
-    #[doc(hidden)]
+}
+impl rt::VerifyMembers for Record {
+    const EXPECTING: &'static str = "an object (Record)";
     #[allow(unused_mut)]
-    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
@@ -377,41 +377,7 @@ impl rt::Verify for Record {
     fn verify<'de, __D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<(), __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Record)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                Record::__verify(map, None, None)
-            }
-        }
-        d.deserialize_map(V)
-    }
-}
-impl rt::VerifyWith for Record {
-    fn verify_with<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-        check: rt::MemberCheck,
-    ) -> ::core::result::Result<(), __D::Error> {
-        struct V(rt::MemberCheck);
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Record)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                Record::__verify(map, None, Some(self.0))
-            }
-        }
-        d.deserialize_map(V(check))
+        rt::verify_object::<Record, __D>(d, None)
     }
 }
 impl<'de> serde::Deserialize<'de> for Record {
@@ -617,11 +583,11 @@ impl RecordC {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping only what rules read,
-    /// then `refine` on them (a narrowing of this type).
-    #[doc(hidden)]
+}
+impl rt::VerifyMembers for RecordC {
+    const EXPECTING: &'static str = "an object (RecordC)";
     #[allow(unused_mut)]
-    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
@@ -666,41 +632,7 @@ impl rt::Verify for RecordC {
     fn verify<'de, __D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<(), __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (RecordC)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                RecordC::__verify(map, None, None)
-            }
-        }
-        d.deserialize_map(V)
-    }
-}
-impl rt::VerifyWith for RecordC {
-    fn verify_with<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-        check: rt::MemberCheck,
-    ) -> ::core::result::Result<(), __D::Error> {
-        struct V(rt::MemberCheck);
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (RecordC)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                RecordC::__verify(map, None, Some(self.0))
-            }
-        }
-        d.deserialize_map(V(check))
+        rt::verify_object::<RecordC, __D>(d, None)
     }
 }
 impl<'de> serde::Deserialize<'de> for RecordC {

@@ -235,11 +235,11 @@ impl Message {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping only what rules read,
-    /// then `refine` on them (a narrowing of this type).
-    #[doc(hidden)]
+}
+impl rt::VerifyMembers for Message {
+    const EXPECTING: &'static str = "an object (Message)";
     #[allow(unused_mut)]
-    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
@@ -329,41 +329,7 @@ impl rt::Verify for Message {
     fn verify<'de, __D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<(), __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Message)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                Message::__verify(map, None, None)
-            }
-        }
-        d.deserialize_map(V)
-    }
-}
-impl rt::VerifyWith for Message {
-    fn verify_with<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-        check: rt::MemberCheck,
-    ) -> ::core::result::Result<(), __D::Error> {
-        struct V(rt::MemberCheck);
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Message)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                Message::__verify(map, None, Some(self.0))
-            }
-        }
-        d.deserialize_map(V(check))
+        rt::verify_object::<Message, __D>(d, None)
     }
 }
 impl<'de> serde::Deserialize<'de> for Message {
@@ -796,11 +762,11 @@ impl Text {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping only what rules read,
-    /// then `refine` on them (a narrowing of this type).
-    #[doc(hidden)]
+}
+impl rt::VerifyMembers for Text {
+    const EXPECTING: &'static str = "an object (Text)";
     #[allow(unused_mut)]
-    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
@@ -851,41 +817,7 @@ impl rt::Verify for Text {
     fn verify<'de, __D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<(), __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Text)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                Text::__verify(map, None, None)
-            }
-        }
-        d.deserialize_map(V)
-    }
-}
-impl rt::VerifyWith for Text {
-    fn verify_with<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-        check: rt::MemberCheck,
-    ) -> ::core::result::Result<(), __D::Error> {
-        struct V(rt::MemberCheck);
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Text)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                Text::__verify(map, None, Some(self.0))
-            }
-        }
-        d.deserialize_map(V(check))
+        rt::verify_object::<Text, __D>(d, None)
     }
 }
 impl<'de> serde::Deserialize<'de> for Text {
@@ -1054,11 +986,11 @@ impl MessageBodyImage {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping only what rules read,
-    /// then `refine` on them (a narrowing of this type).
-    #[doc(hidden)]
+}
+impl rt::VerifyMembers for MessageBodyImage {
+    const EXPECTING: &'static str = "an object (MessageBodyImage)";
     #[allow(unused_mut)]
-    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
@@ -1118,41 +1050,7 @@ impl rt::Verify for MessageBodyImage {
     fn verify<'de, __D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<(), __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (MessageBodyImage)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                MessageBodyImage::__verify(map, None, None)
-            }
-        }
-        d.deserialize_map(V)
-    }
-}
-impl rt::VerifyWith for MessageBodyImage {
-    fn verify_with<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-        check: rt::MemberCheck,
-    ) -> ::core::result::Result<(), __D::Error> {
-        struct V(rt::MemberCheck);
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (MessageBodyImage)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                MessageBodyImage::__verify(map, None, Some(self.0))
-            }
-        }
-        d.deserialize_map(V(check))
+        rt::verify_object::<MessageBodyImage, __D>(d, None)
     }
 }
 impl<'de> serde::Deserialize<'de> for MessageBodyImage {
@@ -1352,11 +1250,11 @@ impl MessageBodyOther {
         };
         Ok(value)
     }
-    /// Checks the members of an object as `__visit` does, keeping only what rules read,
-    /// then `refine` on them (a narrowing of this type).
-    #[doc(hidden)]
+}
+impl rt::VerifyMembers for MessageBodyOther {
+    const EXPECTING: &'static str = "an object (MessageBodyOther)";
     #[allow(unused_mut)]
-    pub fn __verify<'de, __A: serde::de::MapAccess<'de>>(
+    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
@@ -1410,41 +1308,7 @@ impl rt::Verify for MessageBodyOther {
     fn verify<'de, __D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<(), __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (MessageBodyOther)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                MessageBodyOther::__verify(map, None, None)
-            }
-        }
-        d.deserialize_map(V)
-    }
-}
-impl rt::VerifyWith for MessageBodyOther {
-    fn verify_with<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-        check: rt::MemberCheck,
-    ) -> ::core::result::Result<(), __D::Error> {
-        struct V(rt::MemberCheck);
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (MessageBodyOther)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                MessageBodyOther::__verify(map, None, Some(self.0))
-            }
-        }
-        d.deserialize_map(V(check))
+        rt::verify_object::<MessageBodyOther, __D>(d, None)
     }
 }
 impl<'de> serde::Deserialize<'de> for MessageBodyOther {
