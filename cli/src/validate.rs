@@ -232,6 +232,8 @@ mod parallel {
             let (work_tx, work_rx) = sync_channel::<(usize, Batch)>(in_flight);
             let (done_tx, done_rx) = sync_channel::<(usize, Done)>(in_flight);
             scope.spawn(move || read_blocks(reader, &spare_rx, &work_tx));
+            // Shared, not borrowed: the receiver must go when the last worker does, so that a
+            // reader blocked on a full queue is told to stop.
             let work_rx = Arc::new(Mutex::new(work_rx));
             for _ in 0..jobs {
                 let (work_rx, done_tx) = (Arc::clone(&work_rx), done_tx.clone());

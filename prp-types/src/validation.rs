@@ -248,15 +248,13 @@ impl<R: std::io::Read> JsonBlocks<R> {
         // Bytes before `start` are whole lines, each shorter than the limit.
         let mut start = 0;
         loop {
-            while let Some(i) = memchr::memchr(b'\n', &out[start..]) {
-                if i >= self.limit {
-                    break;
+            // Past the whole lines; stop at a line that is too long or at the unfinished rest.
+            let long = loop {
+                match memchr::memchr(b'\n', &out[start..]) {
+                    Some(i) if i < self.limit => start += i + 1,
+                    Some(_) => break true,
+                    None => break out.len() - start >= self.limit,
                 }
-                start += i + 1;
-            }
-            let long = match memchr::memchr(b'\n', &out[start..]) {
-                Some(i) => i >= self.limit,
-                None => out.len() - start >= self.limit,
             };
             if long {
                 if start > 0 {
