@@ -212,26 +212,17 @@ fn paired_rounds(lines: &[&[u8]], bytes: usize, validator: &jsonschema::Validato
         })
         .collect();
     eprintln!("median: {}", medians.join(", "));
-    for i in 1..n {
-        let r = median(ms[i].iter().zip(&ms[0]).map(|(x, a)| x / a).collect());
-        let how = if r >= 1.0 {
-            format!("{r:.2}x faster than")
-        } else {
-            format!("{:.2}x slower than", 1.0 / r)
-        };
-        eprintln!("median per-round ratio: (a) typed is {how} ({})", names[i]);
-    }
-    for i in 2..n {
-        let r = median(ms[i].iter().zip(&ms[1]).map(|(x, v)| x / v).collect());
-        let how = if r >= 1.0 {
-            format!("{r:.2}x faster than")
-        } else {
-            format!("{:.2}x slower than", 1.0 / r)
-        };
-        eprintln!(
-            "median per-round ratio: (i) verdict is {how} ({})",
-            names[i]
-        );
+    // Every run against (a), then every baseline against (i) (runs 0 and 1).
+    for (base, label) in [(0, "(a) typed"), (1, "(i) verdict")] {
+        for i in base + 1..n {
+            let r = median(ms[i].iter().zip(&ms[base]).map(|(x, b)| x / b).collect());
+            let how = if r >= 1.0 {
+                format!("{r:.2}x faster than")
+            } else {
+                format!("{:.2}x slower than", 1.0 / r)
+            };
+            eprintln!("median per-round ratio: {label} is {how} ({})", names[i]);
+        }
     }
 }
 
