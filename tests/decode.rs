@@ -294,3 +294,300 @@ fn reference_fixtures_meet_the_manifest_expectation() {
     }
     assert!(checked >= 20, "only {checked} fixtures checked");
 }
+
+/// The verdict reader (`rt::reader`) against serde_json, which the typed decoder runs on: for each
+/// text, the same verdict when ignoring a value, the same `Value` (so the same visitor calls, down
+/// to how each number is visited), the same raw text for `RawValue`, and the same verdict for the
+/// strict any-value seed that refuses repeated member names.
+mod reader {
+    use super::*;
+    use proptest::prelude::*;
+    use rt::reader::Reader;
+    use serde::de::{DeserializeOwned, DeserializeSeed, IgnoredAny};
+    use serde_json::value::RawValue;
+
+    fn by_reader<T: DeserializeOwned>(text: &str) -> Option<T> {
+        let mut reader = Reader::new(text);
+        let value = T::deserialize(&mut reader).ok()?;
+        reader.end().then_some(value)
+    }
+
+    fn strict_by_reader(text: &str) -> Option<Value> {
+        let mut reader = Reader::new(text);
+        let value = rt::AnyValue.deserialize(&mut reader).ok()?;
+        reader.end().then_some(value)
+    }
+
+    fn strict_by_serde_json(text: &str) -> Option<Value> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let value = rt::AnyValue.deserialize(&mut de).ok()?;
+        de.end().ok().map(|()| value)
+    }
+
+    /// Every way of reading `text` agrees; the first disagreement, if any.
+    fn disagreement(text: &str) -> Option<String> {
+        let ignored = (
+            serde_json::from_str::<IgnoredAny>(text).is_ok(),
+            by_reader::<IgnoredAny>(text).is_some(),
+        );
+        if ignored.0 != ignored.1 {
+            return Some(format!(
+                "IgnoredAny: serde_json {}, reader {}",
+                ignored.0, ignored.1
+            ));
+        }
+        let value = (
+            serde_json::from_str::<Value>(text).ok(),
+            by_reader::<Value>(text),
+        );
+        if value.0 != value.1 {
+            return Some(format!(
+                "Value: serde_json {:?}, reader {:?}",
+                value.0, value.1
+            ));
+        }
+        let raw = (
+            serde_json::from_str::<Box<RawValue>>(text)
+                .ok()
+                .map(|r| r.get().to_owned()),
+            by_reader::<Box<RawValue>>(text).map(|r| r.get().to_owned()),
+        );
+        if raw.0 != raw.1 {
+            return Some(format!(
+                "RawValue: serde_json {:?}, reader {:?}",
+                raw.0, raw.1
+            ));
+        }
+        let strict = (strict_by_serde_json(text), strict_by_reader(text));
+        if strict.0 != strict.1 {
+            return Some(format!(
+                "AnyValue: serde_json {:?}, reader {:?}",
+                strict.0, strict.1
+            ));
+        }
+        None
+    }
+
+    fn assert_agree(texts: impl IntoIterator<Item = String>) -> usize {
+        let mut n = 0;
+        let mut wrong = Vec::new();
+        for text in texts {
+            n += 1;
+            if let Some(d) = disagreement(&text) {
+                wrong.push(format!("{text:?}: {d}"));
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "{} of {n} texts read differently:\n{}",
+            wrong.len(),
+            wrong[..wrong.len().min(20)].join("\n")
+        );
+        n
+    }
+
+    /// Hand-picked texts at the edges of JSON's grammar and of serde_json's choices.
+    fn edges() -> Vec<String> {
+        let mut texts: Vec<String> = [
+            "",
+            " ",
+            "null",
+            " null ",
+            "nul",
+            "nulll",
+            "true",
+            "tru",
+            "false",
+            "falsey",
+            "\u{feff}1",
+            "0",
+            "-0",
+            "00",
+            "01",
+            "-01",
+            "-",
+            "+1",
+            "1.",
+            "1.5",
+            ".5",
+            "1e",
+            "1e+",
+            "1e-",
+            "1E5",
+            "2.5e-3",
+            "1e400",
+            "-1e400",
+            "1e-400",
+            "0e99999999999",
+            "123456789012345678901234567890",
+            "18446744073709551615",
+            "18446744073709551616",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "9223372036854775807",
+            "1.0",
+            "-0.0",
+            "1x",
+            "[1,]",
+            "[,1]",
+            "[1 2]",
+            "[]",
+            "[ ]",
+            "[[]]",
+            "{}",
+            "{ }",
+            "{\"a\":1}",
+            "{\"a\" 1}",
+            "{\"a\":1,}",
+            "{\"a\":1 \"b\":2}",
+            "{,\"a\":1}",
+            "{1:2}",
+            "{\"a\":1,\"a\":2}",
+            "{\"a\":}",
+            "[1]]",
+            "{\"a\":1}}",
+            "\"\"",
+            "\"a",
+            "\"a\\\"",
+            "\"\\u0041\"",
+            "\"\\u00e9\"",
+            "\"\\uD83D\\uDE00\"",
+            "\"\\uD83D\"",
+            "\"\\uDE00\"",
+            "\"\\uD83D\\u0041\"",
+            "\"\\uD83Dx\"",
+            "\"\\uD83D\\n\"",
+            "\"\\uDE00\\uD83D\"",
+            "\"\\u12\"",
+            "\"\\u12G4\"",
+            "\"\\x\"",
+            "\"\\/\\b\\f\\n\\r\\t\"",
+            "\"tab\there\"",
+            "\"nl\nhere\"",
+            "\"\u{1}\"",
+            "\"\u{7f}\"",
+            "\"é ü 中 😀\"",
+            "[\"\\uD800\"]",
+            "{\"k\\u0041\":1}",
+            "{\"\\uDE00\":1}",
+            "\t\n\r [ 1 , { \"a\" : [ ] } ] \r\n",
+            "[1]x",
+            "[1] [2]",
+            "{\"a\":[1,{\"b\":null}],\"c\":\"d\"}",
+            "[1e400]",
+            "{\"a\":1e400}",
+            "[true,false,null,-1,2.5,\"s\"]",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        // The limit on nesting: serde_json refuses the 128th level (but not inside ignored values).
+        for depth in [126, 127, 128, 129] {
+            texts.push(format!("{}{}", "[".repeat(depth), "]".repeat(depth)));
+            texts.push(format!("{}1{}", "{\"a\":".repeat(depth), "}".repeat(depth)));
+        }
+        // Escapes, quotes and control characters at every offset of the 8-byte search.
+        for offset in 0..24 {
+            let pad = "x".repeat(offset);
+            for tail in [
+                "\"",
+                "\\n\"",
+                "\\u00e9\"",
+                "\\q\"",
+                "\u{1f}\"",
+                "é\"",
+                "\\uD800\"",
+            ] {
+                texts.push(format!("\"{pad}{tail}"));
+                texts.push(format!("[\"{pad}{tail},1]"));
+            }
+        }
+        texts
+    }
+
+    #[test]
+    fn reads_the_edges_of_the_grammar_as_serde_json_does() {
+        assert!(assert_agree(edges()) > 400);
+    }
+
+    /// Project documents cut short at every byte, and with one byte replaced at every place by
+    /// two of a set of bytes that change the syntax (taken in turn along the text).
+    #[test]
+    fn reads_damaged_documents_as_serde_json_does() {
+        const BYTES: [&str; 11] = ["\"", "\\", ",", "}", "]", " ", "0", "-", "x", "\u{1}", "e"];
+        let mut texts = Vec::new();
+        for file in json_files(&project_dir().join("fixtures/documents"))
+            .iter()
+            .take(30)
+        {
+            let text = serde_json::to_string(&read_json(file)).expect("a Value serializes");
+            for cut in (0..text.len()).filter(|&i| text.is_char_boundary(i)) {
+                texts.push(text[..cut].to_owned());
+                if text.is_char_boundary(cut + 1) {
+                    for b in [BYTES[cut % 11], BYTES[(cut + 5) % 11]] {
+                        texts.push(format!("{}{b}{}", &text[..cut], &text[cut + 1..]));
+                    }
+                }
+            }
+            texts.push(text);
+        }
+        assert!(assert_agree(texts) > 15_000);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
+
+        /// Random texts over JSON's punctuation, digits, escapes and a few letters.
+        #[test]
+        fn reads_random_texts_as_serde_json_does(
+            text in "[\\[\\]{}\",: 0-9.eE+\\-\\\\nulrtfaseUuDd8\u{1}é]{0,40}"
+        ) {
+            prop_assert_eq!(disagreement(&text), None);
+        }
+    }
+
+    /// A payload read before the member that selects its schema is kept as a raw text: on the
+    /// reader it is taken whole (however nested) and checked once the selector is known.
+    #[test]
+    fn a_payload_before_its_selector_is_checked_when_the_selector_comes() {
+        use prp_types::decode::{accepts, decode};
+        use prp_types::types::FixtureEvent;
+        let Some(corpus) = corpus_dir() else { return };
+        let mut checked = 0;
+        for file in json_files(&reference_fixture_dir(&corpus)) {
+            let doc = read_json(&file);
+            walk_containers(&doc, &mut |_, node| {
+                let Some(map) = node.as_object() else { return };
+                if !map.contains_key("eventType") || !map.contains_key("payload") {
+                    return;
+                }
+                // The payload first, then everything else in order.
+                let mut moved = serde_json::Map::new();
+                moved.insert("payload".into(), map["payload"].clone());
+                for (k, v) in map.iter().filter(|(k, _)| *k != "payload") {
+                    moved.insert(k.clone(), v.clone());
+                }
+                let good = serde_json::to_vec(&Value::Object(moved.clone())).unwrap();
+                // And a payload whose nested text is valid JSON the payload's schema refuses.
+                moved.insert(
+                    "payload".into(),
+                    serde_json::json!({"schema": [[[{"x": "\u{e9}"}]]]}),
+                );
+                let bad = serde_json::to_vec(&Value::Object(moved)).unwrap();
+                for bytes in [good, bad] {
+                    assert_eq!(
+                        accepts::<FixtureEvent>(&bytes),
+                        decode::<FixtureEvent>(&bytes).is_ok(),
+                        "{}",
+                        String::from_utf8_lossy(&bytes)
+                    );
+                    checked += 1;
+                }
+            });
+        }
+        assert!(
+            checked > 100,
+            "only {checked} events with a payload were found"
+        );
+    }
+}

@@ -33,6 +33,8 @@ use std::path::Path;
 const SUPPORT: &str = include_str!("../support/rt.rs");
 /// Its `eval` submodule, emitted only when the output has checked types.
 const EVAL: &str = include_str!("../support/eval.rs");
+/// Its `reader` submodule (the JSON reader of verdict-only checks), always emitted.
+const READER: &str = include_str!("../support/reader.rs");
 
 /// Generator settings.
 #[derive(Debug, Clone, Default)]
@@ -118,10 +120,25 @@ pub fn generate(set: SchemaSet, options: &Options) -> Result<Output> {
                     format!("the support module does not parse: {e}"),
                 )
             })?;
-            // `rt.rs` declares `eval` as a file module (for crates that include `rt.rs` by path);
-            // inlined, its items go in place, when anything needs them.
+            // `rt.rs` declares `eval` and `reader` as file modules (for crates that include
+            // `rt.rs` by path); inlined, their items go in place (`eval` when anything needs it).
             let mut items = support.items;
-            items.retain(|i| !matches!(i, syn::Item::Mod(m) if m.ident == "eval"));
+            items.retain(
+                |i| !matches!(i, syn::Item::Mod(m) if m.ident == "eval" || m.ident == "reader"),
+            );
+            let reader: syn::File = syn::parse_str(READER).map_err(|e| {
+                Error::new(
+                    "internal",
+                    "support/reader.rs",
+                    "",
+                    format!("the reader module does not parse: {e}"),
+                )
+            })?;
+            let reader = reader.items;
+            items.push(syn::parse_quote! {
+                /// The JSON reader the verdict-only checks run on.
+                pub mod reader { #(#reader)* }
+            });
             if !model.program.is_empty() {
                 let eval: syn::File = syn::parse_str(EVAL).map_err(|e| {
                     Error::new(

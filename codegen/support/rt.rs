@@ -2575,3 +2575,7 @@ pub fn verify_raw<'a, S: VerifySeed<'a>, E: de::Error>(
 /// The checker for schemas compiled to programs (see the module).
 #[path = "eval.rs"]
 pub mod eval;
+
+/// The JSON reader the verdict-only checks run on (see the module).
+#[path = "reader.rs"]
+pub mod reader;

@@ -76,10 +76,11 @@ fn snapshots_match_the_generator() {
     );
 }
 
-/// The verdict-only check (`Verify`) of `json`, which must agree with decoding it.
+/// The verdict-only check (`Verify`) of `json` on the verdict reader, which must agree with
+/// decoding it (by serde_json).
 fn verdict<T: rt_support::Verify>(json: &str) -> bool {
-    let mut de = serde_json::Deserializer::from_str(json);
-    T::verify(&mut de).is_ok() && de.end().is_ok()
+    let mut reader = rt_support::reader::Reader::new(json);
+    T::verify(&mut reader).is_ok() && reader.end()
 }
 
 fn ok<T: serde::de::DeserializeOwned + serde::Serialize + rt_support::Verify>(json: &str) -> T {

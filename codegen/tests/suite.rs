@@ -205,10 +205,10 @@ fn the_official_suite_loud_or_right() {
     }
     main.push_str(&format!(
         r#"
-/// The verdict-only check (`rt::Verify`), which must agree with decoding.
+/// The verdict-only check (`rt::Verify`) on the verdict reader, which must agree with decoding.
 fn verified<T: rt::Verify>(data: &str) -> bool {{
-    let mut de = serde_json::Deserializer::from_str(data);
-    T::verify(&mut de).is_ok() && de.end().is_ok()
+    let mut reader = rt::reader::Reader::new(data);
+    T::verify(&mut reader).is_ok() && reader.end()
 }}
 
 /// Whether decoding accepts `data`, and whether the verdict-only check does.

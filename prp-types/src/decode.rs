@@ -62,8 +62,15 @@ pub fn accepts<T: rt::Verify>(bytes: &[u8]) -> bool {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return false;
     };
-    let mut de = serde_json::Deserializer::from_str(text);
-    T::verify(&mut de).is_ok() && de.end().is_ok()
+    thread_local! {
+        // One escape buffer per thread, not one per document: an escaped 16 KiB tool output
+        // would otherwise grow a fresh buffer a dozen times.
+        static SCRATCH: std::cell::Cell<String> = const { std::cell::Cell::new(String::new()) };
+    }
+    let mut reader = rt::reader::Reader::with_scratch(text, SCRATCH.take());
+    let ok = T::verify(&mut reader).is_ok() && reader.end();
+    SCRATCH.set(reader.into_scratch());
+    ok
 }
 
 /// What [`decode`] says of `bytes`, without the value: a document the schema accepts is only

@@ -1,0 +1,816 @@
+//! A JSON reader for verdicts alone: a serde `Deserializer` over a whole text that accepts exactly
+//! the texts serde_json accepts and makes the same visitor calls, but keeps no position and says
+//! nothing of why it refuses. The verdict-only checks (`Verify`) run on it; a refused document is
+//! decoded again by serde_json for its located error, so only the verdicts must agree (the
+//! differential tests and the fuzz target hold them to it).
+//!
+//! It is faster where serde_json is general: the input is a `&str` already checked as UTF-8, so a
+//! string is a search for its closing quote, 8 bytes per step, borrowed from the text unless it
+//! has escapes, which are decoded into one buffer the caller can keep across documents. A number with a
+//! fraction, an exponent or more digits than 64 bits hold is handed to serde_json itself, which
+//! keeps its rounding and range errors exact.
+//!
+//! It reads what generated code asks for: any value, strings, numbers, booleans, null, options,
+//! arrays, objects with string keys, ignored values and serde_json's `RawValue`. Enums, byte
+//! strings, 128-bit integers and keys read as numbers or booleans, which generated code never
+//! asks for, are refused.
+
+use serde::de::{self, DeserializeSeed, Visitor};
+use std::fmt;
+
+/// serde_json's nesting limit: an array or object opened at this depth is refused.
+const DEPTH: u8 = 128;
+
+/// The name under which serde_json's `RawValue` asks a deserializer for the raw text of a value.
+const RAW_VALUE: &str = "$serde_json::private::RawValue";
+
+/// Why the reader stopped: the text, or a check on it, refused the document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refused;
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("the document is refused")
+    }
+}
+
+impl std::error::Error for Refused {}
+
+impl de::Error for Refused {
+    fn custom<T: fmt::Display>(_: T) -> Self {
+        Refused
+    }
+}
+
+type Result<T> = std::result::Result<T, Refused>;
+
+/// A deserializer over one JSON text. After the value, [`Reader::end`] says whether only
+/// whitespace follows.
+pub struct Reader<'de> {
+    text: &'de str,
+    at: usize,
+    /// serde_json's remaining depth: entering an array or object at 1 is refused.
+    depth: u8,
+    /// Decoded escapes of the string being read.
+    scratch: String,
+}
+
+impl<'de> Reader<'de> {
+    pub fn new(text: &'de str) -> Self {
+        Self::with_scratch(text, String::new())
+    }
+
+    /// A reader that decodes escapes into `scratch` (emptied first), so that a caller reading
+    /// many documents can keep one buffer: [`into_scratch`](Self::into_scratch) gives it back.
+    pub fn with_scratch(text: &'de str, mut scratch: String) -> Self {
+        scratch.clear();
+        Reader {
+            text,
+            at: 0,
+            depth: DEPTH,
+            scratch,
+        }
+    }
+
+    /// The escape buffer, for the next reader.
+    pub fn into_scratch(self) -> String {
+        self.scratch
+    }
+
+    /// Whether nothing but whitespace is left.
+    pub fn end(&mut self) -> bool {
+        self.ws().is_none()
+    }
+
+    #[inline(always)]
+    fn bytes(&self) -> &'de [u8] {
+        self.text.as_bytes()
+    }
+
+    /// Skips whitespace; the byte after it, if any.
+    #[inline(always)]
+    fn ws(&mut self) -> Option<u8> {
+        let bytes = self.bytes();
+        while let Some(&b) = bytes.get(self.at) {
+            match b {
+                b' ' | b'\n' | b'\t' | b'\r' => self.at += 1,
+                _ => return Some(b),
+            }
+        }
+        None
+    }
+
+    /// Passes the literal whose first byte is at `at`.
+    #[inline]
+    fn literal(&mut self, word: &[u8]) -> Result<()> {
+        let end = self.at + word.len();
+        if self.bytes().get(self.at..end) == Some(word) {
+            self.at = end;
+            Ok(())
+        } else {
+            Err(Refused)
+        }
+    }
+
+    /// Reads the string whose opening quote is at `at`: borrowed when it has no escapes.
+    #[inline]
+    fn string(&mut self) -> Result<Text<'de, '_>> {
+        let bytes = self.bytes();
+        let start = self.at + 1;
+        let mut i = stop(bytes, start);
+        match bytes.get(i) {
+            Some(b'"') => {
+                self.at = i + 1;
+                return Ok(Text::Borrowed(&self.text[start..i]));
+            }
+            Some(b'\\') => {}
+            _ => return Err(Refused),
+        }
+        self.scratch.clear();
+        let mut from = start;
+        loop {
+            // `i` is at a backslash; every cut is at an ASCII byte, so each slice is whole text.
+            self.scratch.push_str(&self.text[from..i]);
+            i = self.unescape(i + 1)?;
+            from = i;
+            i = stop(bytes, i);
+            match bytes.get(i) {
+                Some(b'"') => break,
+                Some(b'\\') => {}
+                _ => return Err(Refused),
+            }
+        }
+        self.scratch.push_str(&self.text[from..i]);
+        self.at = i + 1;
+        Ok(Text::Copied(&self.scratch))
+    }
+
+    /// Decodes the escape whose letter is at `i` into the scratch buffer; the index after it.
+    /// A `\u` escape must be a scalar value: a surrogate only as the first of a pair.
+    #[inline]
+    fn unescape(&mut self, i: usize) -> Result<usize> {
+        let c = match self.bytes().get(i) {
+            Some(b'"') => '"',
+            Some(b'\\') => '\\',
+            Some(b'/') => '/',
+            Some(b'b') => '\u{8}',
+            Some(b'f') => '\u{c}',
+            Some(b'n') => '\n',
+            Some(b'r') => '\r',
+            Some(b't') => '\t',
+            Some(b'u') => {
+                let n = hex4(self.bytes(), i + 1)?;
+                let (c, next) = match n {
+                    0xDC00..=0xDFFF => return Err(Refused),
+                    0xD800..=0xDBFF => {
+                        if self.bytes().get(i + 5..i + 7) != Some(&b"\\u"[..]) {
+                            return Err(Refused);
+                        }
+                        let low = hex4(self.bytes(), i + 7)?;
+                        if !(0xDC00..=0xDFFF).contains(&low) {
+                            return Err(Refused);
+                        }
+                        let c =
+                            0x1_0000 + ((u32::from(n - 0xD800) << 10) | u32::from(low - 0xDC00));
+                        (c, i + 11)
+                    }
+                    n => (u32::from(n), i + 5),
+                };
+                self.scratch.push(char::from_u32(c).ok_or(Refused)?);
+                return Ok(next);
+            }
+            _ => return Err(Refused),
+        };
+        self.scratch.push(c);
+        Ok(i + 1)
+    }
+
+    /// Passes the string whose opening quote is at `at` without decoding it, as serde_json
+    /// ignores one: escapes must be well formed, but a `\u` escape may be a lone surrogate.
+    fn pass_string(&mut self) -> Result<()> {
+        let bytes = self.bytes();
+        let mut i = self.at + 1;
+        loop {
+            i = stop(bytes, i);
+            match bytes.get(i) {
+                Some(b'"') => {
+                    self.at = i + 1;
+                    return Ok(());
+                }
+                Some(b'\\') => {
+                    i = match bytes.get(i + 1) {
+                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => i + 2,
+                        Some(b'u') => hex4(bytes, i + 2).map(|_| i + 6)?,
+                        _ => return Err(Refused),
+                    };
+                }
+                _ => return Err(Refused),
+            }
+        }
+    }
+
+    /// Reads the number that starts at `at` (a `-` or a digit) and visits it as serde_json does:
+    /// an integer as `u64` or, when negative, `i64`; `-0` and anything else as `f64`.
+    #[inline]
+    fn number<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
+        let bytes = self.bytes();
+        let start = self.at;
+        let negative = bytes[start] == b'-';
+        let mut i = start + usize::from(negative);
+        let mut n: u64 = 0;
+        match bytes.get(i) {
+            Some(b'0') => i += 1,
+            Some(&d @ b'1'..=b'9') => {
+                n = u64::from(d - b'0');
+                i += 1;
+                while let Some(&d @ b'0'..=b'9') = bytes.get(i) {
+                    match n
+                        .checked_mul(10)
+                        .and_then(|n| n.checked_add(u64::from(d - b'0')))
+                    {
+                        Some(m) => n = m,
+                        None => return self.number_by_serde_json(v),
+                    }
+                    i += 1;
+                }
+            }
+            _ => return Err(Refused),
+        }
+        match bytes.get(i) {
+            Some(b'0'..=b'9') => Err(Refused),
+            Some(b'.' | b'e' | b'E') => self.number_by_serde_json(v),
+            _ => {
+                self.at = i;
+                if !negative {
+                    v.visit_u64(n)
+                } else {
+                    let m = (n as i64).wrapping_neg();
+                    if m >= 0 {
+                        v.visit_f64(-(n as f64))
+                    } else {
+                        v.visit_i64(m)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The number at `at`, read by serde_json from its own text.
+    #[cold]
+    fn number_by_serde_json<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
+        let start = self.at;
+        let end = number_end(self.bytes(), start).ok_or(Refused)?;
+        self.at = end;
+        let mut de = serde_json::Deserializer::from_str(&self.text[start..end]);
+        de::Deserializer::deserialize_any(&mut de, v).map_err(|_| Refused)
+    }
+
+    /// Passes any value as serde_json ignores one: numbers checked for their syntax alone, strings
+    /// as [`pass_string`](Self::pass_string), repeated member names allowed, no depth limit.
+    fn pass(&mut self) -> Result<()> {
+        // The open arrays and objects, innermost last.
+        let mut open: Vec<u8> = Vec::new();
+        loop {
+            match self.ws() {
+                Some(b'n') => self.literal(b"null")?,
+                Some(b't') => self.literal(b"true")?,
+                Some(b'f') => self.literal(b"false")?,
+                Some(b'-' | b'0'..=b'9') => {
+                    self.at = number_end(self.bytes(), self.at).ok_or(Refused)?
+                }
+                Some(b'"') => self.pass_string()?,
+                Some(b @ (b'[' | b'{')) => {
+                    self.at += 1;
+                    let close = if b == b'[' { b']' } else { b'}' };
+                    if self.ws() == Some(close) {
+                        self.at += 1;
+                    } else {
+                        open.push(b);
+                        if b == b'{' {
+                            self.member_name()?;
+                        }
+                        continue;
+                    }
+                }
+                _ => return Err(Refused),
+            }
+            // A value ended: close what it ends, then expect the next one.
+            loop {
+                let Some(&inner) = open.last() else {
+                    return Ok(());
+                };
+                match self.ws() {
+                    Some(b',') => {
+                        self.at += 1;
+                        if inner == b'{' {
+                            self.member_name()?;
+                        }
+                        break;
+                    }
+                    Some(b']') if inner == b'[' => {}
+                    Some(b'}') if inner == b'{' => {}
+                    _ => return Err(Refused),
+                }
+                self.at += 1;
+                open.pop();
+            }
+        }
+    }
+
+    /// Passes a member name of an ignored object and its colon.
+    fn member_name(&mut self) -> Result<()> {
+        if self.ws() != Some(b'"') {
+            return Err(Refused);
+        }
+        self.pass_string()?;
+        self.colon()
+    }
+
+    #[inline]
+    fn colon(&mut self) -> Result<()> {
+        if self.ws() == Some(b':') {
+            self.at += 1;
+            Ok(())
+        } else {
+            Err(Refused)
+        }
+    }
+
+    /// Enters the array or object whose bracket is at `at`, within the depth limit.
+    #[inline]
+    fn enter(&mut self) -> Result<()> {
+        if self.depth == 1 {
+            return Err(Refused);
+        }
+        self.depth -= 1;
+        self.at += 1;
+        Ok(())
+    }
+
+    /// Leaves an array or object; its closing bracket must come next.
+    #[inline]
+    fn leave(&mut self, close: u8) -> Result<()> {
+        self.depth += 1;
+        if self.ws() == Some(close) {
+            self.at += 1;
+            Ok(())
+        } else {
+            Err(Refused)
+        }
+    }
+
+    fn seq<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
+        self.enter()?;
+        let value = v.visit_seq(Seq {
+            r: self,
+            first: true,
+        });
+        let end = self.leave(b']');
+        let value = value?;
+        end.map(|()| value)
+    }
+
+    fn map<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
+        self.enter()?;
+        let value = v.visit_map(Map {
+            r: self,
+            first: true,
+        });
+        let end = self.leave(b'}');
+        let value = value?;
+        end.map(|()| value)
+    }
+}
+
+/// A string read: a slice of the text, or the scratch buffer when it had escapes.
+enum Text<'de, 's> {
+    Borrowed(&'de str),
+    Copied(&'s str),
+}
+
+/// Whether a string byte needs no attention: not a quote, a backslash or a control character.
+#[inline(always)]
+fn plain(b: u8) -> bool {
+    b >= 0x20 && b != b'"' && b != b'\\'
+}
+
+/// The index of the first byte at or after `i` that is not [`plain`], or the text's length.
+/// Eight bytes at a time, in a register: the lowest flagged byte of a word is exact (a borrow
+/// only runs upward). Vector compares were measured too and gained nothing here: most strings
+/// are short, and their cost is in entering and leaving them, not in the search.
+#[inline(always)]
+fn stop(bytes: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    while let Some(word) = bytes.get(i..i + 8) {
+        let w = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+        let control = w.wrapping_sub(ONES * 0x20) & !w;
+        let q = w ^ (ONES * u64::from(b'"'));
+        let quote = q.wrapping_sub(ONES) & !q;
+        let s = w ^ (ONES * u64::from(b'\\'));
+        let slash = s.wrapping_sub(ONES) & !s;
+        let flagged = (control | quote | slash) & (ONES << 7);
+        if flagged != 0 {
+            return i + (flagged.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&b) = bytes.get(i) {
+        if !plain(b) {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
+/// Four hex digits at `i`, as a UTF-16 code unit.
+#[inline]
+fn hex4(bytes: &[u8], i: usize) -> Result<u16> {
+    let digits = bytes.get(i..i + 4).ok_or(Refused)?;
+    let mut n = 0u16;
+    for &d in digits {
+        let v = match d {
+            b'0'..=b'9' => d - b'0',
+            b'a'..=b'f' => d - b'a' + 10,
+            b'A'..=b'F' => d - b'A' + 10,
+            _ => return Err(Refused),
+        };
+        n = (n << 4) | u16::from(v);
+    }
+    Ok(n)
+}
+
+/// The end of the number that starts at `i`, if its syntax is JSON's:
+/// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, not followed by a digit.
+fn number_end(bytes: &[u8], mut i: usize) -> Option<usize> {
+    let digit = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_digit);
+    let digits = |mut i: usize| {
+        while digit(i) {
+            i += 1;
+        }
+        i
+    };
+    if bytes.get(i) == Some(&b'-') {
+        i += 1;
+    }
+    match bytes.get(i) {
+        Some(b'0') => {
+            i += 1;
+            if digit(i) {
+                return None;
+            }
+        }
+        Some(b'1'..=b'9') => i = digits(i + 1),
+        _ => return None,
+    }
+    if bytes.get(i) == Some(&b'.') {
+        if !digit(i + 1) {
+            return None;
+        }
+        i = digits(i + 1);
+    }
+    if let Some(b'e' | b'E') = bytes.get(i) {
+        i += 1;
+        if let Some(b'+' | b'-') = bytes.get(i) {
+            i += 1;
+        }
+        if !digit(i) {
+            return None;
+        }
+        i = digits(i);
+    }
+    Some(i)
+}
+
+struct Seq<'r, 'de> {
+    r: &'r mut Reader<'de>,
+    first: bool,
+}
+
+impl<'de> de::SeqAccess<'de> for Seq<'_, 'de> {
+    type Error = Refused;
+
+    #[inline]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        match self.r.ws() {
+            Some(b']') => return Ok(None),
+            Some(_) if self.first => self.first = false,
+            Some(b',') => {
+                self.r.at += 1;
+                match self.r.ws() {
+                    Some(b']') | None => return Err(Refused),
+                    Some(_) => {}
+                }
+            }
+            _ => return Err(Refused),
+        }
+        seed.deserialize(&mut *self.r).map(Some)
+    }
+}
+
+struct Map<'r, 'de> {
+    r: &'r mut Reader<'de>,
+    first: bool,
+}
+
+impl<'de> de::MapAccess<'de> for Map<'_, 'de> {
+    type Error = Refused;
+
+    #[inline]
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        match self.r.ws() {
+            Some(b'}') => return Ok(None),
+            Some(b'"') if self.first => self.first = false,
+            Some(b',') if !self.first => {
+                self.r.at += 1;
+                if self.r.ws() != Some(b'"') {
+                    return Err(Refused);
+                }
+            }
+            _ => return Err(Refused),
+        }
+        seed.deserialize(Key(&mut *self.r)).map(Some)
+    }
+
+    #[inline]
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        self.r.colon()?;
+        seed.deserialize(&mut *self.r)
+    }
+}
+
+/// Numbers read from member names (serde_json reads `"12"` as 12 when asked): refused.
+macro_rules! refuse_numbers {
+    () => {
+        refuse_numbers!(deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+            deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_f32
+            deserialize_f64);
+    };
+    ($($method:ident)*) => {
+        $(fn $method<V: Visitor<'de>>(self, _v: V) -> Result<V::Value> {
+            Err(Refused)
+        })*
+    };
+}
+
+/// The numbers a value may be asked for, each read as serde_json reads one.
+macro_rules! numbers {
+    ($($method:ident)*) => {
+        $(#[inline]
+        fn $method<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+            match self.ws() {
+                Some(b'-' | b'0'..=b'9') => self.number(v),
+                _ => Err(Refused),
+            }
+        })*
+    };
+}
+
+/// A member name, at its opening quote.
+struct Key<'r, 'de>(&'r mut Reader<'de>);
+
+impl<'de> de::Deserializer<'de> for Key<'_, 'de> {
+    type Error = Refused;
+
+    #[inline]
+    fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        match self.0.string()? {
+            Text::Borrowed(s) => v.visit_borrowed_str(s),
+            Text::Copied(s) => v.visit_str(s),
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        v.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        v: V,
+    ) -> Result<V::Value> {
+        v.visit_newtype_struct(self)
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, _v: V) -> Result<V::Value> {
+        Err(Refused)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        _v: V,
+    ) -> Result<V::Value> {
+        Err(Refused)
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, _v: V) -> Result<V::Value> {
+        Err(Refused)
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, _v: V) -> Result<V::Value> {
+        Err(Refused)
+    }
+
+    serde::forward_to_deserialize_any! {
+        char str string unit unit_struct seq tuple tuple_struct map struct identifier ignored_any
+    }
+
+    refuse_numbers!();
+}
+
+impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
+    type Error = Refused;
+
+    #[inline]
+    fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        match self.ws() {
+            Some(b'n') => {
+                self.literal(b"null")?;
+                v.visit_unit()
+            }
+            Some(b't') => {
+                self.literal(b"true")?;
+                v.visit_bool(true)
+            }
+            Some(b'f') => {
+                self.literal(b"false")?;
+                v.visit_bool(false)
+            }
+            Some(b'-' | b'0'..=b'9') => self.number(v),
+            Some(b'"') => match self.string()? {
+                Text::Borrowed(s) => v.visit_borrowed_str(s),
+                Text::Copied(s) => v.visit_str(s),
+            },
+            Some(b'[') => self.seq(v),
+            Some(b'{') => self.map(v),
+            _ => Err(Refused),
+        }
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        match self.ws() {
+            Some(b't') => {
+                self.literal(b"true")?;
+                v.visit_bool(true)
+            }
+            Some(b'f') => {
+                self.literal(b"false")?;
+                v.visit_bool(false)
+            }
+            _ => Err(Refused),
+        }
+    }
+
+    numbers!(deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_u8
+        deserialize_u16 deserialize_u32 deserialize_u64 deserialize_f32 deserialize_f64);
+
+    fn deserialize_char<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        self.deserialize_str(v)
+    }
+
+    #[inline]
+    fn deserialize_str<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        match self.ws() {
+            Some(b'"') => match self.string()? {
+                Text::Borrowed(s) => v.visit_borrowed_str(s),
+                Text::Copied(s) => v.visit_str(s),
+            },
+            _ => Err(Refused),
+        }
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        self.deserialize_str(v)
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, _v: V) -> Result<V::Value> {
+        Err(Refused)
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, _v: V) -> Result<V::Value> {
+        Err(Refused)
+    }
+
+    #[inline]
+    fn deserialize_option<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        if self.ws() == Some(b'n') {
+            self.literal(b"null")?;
+            v.visit_none()
+        } else {
+            v.visit_some(self)
+        }
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        if self.ws() == Some(b'n') {
+            self.literal(b"null")?;
+            v.visit_unit()
+        } else {
+            Err(Refused)
+        }
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        v: V,
+    ) -> Result<V::Value> {
+        self.deserialize_unit(v)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        v: V,
+    ) -> Result<V::Value> {
+        if name != RAW_VALUE {
+            return v.visit_newtype_struct(self);
+        }
+        self.ws();
+        let start = self.at;
+        self.pass()?;
+        v.visit_map(Raw(Some(&self.text[start..self.at])))
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        match self.ws() {
+            Some(b'[') => self.seq(v),
+            _ => Err(Refused),
+        }
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, v: V) -> Result<V::Value> {
+        self.deserialize_seq(v)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        v: V,
+    ) -> Result<V::Value> {
+        self.deserialize_seq(v)
+    }
+
+    #[inline]
+    fn deserialize_map<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        match self.ws() {
+            Some(b'{') => self.map(v),
+            _ => Err(Refused),
+        }
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        v: V,
+    ) -> Result<V::Value> {
+        match self.ws() {
+            Some(b'[') => self.seq(v),
+            Some(b'{') => self.map(v),
+            _ => Err(Refused),
+        }
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        _v: V,
+    ) -> Result<V::Value> {
+        Err(Refused)
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        self.deserialize_str(v)
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        self.pass()?;
+        v.visit_unit()
+    }
+}
+
+/// The raw text of a value, handed to serde_json's `RawValue` as serde_json hands it: a map of
+/// one member named [`RAW_VALUE`] whose value is the text.
+struct Raw<'de>(Option<&'de str>);
+
+impl<'de> de::MapAccess<'de> for Raw<'de> {
+    type Error = Refused;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.0.is_none() {
+            return Ok(None);
+        }
+        seed.deserialize(de::value::BorrowedStrDeserializer::new(RAW_VALUE))
+            .map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        let raw = self.0.take().ok_or(Refused)?;
+        seed.deserialize(de::value::BorrowedStrDeserializer::new(raw))
+    }
+}
