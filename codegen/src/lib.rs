@@ -33,7 +33,7 @@ use std::path::Path;
 const SUPPORT: &str = include_str!("../support/rt.rs");
 /// Its `eval` submodule, emitted only when the output has checked types.
 const EVAL: &str = include_str!("../support/eval.rs");
-/// Its `reader` submodule (the JSON reader of verdict-only checks), always emitted.
+/// Its `reader` submodule (the JSON reader of the untracked first pass), always emitted.
 const READER: &str = include_str!("../support/reader.rs");
 
 /// Generator settings.
@@ -136,7 +136,7 @@ pub fn generate(set: SchemaSet, options: &Options) -> Result<Output> {
             })?;
             let reader = reader.items;
             items.push(syn::parse_quote! {
-                /// The JSON reader the verdict-only checks run on.
+                /// The JSON reader of the untracked first pass.
                 pub mod reader { #(#reader)* }
             });
             if !model.program.is_empty() {

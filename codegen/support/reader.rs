@@ -1,8 +1,10 @@
-//! A JSON reader for verdicts alone: a serde `Deserializer` over a whole text that accepts exactly
-//! the texts serde_json accepts and makes the same visitor calls, but keeps no position and says
-//! nothing of why it refuses. The verdict-only checks (`Verify`) run on it; a refused document is
-//! decoded again by serde_json for its located error, so only the verdicts must agree (the
-//! differential tests and the fuzz target hold them to it).
+//! A JSON reader for the untracked first pass: a serde `Deserializer` over a whole text that
+//! accepts exactly the texts serde_json accepts and makes the same visitor calls, but keeps no
+//! position and says nothing of why it refuses. The verdict-only checks (`Verify`) and the first
+//! attempt of a typed decode run on it; a refused document is decoded again by serde_json for its
+//! located error, so a refusal costs a second pass and nothing else, and what must agree is what
+//! is accepted and the values handed to visitors (the reader tests, the differential tests and
+//! the fuzz target hold them to it).
 //!
 //! It is faster where serde_json is general: the input is a `&str` already checked as UTF-8, so a
 //! string is a search for its closing quote, 8 bytes per step, borrowed from the text unless it

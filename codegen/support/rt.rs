@@ -2576,6 +2576,7 @@ pub fn verify_raw<'a, S: VerifySeed<'a>, E: de::Error>(
 #[path = "eval.rs"]
 pub mod eval;
 
-/// The JSON reader the verdict-only checks run on (see the module).
+/// The JSON reader of the untracked first pass: verdicts, and typed decodes until one fails
+/// (see the module).
 #[path = "reader.rs"]
 pub mod reader;

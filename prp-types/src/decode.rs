@@ -17,16 +17,14 @@ pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Issue> {
     if bytes.len() > MAX_DOCUMENT_BYTES {
         return Err(too_large(bytes.len() as u64));
     }
-    // Decode without tracking the path first: valid input is the common case, and only an error
-    // needs a pointer, which a second, tracked pass over the same bytes then provides.
+    // Decode on the verdict reader first, without tracking the path: valid input is the common
+    // case, the reader hands the decoders the values serde_json would, and only an error needs a
+    // pointer, which a second, tracked pass of serde_json over the same bytes then provides.
     // UTF-8 is checked once for the whole text (fast, vectorised) rather than string by string.
-    if let Ok(text) = std::str::from_utf8(bytes) {
-        let mut de = serde_json::Deserializer::from_str(text);
-        if let Ok(value) = T::deserialize(&mut de)
-            && de.end().is_ok()
-        {
-            return Ok(value);
-        }
+    if let Ok(text) = std::str::from_utf8(bytes)
+        && let Some(value) = with_reader(text, |reader| T::deserialize(reader).ok())
+    {
+        return Ok(value);
     }
     rt::clear_failure();
     let mut de = serde_json::Deserializer::from_slice(bytes);
@@ -62,15 +60,23 @@ pub fn accepts<T: rt::Verify>(bytes: &[u8]) -> bool {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return false;
     };
+    with_reader(text, |reader| T::verify(reader).ok()).is_some()
+}
+
+/// Runs `read` on a verdict reader over `text`; its answer if the text then ends.
+fn with_reader<'de, R>(
+    text: &'de str,
+    read: impl FnOnce(&mut rt::reader::Reader<'de>) -> Option<R>,
+) -> Option<R> {
     thread_local! {
         // One escape buffer per thread, not one per document: an escaped 16 KiB tool output
         // would otherwise grow a fresh buffer a dozen times.
         static SCRATCH: std::cell::Cell<String> = const { std::cell::Cell::new(String::new()) };
     }
     let mut reader = rt::reader::Reader::with_scratch(text, SCRATCH.take());
-    let ok = T::verify(&mut reader).is_ok() && reader.end();
+    let answer = read(&mut reader).filter(|_| reader.end());
     SCRATCH.set(reader.into_scratch());
-    ok
+    answer
 }
 
 /// What [`decode`] says of `bytes`, without the value: a document the schema accepts is only
