@@ -115,19 +115,26 @@ impl<'de> Reader<'de> {
     }
 
     /// Reads the string whose opening quote is at `at`: borrowed when it has no escapes.
-    #[inline]
+    #[inline(always)]
     fn string(&mut self) -> Result<Text<'de, '_>> {
         let bytes = self.bytes();
         let start = self.at + 1;
-        let mut i = stop(bytes, start);
+        let i = stop(bytes, start);
         match bytes.get(i) {
             Some(b'"') => {
                 self.at = i + 1;
-                return Ok(Text::Borrowed(&self.text[start..i]));
+                Ok(Text::Borrowed(&self.text[start..i]))
             }
-            Some(b'\\') => {}
-            _ => return Err(Refused),
+            Some(b'\\') => self.escaped(start, i).map(Text::Copied),
+            _ => Err(Refused),
         }
+    }
+
+    /// The rest of a string from its first escape, at `i`, decoded into the scratch buffer.
+    #[cold]
+    #[inline(never)]
+    fn escaped(&mut self, start: usize, mut i: usize) -> Result<&str> {
+        let bytes = self.bytes();
         self.scratch.clear();
         let mut from = start;
         loop {
@@ -144,7 +151,7 @@ impl<'de> Reader<'de> {
         }
         self.scratch.push_str(&self.text[from..i]);
         self.at = i + 1;
-        Ok(Text::Copied(&self.scratch))
+        Ok(&self.scratch)
     }
 
     /// Decodes the escape whose letter is at `i` into the scratch buffer; the index after it.
