@@ -1,6 +1,8 @@
-//! Bytes in, typed documents out: one pass of serde over the input, with constraint checks inside the
-//! generated decoders and a JSON pointer for every failure. For a verdict alone ([`accepts`],
-//! [`verify`]) the generated `rt::Verify` twins run the same checks and keep nothing.
+//! Bytes in, typed documents out: one pass over the input on the generated runtime's JSON reader
+//! (`rt::reader`), with constraint checks inside the generated decoders; a refused document is
+//! read again by serde_json with its path tracked, for a JSON pointer on every failure. For a
+//! verdict alone ([`accepts`], [`verify`]) the generated `rt::Verify` twins run the same checks
+//! on the same reader and keep nothing.
 
 use crate::issue::{Code, Issue};
 use crate::types::rt;
