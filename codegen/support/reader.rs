@@ -4,13 +4,13 @@
 //! attempt of a typed decode run on it; a refused document is decoded again by serde_json for its
 //! located error, so a refusal costs a second pass and nothing else, and what must agree is what
 //! is accepted and the values handed to visitors (the reader tests, the differential tests and
-//! the fuzz target hold them to it).
+//! the `reader` fuzz target hold them to it).
 //!
 //! It is faster where serde_json is general: the input is a `&str` already checked as UTF-8, so a
 //! string is a search for its closing quote, 8 bytes per step, borrowed from the text unless it
-//! has escapes, which are decoded into one buffer the caller can keep across documents. A number with a
-//! fraction, an exponent or more digits than 64 bits hold is handed to serde_json itself, which
-//! keeps its rounding and range errors exact.
+//! has escapes, which are decoded into one buffer the caller can keep across documents. A number
+//! with a fraction, an exponent or more digits than 64 bits hold is handed to serde_json itself,
+//! which keeps its rounding and range errors exact.
 //!
 //! It reads what generated code asks for: any value, strings, numbers, booleans, null, options,
 //! arrays, objects with string keys, ignored values and serde_json's `RawValue`. Enums, byte

@@ -19,7 +19,7 @@ pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Issue> {
     if bytes.len() > MAX_DOCUMENT_BYTES {
         return Err(too_large(bytes.len() as u64));
     }
-    // Decode on the verdict reader first, without tracking the path: valid input is the common
+    // Decode on the reader first, without tracking the path: valid input is the common
     // case, the reader hands the decoders the values serde_json would, and only an error needs a
     // pointer, which a second, tracked pass of serde_json over the same bytes then provides.
     // UTF-8 is checked once for the whole text (fast, vectorised) rather than string by string.
@@ -28,6 +28,13 @@ pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Issue> {
     {
         return Ok(value);
     }
+    decode_tracked(bytes)
+}
+
+/// [`decode`]'s second pass alone: serde_json with the path tracked, which gives a refused
+/// document its located error (and, should the reader ever refuse what serde_json accepts, the
+/// value still).
+fn decode_tracked<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Issue> {
     rt::clear_failure();
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let mut track = serde_path_to_error::Track::new();
@@ -77,17 +84,26 @@ fn with_reader<'de, R>(
     }
     let mut reader = rt::reader::Reader::with_scratch(text, SCRATCH.take());
     let answer = read(&mut reader).filter(|_| reader.end());
-    SCRATCH.set(reader.into_scratch());
+    // Kept for the next document unless one huge escaped string grew it: a thread that read a
+    // 16 MiB string once should not hold 16 MiB for ever.
+    let scratch = reader.into_scratch();
+    if scratch.capacity() <= 1 << 20 {
+        SCRATCH.set(scratch);
+    }
     answer
 }
 
 /// What [`decode`] says of `bytes`, without the value: a document the schema accepts is only
-/// verified ([`accepts`]), and only a rejected one is decoded, for its located error.
+/// verified ([`accepts`]), and only a rejected one is decoded, by the tracked pass alone, for its
+/// located error.
 pub fn verify<T: rt::Verify + DeserializeOwned>(bytes: &[u8]) -> Result<(), Issue> {
     if accepts::<T>(bytes) {
         return Ok(());
     }
-    decode::<T>(bytes).map(|_| ())
+    if bytes.len() > MAX_DOCUMENT_BYTES {
+        return Err(too_large(bytes.len() as u64));
+    }
+    decode_tracked::<T>(bytes).map(|_| ())
 }
 
 /// [`verify`] for any PRP document, versions failing closed as in [`decode_document`].
