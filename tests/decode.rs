@@ -295,10 +295,10 @@ fn reference_fixtures_meet_the_manifest_expectation() {
     assert!(checked >= 20, "only {checked} fixtures checked");
 }
 
-/// The verdict reader (`rt::reader`) against serde_json, which the typed decoder runs on: for each
-/// text, the same verdict when ignoring a value, the same `Value` (so the same visitor calls, down
-/// to how each number is visited), the same raw text for `RawValue`, and the same verdict for the
-/// strict any-value seed that refuses repeated member names.
+/// The reader of the untracked first pass (`rt::reader`) against serde_json, which the tracked
+/// pass runs on: for each text, the same verdict when ignoring a value, the same `Value` (so the
+/// same visitor calls, down to how each number is visited), the same raw text for `RawValue`, and
+/// the same verdict and value for the strict any-value seed that refuses repeated member names.
 mod reader {
     use super::*;
     use proptest::prelude::*;
