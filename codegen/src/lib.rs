@@ -92,6 +92,19 @@ pub fn generate_dir(dir: &Path, options: &Options) -> Result<Output> {
     generate(set, options)
 }
 
+/// The items of the support file `support/<name>` (its text `source`), parsed for inlining.
+fn support_items(name: &str, source: &str) -> Result<Vec<syn::Item>> {
+    let file: syn::File = syn::parse_str(source).map_err(|e| {
+        Error::new(
+            "internal",
+            format!("support/{name}"),
+            "",
+            format!("the support file does not parse: {e}"),
+        )
+    })?;
+    Ok(file.items)
+}
+
 /// Runs the generator over an already loaded schema set.
 pub fn generate(set: SchemaSet, options: &Options) -> Result<Output> {
     let mut model = normalize::Normalizer::new(&set, options)?.run()?;
@@ -112,43 +125,19 @@ pub fn generate(set: SchemaSet, options: &Options) -> Result<Output> {
             quote::quote! { use #path as rt; }
         }
         None => {
-            let support: syn::File = syn::parse_str(SUPPORT).map_err(|e| {
-                Error::new(
-                    "internal",
-                    "support/rt.rs",
-                    "",
-                    format!("the support module does not parse: {e}"),
-                )
-            })?;
             // `rt.rs` declares `eval` and `reader` as file modules (for crates that include
             // `rt.rs` by path); inlined, their items go in place (`eval` when anything needs it).
-            let mut items = support.items;
+            let mut items = support_items("rt.rs", SUPPORT)?;
             items.retain(
                 |i| !matches!(i, syn::Item::Mod(m) if m.ident == "eval" || m.ident == "reader"),
             );
-            let reader: syn::File = syn::parse_str(READER).map_err(|e| {
-                Error::new(
-                    "internal",
-                    "support/reader.rs",
-                    "",
-                    format!("the reader module does not parse: {e}"),
-                )
-            })?;
-            let reader = reader.items;
+            let reader = support_items("reader.rs", READER)?;
             items.push(syn::parse_quote! {
                 /// The JSON reader of the untracked first pass.
                 pub mod reader { #(#reader)* }
             });
             if !model.program.is_empty() {
-                let eval: syn::File = syn::parse_str(EVAL).map_err(|e| {
-                    Error::new(
-                        "internal",
-                        "support/eval.rs",
-                        "",
-                        format!("the checker module does not parse: {e}"),
-                    )
-                })?;
-                let eval = eval.items;
+                let eval = support_items("eval.rs", EVAL)?;
                 items.push(syn::parse_quote! {
                     /// The checker for schemas compiled to programs.
                     pub mod eval { #(#eval)* }

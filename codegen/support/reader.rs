@@ -370,10 +370,7 @@ impl<'de> Reader<'de> {
 
     fn seq<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
         self.enter()?;
-        let value = v.visit_seq(Seq {
-            r: self,
-            first: true,
-        });
+        let value = v.visit_seq(Members::new(self));
         let end = self.leave(b']');
         let value = value?;
         end.map(|()| value)
@@ -381,10 +378,7 @@ impl<'de> Reader<'de> {
 
     fn map<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
         self.enter()?;
-        let value = v.visit_map(Map {
-            r: self,
-            first: true,
-        });
+        let value = v.visit_map(Members::new(self));
         let end = self.leave(b'}');
         let value = value?;
         end.map(|()| value)
@@ -395,6 +389,17 @@ impl<'de> Reader<'de> {
 enum Text<'de, 's> {
     Borrowed(&'de str),
     Copied(&'s str),
+}
+
+impl<'de> Text<'de, '_> {
+    /// Hands the string to `v` as serde_json does: borrowed when it is a slice of the text.
+    #[inline(always)]
+    fn visit<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        match self {
+            Text::Borrowed(s) => v.visit_borrowed_str(s),
+            Text::Copied(s) => v.visit_str(s),
+        }
+    }
 }
 
 /// Whether a string byte needs no attention: not a quote, a backslash or a control character.
@@ -491,12 +496,19 @@ fn number_end(bytes: &[u8], mut i: usize) -> Option<usize> {
     Some(i)
 }
 
-struct Seq<'r, 'de> {
+/// The items of an array or the members of an object, read one by one.
+struct Members<'r, 'de> {
     r: &'r mut Reader<'de>,
     first: bool,
 }
 
-impl<'de> de::SeqAccess<'de> for Seq<'_, 'de> {
+impl<'r, 'de> Members<'r, 'de> {
+    fn new(r: &'r mut Reader<'de>) -> Self {
+        Members { r, first: true }
+    }
+}
+
+impl<'de> de::SeqAccess<'de> for Members<'_, 'de> {
     type Error = Refused;
 
     #[inline]
@@ -517,12 +529,7 @@ impl<'de> de::SeqAccess<'de> for Seq<'_, 'de> {
     }
 }
 
-struct Map<'r, 'de> {
-    r: &'r mut Reader<'de>,
-    first: bool,
-}
-
-impl<'de> de::MapAccess<'de> for Map<'_, 'de> {
+impl<'de> de::MapAccess<'de> for Members<'_, 'de> {
     type Error = Refused;
 
     #[inline]
@@ -548,13 +555,9 @@ impl<'de> de::MapAccess<'de> for Map<'_, 'de> {
     }
 }
 
-/// Numbers read from member names (serde_json reads `"12"` as 12 when asked): refused.
-macro_rules! refuse_numbers {
-    () => {
-        refuse_numbers!(deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
-            deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_f32
-            deserialize_f64);
-    };
+/// What generated code never asks for, refused: byte strings, and member names read as numbers
+/// or booleans (serde_json reads `"12"` as 12 when asked).
+macro_rules! refuse {
     ($($method:ident)*) => {
         $(fn $method<V: Visitor<'de>>(self, _v: V) -> Result<V::Value> {
             Err(Refused)
@@ -583,10 +586,7 @@ impl<'de> de::Deserializer<'de> for Key<'_, 'de> {
 
     #[inline]
     fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
-        match self.0.string()? {
-            Text::Borrowed(s) => v.visit_borrowed_str(s),
-            Text::Copied(s) => v.visit_str(s),
-        }
+        self.0.string()?.visit(v)
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
@@ -601,10 +601,6 @@ impl<'de> de::Deserializer<'de> for Key<'_, 'de> {
         v.visit_newtype_struct(self)
     }
 
-    fn deserialize_bool<V: Visitor<'de>>(self, _v: V) -> Result<V::Value> {
-        Err(Refused)
-    }
-
     fn deserialize_enum<V: Visitor<'de>>(
         self,
         _name: &'static str,
@@ -614,19 +610,13 @@ impl<'de> de::Deserializer<'de> for Key<'_, 'de> {
         Err(Refused)
     }
 
-    fn deserialize_bytes<V: Visitor<'de>>(self, _v: V) -> Result<V::Value> {
-        Err(Refused)
-    }
-
-    fn deserialize_byte_buf<V: Visitor<'de>>(self, _v: V) -> Result<V::Value> {
-        Err(Refused)
-    }
-
     serde::forward_to_deserialize_any! {
         char str string unit unit_struct seq tuple tuple_struct map struct identifier ignored_any
     }
 
-    refuse_numbers!();
+    refuse!(deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_f32
+        deserialize_f64 deserialize_bytes deserialize_byte_buf);
 }
 
 impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
@@ -648,10 +638,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
                 v.visit_bool(false)
             }
             Some(b'-' | b'0'..=b'9') => self.number(v),
-            Some(b'"') => match self.string()? {
-                Text::Borrowed(s) => v.visit_borrowed_str(s),
-                Text::Copied(s) => v.visit_str(s),
-            },
+            Some(b'"') => self.string()?.visit(v),
             Some(b'[') => self.seq(v),
             Some(b'{') => self.map(v),
             _ => Err(Refused),
@@ -660,14 +647,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
 
     fn deserialize_bool<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
         match self.ws() {
-            Some(b't') => {
-                self.literal(b"true")?;
-                v.visit_bool(true)
-            }
-            Some(b'f') => {
-                self.literal(b"false")?;
-                v.visit_bool(false)
-            }
+            Some(b't' | b'f') => self.deserialize_any(v),
             _ => Err(Refused),
         }
     }
@@ -682,10 +662,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
     #[inline]
     fn deserialize_str<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
         match self.ws() {
-            Some(b'"') => match self.string()? {
-                Text::Borrowed(s) => v.visit_borrowed_str(s),
-                Text::Copied(s) => v.visit_str(s),
-            },
+            Some(b'"') => self.string()?.visit(v),
             _ => Err(Refused),
         }
     }
@@ -694,13 +671,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
         self.deserialize_str(v)
     }
 
-    fn deserialize_bytes<V: Visitor<'de>>(self, _v: V) -> Result<V::Value> {
-        Err(Refused)
-    }
-
-    fn deserialize_byte_buf<V: Visitor<'de>>(self, _v: V) -> Result<V::Value> {
-        Err(Refused)
-    }
+    refuse!(deserialize_bytes deserialize_byte_buf);
 
     #[inline]
     fn deserialize_option<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
@@ -713,11 +684,9 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
     }
 
     fn deserialize_unit<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
-        if self.ws() == Some(b'n') {
-            self.literal(b"null")?;
-            v.visit_unit()
-        } else {
-            Err(Refused)
+        match self.ws() {
+            Some(b'n') => self.deserialize_any(v),
+            _ => Err(Refused),
         }
     }
 
