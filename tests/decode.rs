@@ -546,6 +546,98 @@ mod reader {
         }
     }
 
+    /// Writes `v` as JSON with every object's members rearranged by `order` and every member
+    /// name written by `name`.
+    fn rewritten(
+        v: &Value,
+        order: &dyn Fn(Vec<(String, &Value)>) -> Vec<(String, &Value)>,
+        name: &dyn Fn(&str) -> String,
+    ) -> String {
+        match v {
+            Value::Object(map) => {
+                let members = order(map.iter().map(|(k, v)| (k.clone(), v)).collect());
+                let members: Vec<String> = members
+                    .iter()
+                    .map(|(k, v)| format!("{}:{}", name(k), rewritten(v, order, name)))
+                    .collect();
+                format!("{{{}}}", members.join(","))
+            }
+            Value::Array(items) => {
+                let items: Vec<String> = items.iter().map(|i| rewritten(i, order, name)).collect();
+                format!("[{}]", items.join(","))
+            }
+            other => other.to_string(),
+        }
+    }
+
+    /// Member names are matched against the declared names when the reader reads them for
+    /// generated code (`rt::KeyOf`): whatever the order, escapes, repeats, near misses and unknown
+    /// names, the reader's decode is serde_json's (the same verdict, the same value written back in
+    /// the same member order) and its verdict-only check agrees.
+    #[test]
+    fn member_names_read_against_the_declared_ones_as_serde_json_reads_them() {
+        use prp_types::decode::{accepts, decode};
+        use prp_types::types::FixtureEvent;
+        let Some(corpus) = corpus_dir() else { return };
+        let quoted = |k: &str| Value::from(k).to_string();
+        // The first letter as a `\u` escape: the same name, which no byte comparison can match.
+        let escaped = |k: &str| match k.chars().next() {
+            Some(c) if c.is_ascii_alphanumeric() => {
+                format!("\"\\u{:04x}{}", c as u32, &quoted(k)[2..])
+            }
+            _ => quoted(k),
+        };
+        // Each object's members: as they are, reversed, the first moved last, the first repeated
+        // at the end, the first name with a letter more, the first name with a letter less.
+        fn arranged(how: usize, mut m: Vec<(String, &Value)>) -> Vec<(String, &Value)> {
+            match (how, m.is_empty()) {
+                (_, true) | (0, _) => {}
+                (1, _) => m.reverse(),
+                (2, _) => m.rotate_left(1),
+                (3, _) => m.push(m[0].clone()),
+                (4, _) => m[0].0.push('x'),
+                _ => drop(m[0].0.pop()),
+            }
+            m
+        }
+        let (mut checked, mut accepted) = (0, 0);
+        for file in json_files(&reference_fixture_dir(&corpus)) {
+            let doc = read_json(&file);
+            walk_containers(&doc, &mut |_, node| {
+                let Some(map) = node.as_object() else { return };
+                if !map.contains_key("eventType") || !map.contains_key("payload") {
+                    return;
+                }
+                for how in 0..6 {
+                    for name in [&quoted as &dyn Fn(&str) -> String, &escaped] {
+                        let text = rewritten(node, &|m| arranged(how, m), name);
+                        let reader = decode::<FixtureEvent>(text.as_bytes());
+                        let serde = serde_json::from_str::<FixtureEvent>(&text);
+                        assert_eq!(reader.is_ok(), serde.is_ok(), "{text}: {reader:?}");
+                        assert_eq!(
+                            accepts::<FixtureEvent>(text.as_bytes()),
+                            serde.is_ok(),
+                            "{text}"
+                        );
+                        if let (Ok(a), Ok(b)) = (&reader, &serde) {
+                            assert_eq!(
+                                serde_json::to_string(a).unwrap(),
+                                serde_json::to_string(b).unwrap(),
+                                "{text}"
+                            );
+                            accepted += 1;
+                        }
+                        checked += 1;
+                    }
+                }
+            });
+        }
+        assert!(
+            checked > 500 && accepted > 200,
+            "only {checked} texts ({accepted} accepted)"
+        );
+    }
+
     /// A payload read before the member that selects its schema is kept as a raw text: on the
     /// reader it is taken whole (however nested) and checked once the selector is known.
     #[test]
