@@ -5,17 +5,18 @@
 //! (b) `serde_json::Value` followed by the `jsonschema` crate on the reference schemas;
 //! (c) `serde_json::Value` alone, the floor for anything that reads the JSON.
 //!
-//! and two parsers' floors: (f) serde_json's syntax check alone (`IgnoredAny`), and, with
-//! `--features sonic-baseline`, (g) sonic-rs (a SIMD parser) building its own `Value`.
+//! and the parsers' floors: (j) the reader under the checks reading the text with nothing checked,
+//! (f) serde_json's syntax check alone (`IgnoredAny`), and, with `--features sonic-baseline`,
+//! (g) sonic-rs (a SIMD parser) building its own `Value`.
 //!
 //! Then encoding the decoded values: (d) `prp_types::encode` (validate, then serialize) beside
 //! (e) plain `serde_json::to_vec` of the same values.
 //!
 //! Criterion measures each approach on its own. Because this shared machine's speed drifts by up to
-//! 2x within minutes, the run then also times the three approaches in paired rounds (each round runs
-//! a, b and c back to back, in rotating order) and reports the median of the per-round ratios, which
-//! drift cannot bias. Stream size: `PRP_BENCH_MB` (default 100); rounds: `PRP_BENCH_ROUNDS`
-//! (default 7, 0 to skip).
+//! 2x within minutes, the run then also times every approach in paired rounds (each round runs them
+//! all back to back, in rotating order) and reports the median of the per-round ratios, which drift
+//! cannot bias; then (a), (i) and the floors again on the small events and on the large ones apart.
+//! Stream size: `PRP_BENCH_MB` (default 100); rounds: `PRP_BENCH_ROUNDS` (default 7, 0 to skip).
 
 #[path = "support/rounds.rs"]
 mod rounds;
@@ -71,6 +72,19 @@ fn syntax_only(lines: &[&[u8]]) {
     for line in lines {
         let v: serde::de::IgnoredAny = serde_json::from_slice(line).unwrap();
         black_box(v);
+    }
+}
+
+/// (j): every line read by the reader under the checks (`rt::reader`) with nothing checked or
+/// built: what the parse alone costs the verdict and the typed decode.
+fn reader_syntax_only(lines: &[&[u8]]) {
+    use prp_types::types::rt::reader::Reader;
+    use serde::Deserialize;
+    for line in lines {
+        let text = std::str::from_utf8(line).unwrap();
+        let mut reader = Reader::new(text);
+        serde::de::IgnoredAny::deserialize(&mut reader).unwrap();
+        assert!(reader.end(), "one JSON text per line");
     }
 }
 
@@ -158,40 +172,30 @@ fn oracle(project: &Path) -> Option<jsonschema::Validator> {
     ]})))
 }
 
-/// Times every approach back to back in each round (in rotating order) and prints the per-round
-/// ratios to (a) and their medians.
-fn paired_rounds(lines: &[&[u8]], bytes: usize, validator: &jsonschema::Validator, rounds: usize) {
-    type Run<'a> = (&'a str, Box<dyn Fn() + 'a>);
+type Run<'a> = (&'a str, Box<dyn Fn() + 'a>);
+
+/// The parsers' floors, (j), (f) and (g) when built with sonic-rs, on `lines`.
+fn floors<'a>(lines: &'a [&'a [u8]]) -> Vec<Run<'a>> {
     #[allow(unused_mut)]
     let mut runs: Vec<Run> = vec![
-        ("a typed", Box::new(|| typed(lines))),
-        ("i verdict only", Box::new(|| verdict(lines))),
-        (
-            "b Value+jsonschema",
-            Box::new(|| value_then_jsonschema(lines, validator)),
-        ),
-        ("c Value", Box::new(|| value_only(lines))),
+        ("j reader alone", Box::new(|| reader_syntax_only(lines))),
         ("f IgnoredAny", Box::new(|| syntax_only(lines))),
     ];
     #[cfg(feature = "sonic-baseline")]
-    {
-        runs.push(("g sonic-rs Value", Box::new(|| sonic_value(lines))));
-        eprintln!(
-            "(h) typed on sonic-rs: {} of {} lines refused",
-            typed_on_sonic(lines),
-            lines.len()
-        );
-        runs.push((
-            "h typed on sonic-rs",
-            Box::new(|| {
-                black_box(typed_on_sonic(lines));
-            }),
-        ));
-    }
+    runs.push(("g sonic-rs Value", Box::new(|| sonic_value(lines))));
+    runs
+}
+
+/// Times every run back to back in each round (in rotating order) and prints the per-round ratios
+/// of every run to the first two, (a) and (i), and their medians.
+fn paired_rounds(label: &str, runs: &[Run], bytes: usize, rounds: usize) {
     let n = runs.len();
     let mut ms = vec![Vec::new(); n];
     let names: Vec<&str> = runs.iter().map(|r| r.0).collect();
-    eprintln!("\npaired rounds ({rounds}): ms for {}", names.join(", "));
+    eprintln!(
+        "\npaired rounds ({rounds}), {label}: ms for {}",
+        names.join(", ")
+    );
     for round in 0..rounds {
         for k in 0..n {
             let which = (round + k) % n;
@@ -212,7 +216,6 @@ fn paired_rounds(lines: &[&[u8]], bytes: usize, validator: &jsonschema::Validato
         })
         .collect();
     eprintln!("median: {}", medians.join(", "));
-    // Every run against (a), then every baseline against (i) (runs 0 and 1).
     for (base, label) in [(0, "(a) typed"), (1, "(i) verdict")] {
         for i in base + 1..n {
             let r = median(ms[i].iter().zip(&ms[base]).map(|(x, b)| x / b).collect());
@@ -223,6 +226,51 @@ fn paired_rounds(lines: &[&[u8]], bytes: usize, validator: &jsonschema::Validato
             };
             eprintln!("median per-round ratio: {label} is {how} ({})", names[i]);
         }
+    }
+}
+
+/// The whole stream: (a), (i), (b), (c), the floors, and (h) when built with sonic-rs.
+fn stream_rounds(lines: &[&[u8]], bytes: usize, validator: &jsonschema::Validator, rounds: usize) {
+    let mut runs: Vec<Run> = vec![
+        ("a typed", Box::new(|| typed(lines))),
+        ("i verdict only", Box::new(|| verdict(lines))),
+        (
+            "b Value+jsonschema",
+            Box::new(|| value_then_jsonschema(lines, validator)),
+        ),
+        ("c Value", Box::new(|| value_only(lines))),
+    ];
+    runs.extend(floors(lines));
+    #[cfg(feature = "sonic-baseline")]
+    {
+        eprintln!(
+            "(h) typed on sonic-rs: {} of {} lines refused",
+            typed_on_sonic(lines),
+            lines.len()
+        );
+        runs.push((
+            "h typed on sonic-rs",
+            Box::new(|| {
+                black_box(typed_on_sonic(lines));
+            }),
+        ));
+    }
+    paired_rounds("the whole stream", &runs, bytes, rounds);
+}
+
+/// Where the time goes: (a), (i) and the floors on the stream's small events and on its large
+/// tool outputs apart, so that parsing (j), checking (i - j) and building (a - i) can be told apart.
+fn split_rounds(lines: &[&[u8]], rounds: usize) {
+    let (large, small): (Vec<&[u8]>, Vec<&[u8]>) = lines.iter().partition(|l| l.len() > 8192);
+    for (label, part) in [("events up to 8 KiB", &small), ("larger events", &large)] {
+        let bytes = part.iter().map(|l| l.len()).sum::<usize>();
+        eprintln!("\n{label}: {} events, {bytes} bytes", part.len());
+        let mut runs: Vec<Run> = vec![
+            ("a typed", Box::new(|| typed(part))),
+            ("i verdict only", Box::new(|| verdict(part))),
+        ];
+        runs.extend(floors(part));
+        paired_rounds(label, &runs, bytes, rounds);
     }
 }
 
@@ -267,7 +315,10 @@ fn main() {
         && rounds > 0
         && rounds::benching()
     {
-        paired_rounds(&lines, data.len(), validator, rounds);
+        stream_rounds(&lines, data.len(), validator, rounds);
+    }
+    if rounds > 0 && rounds::benching() {
+        split_rounds(&lines, rounds);
     }
     if rounds > 0 && rounds::benching() {
         encode_rounds(&values, rounds);
