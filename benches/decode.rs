@@ -319,8 +319,6 @@ fn main() {
     }
     if rounds > 0 && rounds::benching() {
         split_rounds(&lines, rounds);
-    }
-    if rounds > 0 && rounds::benching() {
         encode_rounds(&values, rounds);
     }
 }
