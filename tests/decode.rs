@@ -546,6 +546,21 @@ mod reader {
         }
     }
 
+    /// Calls `visit` with every event (an object with an `eventType` and a `payload`) anywhere in
+    /// the reference corpus's fixtures.
+    fn for_each_reference_event(corpus: &std::path::Path, visit: &mut dyn FnMut(&Value)) {
+        for file in json_files(&reference_fixture_dir(corpus)) {
+            walk_containers(&read_json(&file), &mut |_, node| {
+                if let Some(map) = node.as_object()
+                    && map.contains_key("eventType")
+                    && map.contains_key("payload")
+                {
+                    visit(node);
+                }
+            });
+        }
+    }
+
     /// Each object's members: as they are (`how` 0), reversed (1), the first moved last (2), the
     /// first repeated at the end (3), the first name with a letter more (4) or one less (5).
     fn arranged(how: usize, mut m: Vec<(String, &Value)>) -> Vec<(String, &Value)> {
@@ -598,37 +613,30 @@ mod reader {
             _ => quoted(k),
         };
         let (mut checked, mut accepted) = (0, 0);
-        for file in json_files(&reference_fixture_dir(&corpus)) {
-            let doc = read_json(&file);
-            walk_containers(&doc, &mut |_, node| {
-                let Some(map) = node.as_object() else { return };
-                if !map.contains_key("eventType") || !map.contains_key("payload") {
-                    return;
-                }
-                for how in 0..6 {
-                    for name in [&quoted as &dyn Fn(&str) -> String, &escaped] {
-                        let text = rewritten(node, how, name);
-                        let reader = decode::<FixtureEvent>(text.as_bytes());
-                        let serde = serde_json::from_str::<FixtureEvent>(&text);
-                        assert_eq!(reader.is_ok(), serde.is_ok(), "{text}: {reader:?}");
+        for_each_reference_event(&corpus, &mut |node| {
+            for how in 0..6 {
+                for name in [&quoted as &dyn Fn(&str) -> String, &escaped] {
+                    let text = rewritten(node, how, name);
+                    let reader = decode::<FixtureEvent>(text.as_bytes());
+                    let serde = serde_json::from_str::<FixtureEvent>(&text);
+                    assert_eq!(reader.is_ok(), serde.is_ok(), "{text}: {reader:?}");
+                    assert_eq!(
+                        accepts::<FixtureEvent>(text.as_bytes()),
+                        serde.is_ok(),
+                        "{text}"
+                    );
+                    if let (Ok(a), Ok(b)) = (&reader, &serde) {
                         assert_eq!(
-                            accepts::<FixtureEvent>(text.as_bytes()),
-                            serde.is_ok(),
+                            serde_json::to_string(a).unwrap(),
+                            serde_json::to_string(b).unwrap(),
                             "{text}"
                         );
-                        if let (Ok(a), Ok(b)) = (&reader, &serde) {
-                            assert_eq!(
-                                serde_json::to_string(a).unwrap(),
-                                serde_json::to_string(b).unwrap(),
-                                "{text}"
-                            );
-                            accepted += 1;
-                        }
-                        checked += 1;
+                        accepted += 1;
                     }
+                    checked += 1;
                 }
-            });
-        }
+            }
+        });
         assert!(
             checked > 500 && accepted > 200,
             "only {checked} texts ({accepted} accepted)"
@@ -643,37 +651,31 @@ mod reader {
         use prp_types::types::FixtureEvent;
         let Some(corpus) = corpus_dir() else { return };
         let mut checked = 0;
-        for file in json_files(&reference_fixture_dir(&corpus)) {
-            let doc = read_json(&file);
-            walk_containers(&doc, &mut |_, node| {
-                let Some(map) = node.as_object() else { return };
-                if !map.contains_key("eventType") || !map.contains_key("payload") {
-                    return;
-                }
-                // The payload first, then everything else in order.
-                let mut moved = serde_json::Map::new();
-                moved.insert("payload".into(), map["payload"].clone());
-                for (k, v) in map.iter().filter(|(k, _)| *k != "payload") {
-                    moved.insert(k.clone(), v.clone());
-                }
-                let good = serde_json::to_vec(&Value::Object(moved.clone())).unwrap();
-                // And a payload whose nested text is valid JSON the payload's schema refuses.
-                moved.insert(
-                    "payload".into(),
-                    serde_json::json!({"schema": [[[{"x": "\u{e9}"}]]]}),
+        for_each_reference_event(&corpus, &mut |node| {
+            let map = node.as_object().expect("an event is an object");
+            // The payload first, then everything else in order.
+            let mut moved = serde_json::Map::new();
+            moved.insert("payload".into(), map["payload"].clone());
+            for (k, v) in map.iter().filter(|(k, _)| *k != "payload") {
+                moved.insert(k.clone(), v.clone());
+            }
+            let good = serde_json::to_vec(&Value::Object(moved.clone())).unwrap();
+            // And a payload whose nested text is valid JSON the payload's schema refuses.
+            moved.insert(
+                "payload".into(),
+                serde_json::json!({"schema": [[[{"x": "\u{e9}"}]]]}),
+            );
+            let bad = serde_json::to_vec(&Value::Object(moved)).unwrap();
+            for bytes in [good, bad] {
+                assert_eq!(
+                    accepts::<FixtureEvent>(&bytes),
+                    decode::<FixtureEvent>(&bytes).is_ok(),
+                    "{}",
+                    String::from_utf8_lossy(&bytes)
                 );
-                let bad = serde_json::to_vec(&Value::Object(moved)).unwrap();
-                for bytes in [good, bad] {
-                    assert_eq!(
-                        accepts::<FixtureEvent>(&bytes),
-                        decode::<FixtureEvent>(&bytes).is_ok(),
-                        "{}",
-                        String::from_utf8_lossy(&bytes)
-                    );
-                    checked += 1;
-                }
-            });
-        }
+                checked += 1;
+            }
+        });
         assert!(
             checked > 100,
             "only {checked} events with a payload were found"

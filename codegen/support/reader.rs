@@ -555,9 +555,20 @@ impl<'de> de::MapAccess<'de> for Members<'_, 'de> {
     }
 }
 
-/// What generated code never asks for, refused: byte strings, and member names read as numbers
-/// or booleans (serde_json reads `"12"` as 12 when asked).
+/// What generated code never asks for, refused: enums, byte strings, and member names read as
+/// numbers or booleans (serde_json reads `"12"` as 12 when asked).
 macro_rules! refuse {
+    (enum $($method:ident)*) => {
+        fn deserialize_enum<V: Visitor<'de>>(
+            self,
+            _name: &'static str,
+            _variants: &'static [&'static str],
+            _v: V,
+        ) -> Result<V::Value> {
+            Err(Refused)
+        }
+        refuse!($($method)*);
+    };
     ($($method:ident)*) => {
         $(fn $method<V: Visitor<'de>>(self, _v: V) -> Result<V::Value> {
             Err(Refused)
@@ -601,20 +612,11 @@ impl<'de> de::Deserializer<'de> for Key<'_, 'de> {
         v.visit_newtype_struct(self)
     }
 
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _variants: &'static [&'static str],
-        _v: V,
-    ) -> Result<V::Value> {
-        Err(Refused)
-    }
-
     serde::forward_to_deserialize_any! {
         char str string unit unit_struct seq tuple tuple_struct map struct identifier ignored_any
     }
 
-    refuse!(deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+    refuse!(enum deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
         deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_f32
         deserialize_f64 deserialize_bytes deserialize_byte_buf);
 }
@@ -671,7 +673,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
         self.deserialize_str(v)
     }
 
-    refuse!(deserialize_bytes deserialize_byte_buf);
+    refuse!(enum deserialize_bytes deserialize_byte_buf);
 
     #[inline]
     fn deserialize_option<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
@@ -751,15 +753,6 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
             Some(b'{') => self.map(v),
             _ => Err(Refused),
         }
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _variants: &'static [&'static str],
-        _v: V,
-    ) -> Result<V::Value> {
-        Err(Refused)
     }
 
     fn deserialize_identifier<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
