@@ -6,8 +6,9 @@
 //! (c) `serde_json::Value` alone, the floor for anything that reads the JSON.
 //!
 //! and the parsers' floors: (j) the reader under the checks reading the text with nothing checked,
-//! (f) serde_json's syntax check alone (`IgnoredAny`), and, with `--features sonic-baseline`,
-//! (g) sonic-rs (a SIMD parser) building its own `Value`.
+//! (f) serde_json's syntax check alone (`IgnoredAny`), and, with `--features simd-baselines`,
+//! (g) sonic-rs (a SIMD parser) building its own `Value` and (k) simd-json (another) building its
+//! tape, the flat list of tokens its other outputs are made from.
 //!
 //! Then encoding the decoded values: (d) `prp_types::encode` (validate, then serialize) beside
 //! (e) plain `serde_json::to_vec` of the same values.
@@ -89,7 +90,7 @@ fn reader_syntax_only(lines: &[&[u8]]) {
 }
 
 /// (g): every line parsed to sonic-rs's own `Value`.
-#[cfg(feature = "sonic-baseline")]
+#[cfg(feature = "simd-baselines")]
 fn sonic_value(lines: &[&[u8]]) {
     for line in lines {
         let v: sonic_rs::Value = sonic_rs::from_slice(line).unwrap();
@@ -97,9 +98,24 @@ fn sonic_value(lines: &[&[u8]]) {
     }
 }
 
+/// (k): every line parsed to simd-json's tape. simd-json parses in place, so each line is first
+/// copied into a buffer kept across lines (as a caller holding an immutable input must), and its
+/// other buffers are kept across lines too.
+#[cfg(feature = "simd-baselines")]
+fn simd_json_tape(lines: &[&[u8]]) {
+    let mut text = Vec::new();
+    let mut buffers = simd_json::Buffers::default();
+    for line in lines {
+        text.clear();
+        text.extend_from_slice(line);
+        let tape = simd_json::to_tape_with_buffers(&mut text, &mut buffers).unwrap();
+        black_box(tape.as_value());
+    }
+}
+
 /// (h): the typed decode's visitors driven by sonic-rs's serde `Deserializer` instead of
 /// serde_json's (an experiment: the fallback to serde_json for errors is not part of it).
-#[cfg(feature = "sonic-baseline")]
+#[cfg(feature = "simd-baselines")]
 fn typed_on_sonic(lines: &[&[u8]]) -> usize {
     let mut failed = 0;
     for line in lines {
@@ -174,15 +190,18 @@ fn oracle(project: &Path) -> Option<jsonschema::Validator> {
 
 type Run<'a> = (&'a str, Box<dyn Fn() + 'a>);
 
-/// The parsers' floors, (j), (f) and (g) when built with sonic-rs, on `lines`.
+/// The parsers' floors, (j), (f), and (g) and (k) when built with the SIMD parsers, on `lines`.
 fn floors<'a>(lines: &'a [&'a [u8]]) -> Vec<Run<'a>> {
     #[allow(unused_mut)]
     let mut runs: Vec<Run> = vec![
         ("j reader alone", Box::new(|| reader_syntax_only(lines))),
         ("f IgnoredAny", Box::new(|| syntax_only(lines))),
     ];
-    #[cfg(feature = "sonic-baseline")]
-    runs.push(("g sonic-rs Value", Box::new(|| sonic_value(lines))));
+    #[cfg(feature = "simd-baselines")]
+    {
+        runs.push(("g sonic-rs Value", Box::new(|| sonic_value(lines))));
+        runs.push(("k simd-json tape", Box::new(|| simd_json_tape(lines))));
+    }
     runs
 }
 
@@ -241,7 +260,7 @@ fn stream_rounds(lines: &[&[u8]], bytes: usize, validator: &jsonschema::Validato
         ("c Value", Box::new(|| value_only(lines))),
     ];
     runs.extend(floors(lines));
-    #[cfg(feature = "sonic-baseline")]
+    #[cfg(feature = "simd-baselines")]
     {
         eprintln!(
             "(h) typed on sonic-rs: {} of {} lines refused",
