@@ -205,8 +205,8 @@ fn floors<'a>(lines: &'a [&'a [u8]]) -> Vec<Run<'a>> {
     runs
 }
 
-/// Times every run back to back in each round (in rotating order) and prints the per-round ratios
-/// of every run to the first two, (a) and (i), and their medians.
+/// Times every run back to back in each round (in rotating order) and prints the medians of the
+/// per-round ratios of the runs to the first two, (a) and (i), and to (g) when it ran.
 fn paired_rounds(label: &str, runs: &[Run], bytes: usize, rounds: usize) {
     let n = runs.len();
     let mut ms = vec![Vec::new(); n];
@@ -235,8 +235,12 @@ fn paired_rounds(label: &str, runs: &[Run], bytes: usize, rounds: usize) {
         })
         .collect();
     eprintln!("median: {}", medians.join(", "));
-    for (base, label) in [(0, "(a) typed"), (1, "(i) verdict")] {
-        for i in base + 1..n {
+    // Every run against (a), every baseline against (i), and every run against (g) when it ran
+    // (the target's baseline): each base with the first run it is compared with.
+    let sonic = names.iter().position(|name| name.starts_with("g "));
+    for (base, first) in [(0, 1), (1, 2)].into_iter().chain(sonic.map(|g| (g, 0))) {
+        let label = format!("({}) {}", &names[base][..1], &names[base][2..]);
+        for i in (first..n).filter(|&i| i != base) {
             let r = median(ms[i].iter().zip(&ms[base]).map(|(x, b)| x / b).collect());
             let how = if r >= 1.0 {
                 format!("{r:.2}x faster than")
