@@ -58,3 +58,31 @@ fn tool_execution_and_document_union() {
         64
     );
 }
+
+/// README's "Depending on prp" shows code from the example crates; each snippet after an
+/// `<!-- excerpt of PATH -->` line must appear verbatim in PATH, which the workspace compiles, so
+/// the README cannot show code that no longer builds.
+#[test]
+fn readme_snippets_are_excerpts_of_compiled_examples() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let marker = "<!-- excerpt of ";
+    let mut checked = 0;
+    for (at, _) in readme.match_indices(marker) {
+        let rest = &readme[at + marker.len()..];
+        let path = &rest[..rest.find(" -->").expect("the marker is closed")];
+        let block = rest
+            .split_once("```rust\n")
+            .and_then(|(_, b)| b.split_once("```\n"))
+            .map(|(code, _)| code)
+            .unwrap_or_else(|| panic!("a rust block follows the excerpt of {path}"));
+        let file = std::fs::read_to_string(root.join(path))
+            .unwrap_or_else(|e| panic!("README names {path}: {e}"));
+        assert!(
+            file.contains(block),
+            "README's excerpt of {path} is not in the file:\n{block}"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 3, "one excerpt per way of depending on prp");
+}

@@ -25,7 +25,7 @@ pub fn run(args: &Args) -> Status {
     let store = if args.store == "memory" {
         ScenarioStore::Memory
     } else {
-        match prp_types::store::open(&args.store) {
+        match prp_store::open(&args.store) {
             Ok(s) => ScenarioStore::Durable(s),
             Err(e) => {
                 eprintln!("prp dispatch: {e}");

@@ -1,9 +1,9 @@
 //! `prp local-runner` and `prp fake-harness` (PROTOCOL §6): thin shells over
-//! `prp_types::runner`.
+//! `prp_runner`.
 
 use crate::Status;
-use prp_types::runner::harness::{self, PlayOptions};
-use prp_types::runner::{Clock, Config, Identity, Limits, RunError, Script};
+use prp_runner::harness::{self, PlayOptions};
+use prp_runner::{Clock, Config, Identity, Limits, RunError, Script};
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -99,7 +99,7 @@ pub fn run_local_runner(args: LocalRunnerArgs) -> Status {
             Clock::System
         },
     };
-    match prp_types::runner::run(&config, std::io::stdin(), std::io::stdout().lock()) {
+    match prp_runner::run(&config, std::io::stdin(), std::io::stdout().lock()) {
         Ok(_) => Status::Ok,
         Err(RunError::ClosedBeforePrepare) => {
             eprintln!("prp local-runner: the controller closed stdin before run.prepare");

@@ -59,7 +59,7 @@ pub fn run(args: &Args) -> Status {
         eprintln!("prp store: --store sqlite:PATH or --store postgres://… is required");
         return Status::Error;
     };
-    let store = match prp_types::store::open(spec) {
+    let store = match prp_store::open(spec) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("prp store: {e}");
@@ -105,7 +105,7 @@ pub fn run(args: &Args) -> Status {
     };
     match result {
         Ok(()) => Status::Ok,
-        Err(e @ prp_types::store::StoreError::NoClaimInProgress(_)) => {
+        Err(e @ prp_store::StoreError::NoClaimInProgress(_)) => {
             eprintln!("prp store: {e}");
             Status::Failed
         }

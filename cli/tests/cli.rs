@@ -6,7 +6,7 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-#[path = "../../tests/pg/cluster.rs"]
+#[path = "../../store/tests/pg/cluster.rs"]
 mod cluster;
 
 fn prp<I, S>(args: I) -> Output
@@ -384,7 +384,7 @@ fn store_commands_resolve_a_claim_left_in_progress() {
 
 /// `prp store list|commit|release` on the durable store `spec`.
 fn store_commands_on(spec: &str) {
-    use prp_types::store::{Claim, ClaimRequest};
+    use prp_store::{Claim, ClaimRequest};
     let dir = scratch(&format!("store-{}", spec.len()));
     let request = |scope: &str| ClaimRequest {
         scope: scope.into(),
@@ -392,7 +392,7 @@ fn store_commands_on(spec: &str) {
         input_digest: "sha256:01".into(),
     };
     {
-        let store = prp_types::store::open(spec).unwrap();
+        let store = prp_store::open(spec).unwrap();
         assert!(matches!(
             store.claim(&request("a")).unwrap(),
             Claim::Claimed(_)
@@ -431,7 +431,7 @@ fn store_commands_on(spec: &str) {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let o = prp(["store", "release", "--store", spec, "--scope", "b"]);
     assert_eq!(code(&o), 1, "nothing in progress any more");
-    let store = prp_types::store::open(spec).unwrap();
+    let store = prp_store::open(spec).unwrap();
     assert!(matches!(
         store.claim(&request("a")).unwrap(),
         Claim::Duplicate(_)

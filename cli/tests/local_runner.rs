@@ -1063,7 +1063,7 @@ fn the_fake_harness_refuses_a_bad_script_before_playing() {
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
             let bytes = std::fs::read(&path).unwrap();
-            prp_types::runner::Script::decode(&bytes)
+            prp_runner::Script::decode(&bytes)
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         }
     }

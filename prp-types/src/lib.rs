@@ -88,8 +88,6 @@ pub mod json;
 pub mod manifest;
 pub mod negotiation;
 pub mod reducer;
-#[cfg(unix)]
-pub mod runner;
 pub mod store;
 pub mod validation;
 

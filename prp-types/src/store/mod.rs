@@ -13,21 +13,20 @@
 //! without repeating the effect, or release the claim after checking that the effect did not
 //! happen.
 //!
-//! Three implementations: [`MemoryStore`] (for tests and embedding), [`SqliteStore`] (durable,
-//! for one runner) and [`PostgresStore`] (durable and shared, for a fleet). Each takes injectable
-//! [`Faults`], one per method, so that every failure path of a dispatcher can be exercised against
-//! the real code. [`open`] picks a durable one from a command line's `--store` value.
+//! This module holds the contract ([`IdempotencyStore`], [`Operator`], [`Durable`]) and
+//! [`MemoryStore`] (for tests and embedding). The durable stores are in the `prp-store` crate:
+//! `SqliteStore` (for one runner) and `PostgresStore` (shared, for a fleet), each behind a cargo
+//! feature, and `prp_store::open`, which picks one from a command line's `--store` value. Every
+//! store takes injectable [`Faults`], one per method, so that every failure path of a dispatcher
+//! can be exercised against the real code.
 
 mod memory;
-mod postgres;
-mod sqlite;
 
 pub use memory::MemoryStore;
-pub use postgres::PostgresStore;
-pub use sqlite::SqliteStore;
 
-/// A store with the operator's interface and injectable faults: the durable ones, and the memory
-/// store (which forgets everything with its process) for tests.
+/// A store with the operator's interface and injectable faults. The memory store (which forgets
+/// everything with its process) is one; the durable ones live in the `prp-store` crate, so that a
+/// crate that only wants the types compiles no database driver.
 pub trait Durable: IdempotencyStore + Operator {
     /// Sets the failures to inject from now on.
     fn set_faults(&self, faults: Faults);
@@ -37,32 +36,6 @@ impl Durable for MemoryStore {
     fn set_faults(&self, faults: Faults) {
         MemoryStore::set_faults(self, faults);
     }
-}
-
-impl Durable for SqliteStore {
-    fn set_faults(&self, faults: Faults) {
-        SqliteStore::set_faults(self, faults);
-    }
-}
-
-impl Durable for PostgresStore {
-    fn set_faults(&self, faults: Faults) {
-        PostgresStore::set_faults(self, faults);
-    }
-}
-
-/// Opens the durable store `spec` names: `sqlite:PATH`, or a PostgreSQL URL (`postgres://…`,
-/// `postgresql://…`).
-pub fn open(spec: &str) -> Result<std::sync::Arc<dyn Durable>, StoreError> {
-    if let Some(path) = spec.strip_prefix("sqlite:").filter(|p| !p.is_empty()) {
-        return Ok(std::sync::Arc::new(SqliteStore::open(path)?));
-    }
-    if spec.starts_with("postgres://") || spec.starts_with("postgresql://") {
-        return Ok(std::sync::Arc::new(PostgresStore::open(spec)?));
-    }
-    Err(StoreError::Unavailable(format!(
-        "`{spec}` is not a store: use sqlite:PATH or postgres://USER@HOST:PORT/DATABASE"
-    )))
 }
 
 use serde_json::Value;
@@ -162,29 +135,6 @@ pub struct Faults {
     pub recover: bool,
     /// `release` fails.
     pub release: bool,
-}
-
-/// A token no other claim of any process or host has: the scope, a counter, the time, and a seed
-/// drawn once per process (the host's name, the pid and the standard library's random hash keys),
-/// hashed.
-fn new_token(scope: &str) -> Token {
-    use sha2::{Digest, Sha256};
-    use std::hash::{BuildHasher, Hasher};
-    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    static SEED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    let seed = SEED.get_or_init(|| {
-        let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
-        let random = std::collections::hash_map::RandomState::new()
-            .build_hasher()
-            .finish();
-        format!("{}:{}:{random:016x}", host.trim(), std::process::id())
-    });
-    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    let hash = Sha256::digest(format!("{seed}:{scope}:{nanos}:{n}").as_bytes());
-    Token(format!("claim:{}", crate::digest::hex(&hash[..16])))
 }
 
 fn now_ms() -> i64 {

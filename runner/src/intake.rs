@@ -7,8 +7,8 @@
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
-use crate::json;
-use crate::types::Command;
+use prp_types::json;
+use prp_types::types::Command;
 
 /// The command schema the local runner reads.
 pub const COMMAND_V1: &str = "paperclip.prp.command.v1";
@@ -79,7 +79,7 @@ impl CommandLog {
             Ok(v) => v,
             Err(e) => {
                 return Intake::NotACommand(
-                    crate::types::rt::strip_position(&e.to_string()).to_owned(),
+                    prp_types::types::rt::strip_position(&e.to_string()).to_owned(),
                 );
             }
         };
@@ -103,7 +103,7 @@ impl CommandLog {
         if obj.get("schema").and_then(Value::as_str) != Some(COMMAND_V1) {
             return receipt(Status::Rejected, "unsupported command schema");
         }
-        let command: Command = match crate::decode::decode(line.as_bytes()) {
+        let command: Command = match prp_types::decode::decode(line.as_bytes()) {
             Ok(c) => c,
             Err(issue) => return Intake::NotACommand(issue.to_string()),
         };

@@ -9,8 +9,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::issue::Issue;
-use crate::types::Event;
+use prp_types::issue::Issue;
+use prp_types::types::Event;
 
 /// The schema of every line the runner writes.
 pub const STREAM_SCHEMA: &str = "paperclip.runner.stream.v1";
@@ -157,8 +157,8 @@ impl<W: Write> Emitter<W> {
         e.insert("emittedAt".into(), self.timestamp(seq).into());
         e.insert("payload".into(), Value::Object(payload));
         let bytes = serde_json::to_vec(&e)
-            .map_err(|err| Issue::new(crate::Code::Encode, "", err.to_string()))?;
-        crate::decode::decode::<Event>(&bytes)
+            .map_err(|err| Issue::new(prp_types::Code::Encode, "", err.to_string()))?;
+        prp_types::decode::decode::<Event>(&bytes)
     }
 
     /// Writes an event stamped by [`Emitter::stamp`]; `run.terminal` ends the stream.
@@ -266,7 +266,7 @@ mod tests {
     #[test]
     fn the_system_clock_is_in_the_date_time_profile() {
         let now = utc_now();
-        let dt: Result<crate::types::DateTime, _> = now.as_str().try_into();
+        let dt: Result<prp_types::types::DateTime, _> = now.as_str().try_into();
         assert!(dt.is_ok(), "{now}");
         assert!(now.starts_with("20"), "{now}");
     }

@@ -7,7 +7,7 @@
 mod cluster;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use prp_types::store::{Claim, ClaimRequest, Durable};
+use prp_store::{Claim, ClaimRequest, Durable};
 use serde_json::json;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -67,7 +67,7 @@ fn bench(c: &mut Criterion) {
     for clients in [1usize, 4, 16] {
         for (name, spec) in [("postgres", &url), ("sqlite", &sqlite)] {
             let stores: Vec<Arc<dyn Durable>> = (0..clients)
-                .map(|_| prp_types::store::open(spec).unwrap())
+                .map(|_| prp_store::open(spec).unwrap())
                 .collect();
             group.bench_function(format!("{name}/{clients}_clients"), |b| {
                 b.iter_custom(|iters| parallel(&stores, iters))

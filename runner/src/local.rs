@@ -22,7 +22,7 @@ use super::logs::LogTail;
 use super::process::{self, Group};
 use super::reconcile::{Intent, ProcessExit, reconcile};
 use super::stream::{Clock, Emitter, Identity, Level};
-use crate::types::{Command, PrpStructuredRunResult, Terminal};
+use prp_types::types::{Command, PrpStructuredRunResult, Terminal};
 
 /// The runner's limits (§6.5), with the reference's defaults.
 #[derive(Debug, Clone)]
@@ -668,7 +668,7 @@ impl<W: Write> Runner<'_, W> {
                 }
                 let bytes = Value::Object(payload.clone()).to_string();
                 if let Err(issue) =
-                    crate::decode::decode::<PrpStructuredRunResult>(bytes.as_bytes())
+                    prp_types::decode::decode::<PrpStructuredRunResult>(bytes.as_bytes())
                 {
                     return self
                         .harness_diagnostic("invalid_semantic_result", Some(issue.to_string()));
@@ -698,7 +698,7 @@ impl<W: Write> Runner<'_, W> {
             }
             "diagnostic" => self.logs.push(format!(
                 "diagnostic: {}",
-                crate::json::canonical(&Value::Object(payload))
+                prp_types::json::canonical(&Value::Object(payload))
             )),
             other => {
                 return self.violation(&format!(
@@ -735,7 +735,7 @@ impl<W: Write> Runner<'_, W> {
             self.proposal.as_ref(),
         );
         let bytes = Value::Object(terminal.clone()).to_string();
-        if let Err(issue) = crate::decode::decode::<Terminal>(bytes.as_bytes()) {
+        if let Err(issue) = prp_types::decode::decode::<Terminal>(bytes.as_bytes()) {
             self.emit.diagnostic(
                 Level::Error,
                 &format!("the reconciled terminal is invalid: {issue}"),

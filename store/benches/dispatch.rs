@@ -8,8 +8,8 @@
 mod cluster;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use prp_store::{IdempotencyStore, MemoryStore, SqliteStore};
 use prp_types::dispatcher::{Binding, Call, Dispatcher, Invocation, RunContext};
-use prp_types::store::{IdempotencyStore, MemoryStore, SqliteStore};
 use serde_json::{Value, json};
 use std::hint::black_box;
 use std::sync::Arc;
@@ -66,7 +66,7 @@ fn bench(c: &mut Criterion) {
     let pg = cluster::Cluster::start();
     let postgres = pg.as_ref().map(|pg| {
         dispatcher(Arc::new(
-            prp_types::store::PostgresStore::open(&pg.database("dispatch")).unwrap(),
+            prp_store::PostgresStore::open(&pg.database("dispatch")).unwrap(),
         ))
     });
     let mut group = c.benchmark_group("dispatch");

@@ -1,7 +1,10 @@
-//! The local runner and the fake harness (PROTOCOL §6): a runner between a controller (PRP commands
-//! in, a stream of events and receipts out) and a harness child process it supervises, and a fake
-//! harness that plays scripts so that supervision, reconciliation and limits are tested without a
-//! real agent.
+//! The PRP local runner and the fake harness (PROTOCOL §6): a runner between a controller (PRP
+//! commands in, a stream of events and receipts out) and a harness child process it supervises,
+//! and a fake harness that plays scripts so that supervision, reconciliation and limits are tested
+//! without a real agent. Unix only (process groups and signals); elsewhere the crate is empty.
+//!
+//! It stands on `prp-types` for every message it reads or writes, each checked against its schema;
+//! a crate that only wants the messages depends on `prp-types` alone.
 //!
 //! ```text
 //! script    paperclip.fake_harness.script.v1, decoded with located errors
@@ -13,6 +16,10 @@
 //! reconcile how the run ended, decided by the runner
 //! local     the loop that ties them together
 //! ```
+
+#![cfg(unix)]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
 pub mod harness;
 pub mod intake;
