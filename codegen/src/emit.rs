@@ -462,6 +462,7 @@ impl<'a> Emitter<'a> {
                 #[doc = #doc]
                 #[doc(hidden)]
                 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+                #[serde(crate = "rt::serde")]
                 #[serde(transparent)]
                 pub struct #n(pub #rty);
                 impl<'de> serde::Deserialize<'de> for #n {
@@ -1566,6 +1567,7 @@ impl<'a> Emitter<'a> {
         quote! {
             #doc
             #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+            #[serde(crate = "rt::serde")]
             pub enum #name {
                 #( #[doc = #vdocs] #[serde(rename = #jsons)] #variants, )*
             }
@@ -1920,6 +1922,7 @@ impl<'a> Emitter<'a> {
         quote! {
             #doc
             #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+            #[serde(crate = "rt::serde")]
             #[serde(untagged)]
             pub enum #name {
                 #(#defs)*
@@ -2020,6 +2023,7 @@ impl<'a> Emitter<'a> {
         quote! {
             #doc
             #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+            #[serde(crate = "rt::serde")]
             #[serde(untagged)]
             pub enum #name {
                 #(#defs)*
@@ -2142,6 +2146,7 @@ impl<'a> Emitter<'a> {
         quote! {
             #doc
             #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+            #[serde(crate = "rt::serde")]
             #[serde(untagged)]
             pub enum #name {
                 #(#defs)*
@@ -2265,6 +2270,7 @@ impl<'a> Emitter<'a> {
         quote! {
             #[doc = #doc]
             #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+            #[serde(crate = "rt::serde")]
             #[serde(untagged)]
             pub enum #name {
                 #(#defs)*

@@ -4,12 +4,11 @@
 //! name) -> `index` (every resource, anchor and base URI; `$ref`s resolve through it) ->
 //! `normalize` (const as enum, tagged `oneOf`, `if`/`then` tables, narrowing `allOf`) -> `emit`
 //! (quote) -> prettyplease. Loud or right: a subschema no typed shape says exactly becomes a
-//! checked type, its JSON checked by the `program` the generator compiles (run by
-//! `support/eval.rs`); a schema the generator cannot read is a located error. Nothing is dropped.
+//! checked type, its JSON checked by the `program` the generator compiles (run by the runtime's
+//! `eval`); a schema the generator cannot read is a located error. Nothing is dropped.
 //!
-//! The generated module needs `serde`, `serde_json` (with `raw_value`), `serde_path_to_error`,
-//! `regress`, `indexmap` (with `serde`) and `compact_str` (with `serde`; string members are
-//! `rt::Str`) in the consuming crate.
+//! The generated module needs one dependency, its runtime crate `prp-codegen-runtime`, which
+//! carries what every generated type calls and re-exports the crates the generated code names.
 
 #![deny(missing_docs)]
 
@@ -29,12 +28,8 @@ pub use load::{SchemaFile, SchemaSet};
 
 use std::path::Path;
 
-/// The runtime support module emitted into every output.
-const SUPPORT: &str = include_str!("../support/rt.rs");
-/// Its `eval` submodule, emitted only when the output has checked types.
-const EVAL: &str = include_str!("../support/eval.rs");
-/// Its `reader` submodule (the JSON reader of the untracked first pass), always emitted.
-const READER: &str = include_str!("../support/reader.rs");
+/// Where generated code finds its runtime unless [`Options::runtime_path`] says otherwise.
+pub const DEFAULT_RUNTIME_PATH: &str = "::prp_codegen_runtime";
 
 /// Generator settings.
 #[derive(Debug, Clone, Default)]
@@ -42,9 +37,10 @@ pub struct Options {
     /// Also emit an enum over every root document that carries this string constant member
     /// (`Some(("Document", "schema"))`): decoding reads the member and picks the type.
     pub document_union: Option<(String, String)>,
-    /// Path of an existing copy of the runtime support module (for example `crate::rt`). When set, the
-    /// output refers to it instead of embedding its own `rt` module, which keeps small outputs short.
-    pub support_path: Option<String>,
+    /// The path generated code reaches its runtime crate by (default
+    /// [`DEFAULT_RUNTIME_PATH`], the `prp-codegen-runtime` crate as a dependency of the crate that
+    /// includes the output). A crate that re-exports the runtime can name its own path.
+    pub runtime_path: Option<String>,
     /// Type names chosen by the caller, keyed by `$id#pointer` of a root (`…json#`) or of a `$defs`
     /// entry (`…json#/$defs/snapshot`). A generic key such as `snapshot` makes a poor type name in a
     /// crate with many schemas; a key that matches no root or `$defs` entry is an error.
@@ -92,19 +88,6 @@ pub fn generate_dir(dir: &Path, options: &Options) -> Result<Output> {
     generate(set, options)
 }
 
-/// The items of the support file `support/<name>` (its text `source`), parsed for inlining.
-fn support_items(name: &str, source: &str) -> Result<Vec<syn::Item>> {
-    let file: syn::File = syn::parse_str(source).map_err(|e| {
-        Error::new(
-            "internal",
-            format!("support/{name}"),
-            "",
-            format!("the support file does not parse: {e}"),
-        )
-    })?;
-    Ok(file.items)
-}
-
 /// Runs the generator over an already loaded schema set.
 pub fn generate(set: SchemaSet, options: &Options) -> Result<Output> {
     let mut model = normalize::Normalizer::new(&set, options)?.run()?;
@@ -112,48 +95,24 @@ pub fn generate(set: SchemaSet, options: &Options) -> Result<Output> {
     if let Some((name, tag)) = &options.document_union {
         document_union(&mut model, name, tag);
     }
-    let support = match &options.support_path {
-        Some(path) => {
-            let path: syn::Path = syn::parse_str(path).map_err(|e| {
-                Error::new(
-                    "invalid_option",
-                    "",
-                    "",
-                    format!("support path `{path}`: {e}"),
-                )
-            })?;
-            quote::quote! { use #path as rt; }
-        }
-        None => {
-            // `rt.rs` declares `eval` and `reader` as file modules (for crates that include
-            // `rt.rs` by path); inlined, their items go in place (`eval` when anything needs it).
-            let mut items = support_items("rt.rs", SUPPORT)?;
-            items.retain(
-                |i| !matches!(i, syn::Item::Mod(m) if m.ident == "eval" || m.ident == "reader"),
-            );
-            let reader = support_items("reader.rs", READER)?;
-            items.push(syn::parse_quote! {
-                /// The JSON reader of the untracked first pass.
-                pub mod reader { #(#reader)* }
-            });
-            if !model.program.is_empty() {
-                let eval = support_items("eval.rs", EVAL)?;
-                items.push(syn::parse_quote! {
-                    /// The checker for schemas compiled to programs.
-                    pub mod eval { #(#eval)* }
-                });
-            }
-            quote::quote! {
-                /// Runtime support for the generated decoders: seeds, rule tables and checks the
-                /// generated code calls. Hidden from the documentation; the crate that includes the
-                /// output re-exports what its users need (strings, integers, failures).
-                #[doc(hidden)]
-                #[allow(dead_code, missing_docs, clippy::all)]
-                pub mod rt {
-                    #(#items)*
-                }
-            }
-        }
+    let path = options
+        .runtime_path
+        .as_deref()
+        .unwrap_or(DEFAULT_RUNTIME_PATH);
+    let path: syn::Path = syn::parse_str(path).map_err(|e| {
+        Error::new(
+            "invalid_option",
+            "",
+            "",
+            format!("runtime path `{path}`: {e}"),
+        )
+    })?;
+    let support = quote::quote! {
+        /// The generator's runtime, under the name the generated code uses.
+        #[doc(hidden)]
+        pub use #path as rt;
+        #[allow(unused_imports)]
+        use rt::{indexmap, serde, serde_json};
     };
     let tokens = emit::Emitter::new(&model).emit(&set, support);
     let file: syn::File = syn::parse2(tokens).map_err(|e| {

@@ -1,4 +1,4 @@
-//! `prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER] [--support-path PATH] [--name ID#POINTER=TYPE]... [--format NAME[=REGEX]]... [--base-uri URI]`: the generator on any schema directory.
+//! `prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER] [--runtime-path PATH] [--name ID#POINTER=TYPE]... [--format NAME[=REGEX]]... [--base-uri URI]`: the generator on any schema directory.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -21,7 +21,7 @@ fn main() -> ExitCode {
                 };
                 options.document_union = Some((n, m));
             }
-            "--support-path" => options.support_path = args.next(),
+            "--runtime-path" => options.runtime_path = args.next(),
             "--base-uri" => options.base_uri = args.next(),
             // `--format date-time` asserts RFC 3339; `--format NAME=REGEX` a pattern.
             "--format" => {
@@ -51,7 +51,7 @@ fn main() -> ExitCode {
             }
             "-h" | "--help" => {
                 println!(
-                    "usage: prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER] [--support-path PATH] [--name ID#POINTER=TYPE]... [--format NAME[=REGEX]]... [--base-uri URI]"
+                    "usage: prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER] [--runtime-path PATH] [--name ID#POINTER=TYPE]... [--format NAME[=REGEX]]... [--base-uri URI]"
                 );
                 return ExitCode::SUCCESS;
             }
@@ -64,7 +64,7 @@ fn main() -> ExitCode {
     }
     let Some(dir) = dir else {
         eprintln!(
-            "usage: prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER] [--support-path PATH] [--name ID#POINTER=TYPE]... [--format NAME[=REGEX]]... [--base-uri URI]"
+            "usage: prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER] [--runtime-path PATH] [--name ID#POINTER=TYPE]... [--format NAME[=REGEX]]... [--base-uri URI]"
         );
         return ExitCode::from(2);
     };

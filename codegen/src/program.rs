@@ -1,8 +1,8 @@
 //! `program`: compiles the subschemas a checked type reaches into the node table its runtime
-//! checker runs (`support/eval.rs`). Every `$ref` is resolved here, against its base URI, to a node
-//! index; every keyword's value is checked, so that a malformed schema is a located error at
-//! generation time and never a surprise at run time. The walk is a work list, not a recursion: a
-//! schema that refers to itself compiles to a cycle of nodes.
+//! checker runs (`prp_codegen_runtime::eval`). Every `$ref` is resolved here, against its base
+//! URI, to a node index; every keyword's value is checked, so that a malformed schema is a
+//! located error at generation time and never a surprise at run time. The walk is a work list,
+//! not a recursion: a schema that refers to itself compiles to a cycle of nodes.
 
 use crate::Format;
 use crate::error::Result;

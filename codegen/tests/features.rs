@@ -7,9 +7,7 @@
 use prp_codegen::{Options, generate_dir};
 use std::path::Path;
 
-#[path = "../support/rt.rs"]
-#[allow(dead_code, clippy::all)]
-mod rt_support;
+use prp_codegen_runtime as rt_support;
 
 macro_rules! feature {
     ($name:ident) => {
@@ -41,7 +39,6 @@ feature!(tagged);
 fn snapshots_match_the_generator() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/features");
     let options = Options {
-        support_path: Some("crate::rt_support".into()),
         formats: [("date-time".to_owned(), prp_codegen::Format::DateTime)].into(),
         ..Default::default()
     };

@@ -122,25 +122,33 @@ fn shapes_without_a_typed_form_become_checked_members() {
 }
 
 #[test]
-fn an_embedded_runtime_carries_the_checker_only_when_needed() {
-    let dir = temp_dir("embedded");
-    write(
-        &dir,
-        "thing.schema.json",
-        base(serde_json::json!({ "name": { "type": "string" } })),
-    );
-    let plain = generate_dir(&dir, &Options::default()).unwrap().code;
-    assert!(!plain.contains("mod eval"), "no checked type, no checker");
+fn the_output_reaches_its_runtime_crate_by_one_path() {
+    let dir = temp_dir("runtime");
     write(
         &dir,
         "thing.schema.json",
         base(serde_json::json!({ "name": { "anyOf": [{ "type": "string" }, { "minimum": 1 }] } })),
     );
     let code = generate_dir(&dir, &Options::default()).unwrap().code;
-    // The file module `rt.rs` declares for by-path users is replaced by its items, inline.
-    assert!(code.contains("pub mod eval {"), "the checker is embedded");
-    assert!(!code.contains("#[path"), "no file module is left behind");
+    assert!(
+        code.contains("pub use ::prp_codegen_runtime as rt;"),
+        "{code}"
+    );
+    // Nothing of the runtime is pasted in, not even the checker a checked type needs.
+    assert!(!code.contains("mod rt") && !code.contains("mod eval") && !code.contains("mod reader"));
     syn::parse_file(&code).expect("the output parses");
+    let options = Options {
+        runtime_path: Some("crate::support::rt".into()),
+        ..Default::default()
+    };
+    let code = generate_dir(&dir, &options).unwrap().code;
+    assert!(code.contains("pub use crate::support::rt as rt;"), "{code}");
+    let options = Options {
+        runtime_path: Some("not a path".into()),
+        ..Default::default()
+    };
+    let err = generate_dir(&dir, &options).unwrap_err();
+    assert_eq!(err.code, "invalid_option", "{err}");
 }
 
 #[test]

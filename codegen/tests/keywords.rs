@@ -1,11 +1,9 @@
 //! The schema checker one keyword at a time: each test compiles a schema with the generator's
-//! `program` module, runs the program with the runtime checker (support/eval.rs), and compares
+//! `program` module, runs the program with the runtime checker (`prp_codegen_runtime::eval`), and compares
 //! verdicts, codes and pointers. Then the generator as a whole on the shapes that used to panic or
 //! be refused: every one generates, or fails with a located error.
 
-#[path = "../support/rt.rs"]
-#[allow(dead_code, clippy::all)]
-mod rt;
+use prp_codegen_runtime as rt;
 
 use prp_codegen::load::{Loc, SchemaSet};
 use prp_codegen::program::Program;

@@ -88,7 +88,6 @@ fn generate(remotes: &Path, dir: &Path, schema: &Value) -> Generated {
         copy_remotes(remotes, dir);
     }
     let options = prp_codegen::Options {
-        support_path: Some("crate::rt".into()),
         base_uri: Some(REMOTE.into()),
         ..Default::default()
     };
@@ -178,14 +177,7 @@ fn the_official_suite_loud_or_right() {
     // One checker crate over every group that generated with a root type.
     let krate = work.join("checker");
     std::fs::create_dir_all(krate.join("src")).unwrap();
-    let mut main = String::from("#[path = \"RT\"]\n#[allow(dead_code, clippy::all)]\nmod rt;\n")
-        .replace(
-            "RT",
-            &Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("support/rt.rs")
-                .display()
-                .to_string(),
-        );
+    let mut main = String::from("use prp_codegen_runtime as rt;\nuse rt::serde_json;\n");
     let mut arms = String::new();
     let mut checked: BTreeMap<usize, usize> = BTreeMap::new();
     for (i, g) in groups.iter().enumerate() {
@@ -234,9 +226,12 @@ fn main() {{
 "#
     ));
     std::fs::write(krate.join("src/main.rs"), main).unwrap();
+    // The generated code's one dependency: the runtime crate.
+    let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("../codegen-runtime");
     std::fs::write(
         krate.join("Cargo.toml"),
-        r#"[package]
+        format!(
+            r#"[package]
 name = "suite-checker"
 version = "0.0.0"
 edition = "2024"
@@ -245,13 +240,10 @@ publish = false
 [workspace]
 
 [dependencies]
-serde = { version = "1", features = ["derive"] }
-serde_json = { version = "1", features = ["preserve_order", "raw_value"] }
-regress = "0.12"
-serde_path_to_error = "0.1"
-indexmap = { version = "2", features = ["serde"] }
-compact_str = { version = "0.10", features = ["serde"] }
+prp-codegen-runtime = {{ path = "{}" }}
 "#,
+            runtime.display()
+        ),
     )
     .unwrap();
     // The workspace's lock file pins the versions already in the local registry cache.

@@ -254,6 +254,7 @@ impl rt::Check for Revision {
 }
 /// A value told apart by its JSON type.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(crate = "rt::serde")]
 #[serde(untagged)]
 pub enum RevisionCurrent {
     /// an integer of at least 0.
@@ -479,4 +480,8 @@ static INT_0: rt::IntRule = rt::IntRule {
     max: None,
     values: None,
 };
-use crate::rt_support as rt;
+/// The generator's runtime, under the name the generated code uses.
+#[doc(hidden)]
+pub use ::prp_codegen_runtime as rt;
+#[allow(unused_imports)]
+use rt::{indexmap, serde, serde_json};

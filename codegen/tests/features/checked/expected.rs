@@ -1230,4 +1230,8 @@ fn __program() -> &'static rt::eval::Program {
             Err(e) => panic!("{e}"),
         })
 }
-use crate::rt_support as rt;
+/// The generator's runtime, under the name the generated code uses.
+#[doc(hidden)]
+pub use ::prp_codegen_runtime as rt;
+#[allow(unused_imports)]
+use rt::{indexmap, serde, serde_json};

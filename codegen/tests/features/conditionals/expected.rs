@@ -760,6 +760,7 @@ impl Order {
 }
 /// One of `open`, `blocked`, `done`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(crate = "rt::serde")]
 pub enum OrderState {
     /// `open`
     #[serde(rename = "open")]
@@ -844,6 +845,7 @@ impl rt::Verify for OrderState {
 }
 /// One of `local`, `remote`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(crate = "rt::serde")]
 pub enum OrderMode {
     /// `local`
     #[serde(rename = "local")]
@@ -929,4 +931,8 @@ static STR_0: rt::StrRule = rt::StrRule {
     pattern: None,
     format: None,
 };
-use crate::rt_support as rt;
+/// The generator's runtime, under the name the generated code uses.
+#[doc(hidden)]
+pub use ::prp_codegen_runtime as rt;
+#[allow(unused_imports)]
+use rt::{indexmap, serde, serde_json};

@@ -1417,4 +1417,8 @@ static NUM_0: rt::NumRule = rt::NumRule {
     min: Some(0f64),
     max: None,
 };
-use crate::rt_support as rt;
+/// The generator's runtime, under the name the generated code uses.
+#[doc(hidden)]
+pub use ::prp_codegen_runtime as rt;
+#[allow(unused_imports)]
+use rt::{indexmap, serde, serde_json};

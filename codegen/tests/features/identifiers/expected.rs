@@ -1147,6 +1147,7 @@ impl rt::Check for Text1To40 {
 /// The schema `file:///catalog.schema.json#/$defs/money`, checkable on its own.
 #[doc(hidden)]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(crate = "rt::serde")]
 #[serde(transparent)]
 pub struct __Schema0(pub rt::Integer);
 impl<'de> serde::Deserialize<'de> for __Schema0 {
@@ -1205,4 +1206,8 @@ static INT_0: rt::IntRule = rt::IntRule {
     max: None,
     values: None,
 };
-use crate::rt_support as rt;
+/// The generator's runtime, under the name the generated code uses.
+#[doc(hidden)]
+pub use ::prp_codegen_runtime as rt;
+#[allow(unused_imports)]
+use rt::{indexmap, serde, serde_json};

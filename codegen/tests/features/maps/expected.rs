@@ -664,4 +664,8 @@ static STR_1: rt::StrRule = rt::StrRule {
     pattern: None,
     format: None,
 };
-use crate::rt_support as rt;
+/// The generator's runtime, under the name the generated code uses.
+#[doc(hidden)]
+pub use ::prp_codegen_runtime as rt;
+#[allow(unused_imports)]
+use rt::{indexmap, serde, serde_json};

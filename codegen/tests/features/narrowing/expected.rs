@@ -768,6 +768,7 @@ impl rt::Check for Reference {
 }
 /// One of `doc`, `task`, `note`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(crate = "rt::serde")]
 pub enum ReferenceKind {
     /// `doc`
     #[serde(rename = "doc")]
@@ -1421,4 +1422,8 @@ fn __refine_1(v: &dyn rt::Fields) -> ::core::result::Result<(), rt::Failure> {
     }
     Ok(())
 }
-use crate::rt_support as rt;
+/// The generator's runtime, under the name the generated code uses.
+#[doc(hidden)]
+pub use ::prp_codegen_runtime as rt;
+#[allow(unused_imports)]
+use rt::{indexmap, serde, serde_json};

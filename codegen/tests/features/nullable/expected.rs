@@ -708,4 +708,8 @@ static INT_0: rt::IntRule = rt::IntRule {
     max: None,
     values: None,
 };
-use crate::rt_support as rt;
+/// The generator's runtime, under the name the generated code uses.
+#[doc(hidden)]
+pub use ::prp_codegen_runtime as rt;
+#[allow(unused_imports)]
+use rt::{indexmap, serde, serde_json};

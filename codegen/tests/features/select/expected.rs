@@ -374,6 +374,7 @@ impl rt::Check for Message {
 }
 /// One of `text`, `image`, `ping`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(crate = "rt::serde")]
 pub enum MessageType {
     /// `text`
     #[serde(rename = "text")]
@@ -458,6 +459,7 @@ impl rt::Verify for MessageType {
 }
 /// A member whose schema is chosen by the value of [`MessageType`]; one variant per group of values.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(crate = "rt::serde")]
 #[serde(untagged)]
 pub enum MessageBody {
     /// Chosen by `text`: a [`Text`].
@@ -1367,6 +1369,7 @@ impl rt::Check for MessageBodyOther {
 }
 /// One of `a`, `b`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(crate = "rt::serde")]
 pub enum MessageBodyOtherChannel {
     /// `a`
     #[serde(rename = "a")]
@@ -1730,4 +1733,8 @@ fn __refine_0(v: &dyn rt::Fields) -> ::core::result::Result<(), rt::Failure> {
     }
     Ok(())
 }
-use crate::rt_support as rt;
+/// The generator's runtime, under the name the generated code uses.
+#[doc(hidden)]
+pub use ::prp_codegen_runtime as rt;
+#[allow(unused_imports)]
+use rt::{indexmap, serde, serde_json};

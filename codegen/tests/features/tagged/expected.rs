@@ -27,6 +27,7 @@ pub(crate) use for_each_schema_type;
 ///
 /// A shape told apart by its `kind`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(crate = "rt::serde")]
 #[serde(untagged)]
 pub enum Shape {
     /// `kind` is `circle`: a [`Circle`].
@@ -565,6 +566,7 @@ impl rt::Check for Circle {
 }
 /// One of `circle`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(crate = "rt::serde")]
 pub enum CircleKind {
     /// `circle`
     #[serde(rename = "circle")]
@@ -925,6 +927,7 @@ impl rt::Check for Square {
 }
 /// One of `square`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(crate = "rt::serde")]
 pub enum SquareKind {
     /// `square`
     #[serde(rename = "square")]
@@ -1008,4 +1011,8 @@ static NUM_0: rt::NumRule = rt::NumRule {
     min: Some(0f64),
     max: None,
 };
-use crate::rt_support as rt;
+/// The generator's runtime, under the name the generated code uses.
+#[doc(hidden)]
+pub use ::prp_codegen_runtime as rt;
+#[allow(unused_imports)]
+use rt::{indexmap, serde, serde_json};

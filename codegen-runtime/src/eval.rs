@@ -497,67 +497,59 @@ impl Cx<'_> {
 
     fn keyword(&mut self, kw: &Kw, v: &Value, seen: &mut Seen) -> Result<(), Failure> {
         match (kw, v) {
-            (Kw::Type(kinds), _) => {
-                if !kinds.iter().any(|k| k.accepts(v)) {
-                    let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
-                    return Err(fail(
-                        Keyword::Type,
-                        format!("expected {}, found {}", names.join(" or "), kind_of(v)),
-                    ));
-                }
+            (Kw::Type(kinds), _) if !kinds.iter().any(|k| k.accepts(v)) => {
+                let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
+                return Err(fail(
+                    Keyword::Type,
+                    format!("expected {}, found {}", names.join(" or "), kind_of(v)),
+                ));
             }
-            (Kw::Const(c), _) => {
-                if !json_eq(c, v) {
-                    return Err(fail(Keyword::Const, format!("the value must be {c}")));
-                }
+            (Kw::Const(c), _) if !json_eq(c, v) => {
+                return Err(fail(Keyword::Const, format!("the value must be {c}")));
             }
-            (Kw::Enum(values), _) => {
-                if !values.iter().any(|c| json_eq(c, v)) {
-                    return Err(fail(
-                        Keyword::Enum,
-                        format!("{v} is not one of the `enum` values"),
-                    ));
-                }
+            (Kw::Enum(values), _) if !values.iter().any(|c| json_eq(c, v)) => {
+                return Err(fail(
+                    Keyword::Enum,
+                    format!("{v} is not one of the `enum` values"),
+                ));
             }
-            (Kw::MultipleOf(d), Value::Number(x)) => {
-                if !is_multiple(x, d) {
-                    return Err(fail(
-                        Keyword::MultipleOf,
-                        format!("{x} is not a multiple of {d}"),
-                    ));
-                }
+            (Kw::MultipleOf(d), Value::Number(x)) if !is_multiple(x, d) => {
+                return Err(fail(
+                    Keyword::MultipleOf,
+                    format!("{x} is not a multiple of {d}"),
+                ));
             }
-            (Kw::Maximum(m), Value::Number(x)) => {
-                if !matches!(compare(x, m), Some(Ordering::Less | Ordering::Equal)) {
-                    return Err(fail(
-                        Keyword::Maximum,
-                        format!("{x} is above the maximum {m}"),
-                    ));
-                }
+            (Kw::Maximum(m), Value::Number(x))
+                if !matches!(compare(x, m), Some(Ordering::Less | Ordering::Equal)) =>
+            {
+                return Err(fail(
+                    Keyword::Maximum,
+                    format!("{x} is above the maximum {m}"),
+                ));
             }
-            (Kw::ExclusiveMaximum(m), Value::Number(x)) => {
-                if compare(x, m) != Some(Ordering::Less) {
-                    return Err(fail(
-                        Keyword::ExclusiveMaximum,
-                        format!("{x} must be below {m}"),
-                    ));
-                }
+            (Kw::ExclusiveMaximum(m), Value::Number(x))
+                if compare(x, m) != Some(Ordering::Less) =>
+            {
+                return Err(fail(
+                    Keyword::ExclusiveMaximum,
+                    format!("{x} must be below {m}"),
+                ));
             }
-            (Kw::Minimum(m), Value::Number(x)) => {
-                if !matches!(compare(x, m), Some(Ordering::Greater | Ordering::Equal)) {
-                    return Err(fail(
-                        Keyword::Minimum,
-                        format!("{x} is below the minimum {m}"),
-                    ));
-                }
+            (Kw::Minimum(m), Value::Number(x))
+                if !matches!(compare(x, m), Some(Ordering::Greater | Ordering::Equal)) =>
+            {
+                return Err(fail(
+                    Keyword::Minimum,
+                    format!("{x} is below the minimum {m}"),
+                ));
             }
-            (Kw::ExclusiveMinimum(m), Value::Number(x)) => {
-                if compare(x, m) != Some(Ordering::Greater) {
-                    return Err(fail(
-                        Keyword::ExclusiveMinimum,
-                        format!("{x} must be above {m}"),
-                    ));
-                }
+            (Kw::ExclusiveMinimum(m), Value::Number(x))
+                if compare(x, m) != Some(Ordering::Greater) =>
+            {
+                return Err(fail(
+                    Keyword::ExclusiveMinimum,
+                    format!("{x} must be above {m}"),
+                ));
             }
             (Kw::MaxLength(max), Value::String(s)) => {
                 let n = s.chars().count() as u64;
@@ -577,13 +569,11 @@ impl Cx<'_> {
                     ));
                 }
             }
-            (Kw::Pattern(re), Value::String(s)) => {
-                if !re.matches(s) {
-                    return Err(fail(
-                        Keyword::Pattern,
-                        format!("{v} does not match the pattern {}", re.source),
-                    ));
-                }
+            (Kw::Pattern(re), Value::String(s)) if !re.matches(s) => {
+                return Err(fail(
+                    Keyword::Pattern,
+                    format!("{v} does not match the pattern {}", re.source),
+                ));
             }
             (Kw::Format(name, test), Value::String(s)) => {
                 let ok = match test {
@@ -594,21 +584,17 @@ impl Cx<'_> {
                     return Err(fail(Keyword::Format, format!("{v} is not a valid {name}")));
                 }
             }
-            (Kw::MaxItems(max), Value::Array(a)) => {
-                if a.len() as u64 > *max {
-                    return Err(fail(
-                        Keyword::MaxItems,
-                        format!("{} items, at most {max} allowed", a.len()),
-                    ));
-                }
+            (Kw::MaxItems(max), Value::Array(a)) if a.len() as u64 > *max => {
+                return Err(fail(
+                    Keyword::MaxItems,
+                    format!("{} items, at most {max} allowed", a.len()),
+                ));
             }
-            (Kw::MinItems(min), Value::Array(a)) => {
-                if (a.len() as u64) < *min {
-                    return Err(fail(
-                        Keyword::MinItems,
-                        format!("{} items, at least {min} required", a.len()),
-                    ));
-                }
+            (Kw::MinItems(min), Value::Array(a)) if (a.len() as u64) < *min => {
+                return Err(fail(
+                    Keyword::MinItems,
+                    format!("{} items, at least {min} required", a.len()),
+                ));
             }
             (Kw::UniqueItems, Value::Array(a)) => {
                 for j in 1..a.len() {
@@ -644,21 +630,17 @@ impl Cx<'_> {
                     ));
                 }
             }
-            (Kw::MaxProperties(max), Value::Object(o)) => {
-                if o.len() as u64 > *max {
-                    return Err(fail(
-                        Keyword::MaxProperties,
-                        format!("{} members, at most {max} allowed", o.len()),
-                    ));
-                }
+            (Kw::MaxProperties(max), Value::Object(o)) if o.len() as u64 > *max => {
+                return Err(fail(
+                    Keyword::MaxProperties,
+                    format!("{} members, at most {max} allowed", o.len()),
+                ));
             }
-            (Kw::MinProperties(min), Value::Object(o)) => {
-                if (o.len() as u64) < *min {
-                    return Err(fail(
-                        Keyword::MinProperties,
-                        format!("{} members, at least {min} required", o.len()),
-                    ));
-                }
+            (Kw::MinProperties(min), Value::Object(o)) if (o.len() as u64) < *min => {
+                return Err(fail(
+                    Keyword::MinProperties,
+                    format!("{} members, at least {min} required", o.len()),
+                ));
             }
             (Kw::Required(names), Value::Object(o)) => {
                 if let Some(missing) = names.iter().find(|k| !o.contains_key(k.as_str())) {
@@ -742,13 +724,11 @@ impl Cx<'_> {
                     }
                 }
             }
-            (Kw::Not(n), _) => {
-                if self.eval(*n, v).is_ok() {
-                    return Err(fail(
-                        Keyword::Not,
-                        "the value matches the schema under `not`".into(),
-                    ));
-                }
+            (Kw::Not(n), _) if self.eval(*n, v).is_ok() => {
+                return Err(fail(
+                    Keyword::Not,
+                    "the value matches the schema under `not`".into(),
+                ));
             }
             (Kw::If(cond, then, otherwise), _) => match self.eval(*cond, v) {
                 Ok(s) => {

@@ -1,9 +1,17 @@
-//! Runtime support for the generated decoders. This module is emitted verbatim into every generated
-//! file so that the output depends only on `serde`, `serde_json`, `regress`, `indexmap` and
-//! `compact_str`.
+//! The runtime of the code `prp-codegen` generates: the seeds, rule tables, checks, failures and
+//! value types (`Str`, `Tri`, `Integer`, `Order`, ...) every generated module calls, and the JSON
+//! reader its verdicts run on. Generated code refers to it as `rt` and to the crates it needs
+//! through it (`rt::serde`, `rt::serde_json`, `rt::indexmap`), so a crate that includes generated
+//! code adds this one dependency, and two generated crates share one `Tri`, `Failure` and `Str`.
+//!
+//! This is not a stable API for hand-written code: it changes with the generator, and the two are
+//! released together. What users of a generated crate need (strings, integers, failures) that
+//! crate re-exports.
 //!
 //! Constraint checks run inside `DeserializeSeed`s, so a failure is raised while the decoder stands on
 //! the offending value and a path-tracking deserializer can name it with a JSON pointer.
+
+#![forbid(unsafe_code)]
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
@@ -335,6 +343,8 @@ struct Scan {
 
 /// A part of a scan: one step, or an optional group `(?:…)?` of steps that each match a fixed
 /// number of times (taken whole or not at all).
+// Built once per pattern and read on every match: a boxed step would cost an indirection per step.
+#[allow(clippy::large_enum_variant)]
 enum Part {
     One(Step),
     Optional(Vec<Step>),
@@ -358,6 +368,7 @@ impl Scan {
         let mut i = 1;
         // (set of ASCII bytes as a bit mask, min, max) per step; an optional group as a step whose
         // set is its first step's, min 0, with its steps beside.
+        #[allow(clippy::type_complexity)] // a parse's scratch list, read once below
         let mut steps: Vec<(u128, u32, u32, Option<Vec<(u128, u32, u32)>>)> = Vec::new();
         let mut to_end = false;
         while i < b.len() {
@@ -1317,6 +1328,12 @@ impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for NullableSeed<S> {
 /// Decodes with a type's own `Deserialize`.
 pub struct TypeSeed<T>(std::marker::PhantomData<fn() -> T>);
 
+impl<T> Default for TypeSeed<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl<T> TypeSeed<T> {
     pub const fn new() -> Self {
         TypeSeed(std::marker::PhantomData)
@@ -1764,6 +1781,8 @@ impl Probe<'_> {
             .iter()
             .any(|k| *k == kind || (*k == "number" && kind == "integer"))
     }
+    /// The item count of an array; `None` for any other value.
+    #[allow(clippy::len_without_is_empty)] // a count that exists only for arrays
     pub fn len(&self) -> Option<usize> {
         match self {
             Probe::Array(n) => Some(*n),
@@ -2573,10 +2592,16 @@ pub fn verify_raw<'a, S: VerifySeed<'a>, E: de::Error>(
 }
 
 /// The checker for schemas compiled to programs (see the module).
-#[path = "eval.rs"]
 pub mod eval;
 
 /// The JSON reader of the untracked first pass: verdicts, and typed decodes until one fails
 /// (see the module).
-#[path = "reader.rs"]
 pub mod reader;
+
+// The crates generated code names, re-exported so that its crate need not depend on them.
+#[doc(hidden)]
+pub use indexmap;
+#[doc(hidden)]
+pub use serde;
+#[doc(hidden)]
+pub use serde_json;
