@@ -12,6 +12,7 @@
 //! the offending value and a path-tracking deserializer can name it with a JSON pointer.
 
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
@@ -220,6 +221,7 @@ pub fn escape_token(token: &str) -> Cow<'_, str> {
 pub struct Key<'de>(pub Cow<'de, str>);
 
 impl Key<'_> {
+    /// The member name, unescaped.
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -252,15 +254,20 @@ impl<'de> de::Deserialize<'de> for Key<'de> {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub enum Tri<T> {
     #[default]
+    /// The member is absent.
     Absent,
+    /// The member is `null`.
     Null,
+    /// The member has a value.
     Value(T),
 }
 
 impl<T> Tri<T> {
+    /// Whether the member was absent.
     pub fn is_absent(&self) -> bool {
         matches!(self, Tri::Absent)
     }
+    /// Whether the member was `null`.
     pub fn is_null(&self) -> bool {
         matches!(self, Tri::Null)
     }
@@ -271,6 +278,7 @@ impl<T> Tri<T> {
             _ => None,
         }
     }
+    /// A value when there is one, else absent (never `null`).
     pub fn from_present(v: Option<T>) -> Self {
         match v {
             Some(v) => Tri::Value(v),
@@ -291,6 +299,7 @@ impl<T: serde::Serialize> serde::Serialize for Tri<T> {
 /// An ECMA-262 regular expression, compiled on first use. The generator has already compiled every
 /// pattern once, so compiling here cannot fail.
 pub struct Pattern {
+    /// The expression as the schema writes it.
     pub source: &'static str,
     compiled: OnceLock<Matcher>,
 }
@@ -301,6 +310,7 @@ enum Matcher {
 }
 
 impl Pattern {
+    /// A pattern compiled on its first match.
     pub const fn new(source: &'static str) -> Self {
         Pattern {
             source,
@@ -319,6 +329,7 @@ impl Pattern {
             })
     }
 
+    /// Whether `s` matches (anywhere, as ECMA-262 `test` does, unless anchored).
     pub fn is_match(&self, s: &str) -> bool {
         match self.matcher() {
             Matcher::Scan(scan) => scan.is_match(s),
@@ -619,25 +630,34 @@ impl Scan {
 
 /// String constraints: lengths in code points, an ECMA-262 pattern, an asserted format.
 pub struct StrRule {
+    /// `minLength`, in code points.
     pub min: Option<u64>,
+    /// `maxLength`, in code points.
     pub max: Option<u64>,
+    /// `pattern`.
     pub pattern: Option<&'static Pattern>,
+    /// An asserted `format`.
     pub format: Option<&'static FormatCheck>,
 }
 
 /// An asserted `format`: its name, for messages, and how it is checked.
 pub struct FormatCheck {
+    /// The format's name.
     pub name: &'static str,
+    /// How it is checked.
     pub kind: FormatKind,
 }
 
 /// How a format is checked: RFC 3339 `date-time`, or a pattern the caller chose.
 pub enum FormatKind {
+    /// RFC 3339 `date-time`.
     DateTime,
+    /// A caller's ECMA-262 expression.
     Pattern(Pattern),
 }
 
 impl FormatCheck {
+    /// Whether `s` is in the format.
     pub fn accepts(&self, s: &str) -> bool {
         match &self.kind {
             FormatKind::DateTime => is_rfc3339_date_time(s),
@@ -763,14 +783,18 @@ pub fn str_failure(rule: &StrRule, s: &str) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Checks `s` against `rule` while a decoder stands on it.
 pub fn check_str<E: de::Error>(rule: &StrRule, s: &str) -> Result<(), E> {
     str_failure(rule, s).map_err(Failure::into_error)
 }
 
 /// Integer constraints. JSON Schema integers are numbers with a zero fraction, so `1.0` is accepted.
 pub struct IntRule {
+    /// `minimum`.
     pub min: Option<i64>,
+    /// `maximum`.
     pub max: Option<i64>,
+    /// A closed set of values (`enum`, `const`).
     pub values: Option<&'static [i64]>,
 }
 
@@ -807,6 +831,7 @@ pub fn int_failure(rule: &IntRule, v: i64) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Checks `v` against `rule` while a decoder stands on it.
 pub fn check_int<E: de::Error>(rule: &IntRule, v: i64) -> Result<i64, E> {
     int_failure(rule, v).map_err(Failure::into_error)?;
     Ok(v)
@@ -823,8 +848,11 @@ pub fn integer_to_i64<E: de::Error>(v: Integer) -> Result<i64, E> {
     })
 }
 
+/// Number constraints.
 pub struct NumRule {
+    /// `minimum`.
     pub min: Option<f64>,
+    /// `maximum`.
     pub max: Option<f64>,
 }
 
@@ -847,6 +875,7 @@ pub fn num_failure(rule: &NumRule, v: f64) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Checks `v` against `rule` while a decoder stands on it.
 pub fn check_num<E: de::Error>(rule: &NumRule, v: f64) -> Result<f64, E> {
     num_failure(rule, v).map_err(Failure::into_error)?;
     Ok(v)
@@ -1021,6 +1050,7 @@ macro_rules! bool_constant {
         pub struct $name;
 
         impl $name {
+            /// The one value.
             pub const fn get(self) -> bool {
                 $value
             }
@@ -1119,9 +1149,13 @@ impl<'de> DeserializeSeed<'de> for ObjectSeed {
 /// Decodes an array of items decoded by `item`, then checks counts and uniqueness.
 #[derive(Clone, Copy)]
 pub struct VecSeed<S> {
+    /// The items' decoder.
     pub item: S,
+    /// `minItems`.
     pub min: Option<u64>,
+    /// `maxItems`.
     pub max: Option<u64>,
+    /// `uniqueItems`, under JSON equality.
     pub unique: bool,
 }
 
@@ -1335,6 +1369,7 @@ impl<T> Default for TypeSeed<T> {
 }
 
 impl<T> TypeSeed<T> {
+    /// The seed of `T`.
     pub const fn new() -> Self {
         TypeSeed(std::marker::PhantomData)
     }
@@ -1361,12 +1396,15 @@ pub type MemberCheck = fn(&dyn Fields) -> Result<(), Failure>;
 /// Decodes with `inner` (the decoder of the object type `T`), then runs a generated check on the
 /// decoded value (a narrowing that an `allOf` adds to a shared type).
 pub struct RefinedSeed<S, T> {
+    /// The object type's decoder.
     pub inner: S,
+    /// The check run on the decoded value.
     pub check: MemberCheck,
     ty: std::marker::PhantomData<fn() -> T>,
 }
 
 impl<S, T> RefinedSeed<S, T> {
+    /// `inner`, then `check`.
     pub const fn new(inner: S, check: MemberCheck) -> Self {
         RefinedSeed {
             inner,
@@ -1407,6 +1445,7 @@ pub struct Failure {
 }
 
 impl Failure {
+    /// A failure of `code` at `rel` (a JSON pointer relative to the value checked).
     pub fn new(code: Keyword, rel: impl Into<String>, message: impl Into<String>) -> Self {
         Failure {
             code,
@@ -1414,6 +1453,7 @@ impl Failure {
             message: message.into(),
         }
     }
+    /// The failure as a decoder error, to be found again by [`take_failure`].
     pub fn into_error<E: de::Error>(self) -> E {
         fail(self.code, &self.rel, self.message)
     }
@@ -1465,6 +1505,7 @@ pub fn within_index(index: usize, f: impl FnOnce() -> Result<(), Failure>) -> Re
 /// code and pointer that decoding its JSON would report for the same violation. (Scalars need no
 /// impl: the generator checks them inline against their rules.)
 pub trait Check {
+    /// The first rule the value breaks, with its pointer.
     fn check(&self) -> Result<(), Failure>;
 }
 
@@ -1735,17 +1776,26 @@ pub fn pointer_of(path: &serde_path_to_error::Path) -> String {
 /// A JSON value seen through a typed field, for the generated conditional checks.
 #[derive(Debug, Clone, Copy)]
 pub enum Probe<'a> {
+    /// An absent member.
     Absent,
+    /// `null`.
     Null,
+    /// A boolean.
     Bool(bool),
+    /// An integer within 64 bits.
     Int(i64),
+    /// Any other number.
     Num(f64),
+    /// A string.
     Str(&'a str),
+    /// An array, by its item count.
     Array(usize),
+    /// An object.
     Object,
 }
 
 impl Probe<'_> {
+    /// Whether the member is absent.
     pub fn is_absent(&self) -> bool {
         matches!(self, Probe::Absent)
     }
@@ -1761,6 +1811,7 @@ impl Probe<'_> {
             _ => false,
         }
     }
+    /// Whether the value equals one of `set` (JSON equality).
     pub fn is_in(&self, set: &[Probe<'_>]) -> bool {
         set.iter().any(|c| self.equals(c))
     }
@@ -1793,6 +1844,7 @@ impl Probe<'_> {
 
 /// Something that can be seen as a [`Probe`].
 pub trait Probed {
+    /// The value, as a check across members reads it.
     fn probe(&self) -> Probe<'_>;
 }
 
@@ -1877,6 +1929,7 @@ pub fn probe_optional<T: Probed>(v: &Option<T>) -> Probe<'_> {
 /// Objects whose members can be probed by name, declared or not: how code that knows a member only
 /// by its JSON name (a reducer reading `payload.kind`) reads a typed value without encoding it.
 pub trait Fields {
+    /// The member named `key`.
     fn field(&self, key: &str) -> Probe<'_>;
     /// An undeclared member that is a JSON object, for reading one level further. Declared members
     /// are typed: read them through their fields.
@@ -1935,12 +1988,15 @@ pub struct SchemaInfo {
 
 /// A type generated from the root of a schema file.
 pub trait Document {
+    /// The file it was generated from.
     const SCHEMA: SchemaInfo;
 }
 
 /// A member decoded in place, or captured raw until the member that decides its type is known.
 pub enum Pending<T> {
+    /// Decoded.
     Done(T),
+    /// Captured raw, to be decoded once the selector is known.
     Raw(Box<serde_json::value::RawValue>),
 }
 
@@ -2169,6 +2225,7 @@ pub struct OrderRecorder {
 }
 
 impl OrderRecorder {
+    /// Nothing seen yet.
     #[inline]
     pub fn new() -> Self {
         OrderRecorder {
@@ -2181,6 +2238,7 @@ impl OrderRecorder {
         }
     }
 
+    /// A member seen, by its slot in schema order.
     #[inline]
     pub fn push(&mut self, slot: u16) {
         if self.canonical {
@@ -2203,6 +2261,7 @@ impl OrderRecorder {
         self.len += 1;
     }
 
+    /// The order to keep: empty when it was schema order.
     pub fn finish(self) -> Order {
         if self.canonical {
             return Order(None);
@@ -2275,12 +2334,14 @@ where
 /// vector or map is built. Validation that needs only a yes or a no uses it, and decodes a rejected
 /// document again for its located error, so errors are the decoder's own.
 pub trait Verify {
+    /// Reads a value from `d` and checks it, keeping nothing.
     fn verify<'de, D: Deserializer<'de>>(d: D) -> Result<(), D::Error>;
 }
 
 /// The verdict-only twin of a `DeserializeSeed`. Seeds whose checks need the decoded value
 /// (`uniqueItems`) or that keep nothing anyway (numbers) decode and drop it.
 pub trait VerifySeed<'de>: Sized {
+    /// Reads a value from `d` and checks it, keeping nothing.
     fn verify<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error>;
 }
 

@@ -58,6 +58,7 @@ pub struct Reader<'de> {
 }
 
 impl<'de> Reader<'de> {
+    /// A reader over `text`, with a scratch buffer of its own.
     pub fn new(text: &'de str) -> Self {
         Self::with_scratch(text, String::new())
     }
