@@ -7,6 +7,13 @@
 //! for the rest, with the code and pointer decoding its JSON would give; [`encode()`] writes only
 //! values that pass. Every error is an [`Issue`]: a typed [`Code`], a JSON pointer, a sentence.
 //!
+//! This crate is what a user of PRP messages needs and nothing heavier: the types, the contract
+//! pipeline, the reducer, the catalog and digests, the dispatcher with the [`store`] contract and
+//! its in-memory store, negotiation and session goals. Its dependencies are serde and small
+//! pure-Rust crates. The durable stores (SQLite, PostgreSQL) are in the `prp-store` crate, the
+//! local runner and fake harness in `prp-runner`, and the generated code's runtime in
+//! `prp-codegen-runtime`, re-exported here where users meet it ([`Str`], [`Tri`], [`Failure`]).
+//!
 //! Decode a document and read it:
 //!
 //! ```
