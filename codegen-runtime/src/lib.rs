@@ -1453,6 +1453,14 @@ impl Failure {
             message: message.into(),
         }
     }
+    /// A builder's failure for required member `key` left unset.
+    pub fn missing(key: &str) -> Self {
+        Self::new(
+            Keyword::Required,
+            "",
+            format!("missing required member `{key}`"),
+        )
+    }
     /// The failure as a decoder error, to be found again by [`take_failure`].
     pub fn into_error<E: de::Error>(self) -> E {
         fail(self.code, &self.rel, self.message)
@@ -1505,8 +1513,78 @@ pub fn within_index(index: usize, f: impl FnOnce() -> Result<(), Failure>) -> Re
 /// code and pointer that decoding its JSON would report for the same violation. (Scalars need no
 /// impl: the generator checks them inline against their rules.)
 pub trait Check {
-    /// The first rule the value breaks, with its pointer.
-    fn check(&self) -> Result<(), Failure>;
+    /// The first rule the value breaks, with its pointer. The default is for a type whose Rust
+    /// type already says every rule (a string enum, a struct whose members carry their own).
+    fn check(&self) -> Result<(), Failure> {
+        Ok(())
+    }
+}
+
+/// Decodes the value of member `key` into `slot` with `seed`, refusing a member already seen
+/// ([`duplicate`]): the member arm of every generated decoder and verdict, in one place.
+pub fn once<'de, A, S>(
+    map: &mut A,
+    slot: &mut Option<S::Value>,
+    key: &str,
+    seed: S,
+) -> Result<(), A::Error>
+where
+    A: MapAccess<'de>,
+    S: DeserializeSeed<'de>,
+{
+    if slot.is_some() {
+        return Err(duplicate(map, key));
+    }
+    *slot = Some(map.next_value_seed(seed)?);
+    Ok(())
+}
+
+/// The value of required member `key`, or the decoder's `required` failure when it never came.
+pub fn required<T, E: de::Error>(slot: Option<T>, key: &str) -> Result<T, E> {
+    match slot {
+        Some(v) => Ok(v),
+        None => Err(fail(
+            Keyword::Required,
+            "",
+            format_args!("missing required member `{key}`"),
+        )),
+    }
+}
+
+/// Where a builder keeps a member: `Option` (unset or set) or [`Tri`] (absent, `null` or set).
+pub trait Slot<T> {
+    /// Sets the member to `value`.
+    fn fill(&mut self, value: T);
+}
+
+impl<T> Slot<T> for Option<T> {
+    fn fill(&mut self, value: T) {
+        *self = Some(value);
+    }
+}
+
+impl<T> Slot<T> for Tri<T> {
+    fn fill(&mut self, value: T) {
+        *self = Tri::Value(value);
+    }
+}
+
+/// A builder's setter: `value` converted into the member's type, or, when it breaks the type's
+/// rule, the first such failure kept (at member `key`) for `build` to return.
+pub fn set<T, V, S>(slot: &mut S, error: &mut Option<Failure>, value: V, key: &str)
+where
+    V: TryInto<T>,
+    Failure: From<V::Error>,
+    S: Slot<T>,
+{
+    match value.try_into() {
+        Ok(v) => slot.fill(v),
+        Err(e) => {
+            if error.is_none() {
+                *error = Some(Failure::from(e).at(key));
+            }
+        }
+    }
 }
 
 /// The error a `duplicate_key` failure becomes, blamed on the second occurrence's value.
@@ -2412,6 +2490,72 @@ pub trait VerifyMembers {
         pre: Option<(&str, &str)>,
         refine: Option<MemberCheck>,
     ) -> Result<(), A::Error>;
+}
+
+/// A generated string enum: its values and their JSON strings in schema order. Parsing,
+/// decoding and printing are written once here over these tables, not once per enum.
+pub trait StrEnum: Copy + Sized + 'static {
+    /// Every value, in schema order.
+    const VALUES: &'static [Self];
+    /// The JSON string of each value, in the same order.
+    const NAMES: &'static [&'static str];
+    /// The values as a message lists them: `` `a`, `b` ``.
+    const ALLOWED: &'static str;
+    /// The failure of a string outside the set: `Enum`, or `Const` for a one-value set.
+    const CODE: Keyword;
+    /// The position of `self` in [`StrEnum::VALUES`].
+    fn index(self) -> usize;
+    /// The JSON string of `self`.
+    fn json(self) -> &'static str {
+        Self::NAMES[self.index()]
+    }
+}
+
+/// The value whose JSON string is `s`, or the sentence saying what the values are.
+pub fn parse_enum<T: StrEnum>(s: &str) -> Result<T, String> {
+    match T::NAMES.iter().position(|name| *name == s) {
+        Some(i) => Ok(T::VALUES[i]),
+        None => Err(format!("`{s}` is not one of {}", T::ALLOWED)),
+    }
+}
+
+/// Decodes a string enum: every generated string enum's `Deserialize`.
+pub fn decode_enum<'de, T: StrEnum, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
+    struct V<T>(std::marker::PhantomData<fn() -> T>);
+    impl<T: StrEnum> Visitor<'_> for V<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            write!(f, "one of {}", T::ALLOWED)
+        }
+        fn visit_str<E: de::Error>(self, s: &str) -> Result<T, E> {
+            parse_enum(s).map_err(|m| fail(T::CODE, "", m))
+        }
+    }
+    d.deserialize_str(V::<T>(std::marker::PhantomData))
+}
+
+/// The decoding twin of [`VerifyMembers`]: a generated struct's decoder over an object's members.
+pub trait DecodeMembers: VerifyMembers + Sized {
+    /// Decodes the members of an object; `pre` is a member a tagged union already read.
+    fn decode_members<'de, A: MapAccess<'de>>(
+        map: A,
+        pre: Option<(&str, &str)>,
+    ) -> Result<Self, A::Error>;
+}
+
+/// Decodes a `T` from an object: every generated struct's `Deserialize`.
+pub fn decode_object<'de, T: DecodeMembers, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
+    struct V<T>(std::marker::PhantomData<fn() -> T>);
+    impl<'de, T: DecodeMembers> Visitor<'de> for V<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str(T::EXPECTING)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+            T::decode_members(map, None)
+        }
+    }
+    d.deserialize_map(V::<T>(std::marker::PhantomData))
 }
 
 /// Verifies an object of type `T`, with `refine` on its members if given.

@@ -827,24 +827,18 @@ impl<'a> Emitter<'a> {
                 Ty::Bool(Some(false)) if f.required && !nullable => Some(quote! { rt::False }),
                 _ => None,
             };
-            let missing_msg = format!("missing required member `{json}`");
-            let (slot_ty, store, init) = match (f.required, nullable && f.select.is_none()) {
+            // A builder keeps a member in an `Option`, or in a `Tri` when it may be absent or null.
+            let (slot_ty, init) = match (f.required, nullable && f.select.is_none()) {
                 // Required but nullable: left unset, it is written as `null`.
                 (true, true) | (false, false) => (
                     quote! { ::core::option::Option<#ity> },
-                    quote! { Some(v) },
                     quote! { self.#rust },
                 ),
                 (true, false) => (
                     quote! { ::core::option::Option<#ity> },
-                    quote! { Some(v) },
-                    quote! { self.#rust.ok_or_else(|| rt::Failure::new(rt::Keyword::Required, "", #missing_msg))? },
+                    quote! { self.#rust.ok_or_else(|| rt::Failure::missing(#json))? },
                 ),
-                (false, true) => (
-                    quote! { rt::Tri<#ity> },
-                    quote! { rt::Tri::Value(v) },
-                    quote! { self.#rust },
-                ),
+                (false, true) => (quote! { rt::Tri<#ity> }, quote! { self.#rust }),
             };
             match constant {
                 Some(c) => b_inits.push(quote! { #rust: #c, }),
@@ -860,14 +854,7 @@ impl<'a> Emitter<'a> {
                             __V: ::core::convert::TryInto<#ity>,
                             rt::Failure: From<__V::Error>,
                         {
-                            match v.try_into() {
-                                Ok(v) => self.#rust = #store,
-                                Err(e) => {
-                                    if self.__error.is_none() {
-                                        self.__error = Some(rt::Failure::from(e).at(#json));
-                                    }
-                                }
-                            }
+                            rt::set(&mut self.#rust, &mut self.__error, v, #json);
                             self
                         }
                     });
@@ -909,6 +896,7 @@ impl<'a> Emitter<'a> {
             }
             let missing = format!("missing required member `{json}`");
             let missing = quote! { rt::fail::<__A::Error>(rt::Keyword::Required, "", #missing) };
+            let required = quote! { rt::required::<_, __A::Error>(#slot, #json)? };
             // The value stored in the slot, and the seed that decodes it.
             let seed = if let Some(sel) = f.select {
                 let Item::Select(sd) = &self.model.items[sel] else {
@@ -1005,11 +993,8 @@ impl<'a> Emitter<'a> {
             slots.push(quote! { let mut #slot: ::core::option::Option<#slot_ty> = None; });
             arms.push(quote! {
                 #json => {
-                    if #slot.is_some() {
-                        return Err(rt::duplicate(&mut map, #json));
-                    }
+                    rt::once(&mut map, &mut #slot, #json, #seed)?;
                     #record
-                    #slot = Some(map.next_value_seed(#seed)?);
                 }
             });
             // A selector keeps its value (it chooses a later member's schema), and so does a member
@@ -1030,18 +1015,13 @@ impl<'a> Emitter<'a> {
             };
             v_slots.push(quote! { let mut #slot: ::core::option::Option<#v_slot_ty> = None; });
             v_arms.push(quote! {
-                #json => {
-                    if #slot.is_some() {
-                        return Err(rt::duplicate(&mut map, #json));
-                    }
-                    #slot = Some(map.next_value_seed(#v_seed)?);
-                }
+                #json => rt::once(&mut map, &mut #slot, #json, #v_seed)?,
             });
             if f.required {
                 v_unpack.push(if is_selector {
-                    quote! { let #rust = #slot.ok_or_else(|| #missing)?; }
+                    quote! { let #rust = #required; }
                 } else {
-                    quote! { if #slot.is_none() { return Err(#missing); } }
+                    quote! { #required; }
                 });
             }
             let check = match (f.required, nullable) {
@@ -1085,12 +1065,12 @@ impl<'a> Emitter<'a> {
             match (f.required, nullable) {
                 (true, false) => {
                     defs.push(quote! { #fdoc pub #rust: #ity, });
-                    unpack.push(quote! { let #rust = #slot.ok_or_else(|| #missing)?; });
+                    unpack.push(quote! { let #rust = #required; });
                     probes.push(quote! { #json => rt::Probed::probe(&self.#rust), });
                 }
                 (true, true) => {
                     defs.push(quote! { #fdoc pub #rust: ::core::option::Option<#ity>, });
-                    unpack.push(quote! { let #rust = #slot.ok_or_else(|| #missing)?; });
+                    unpack.push(quote! { let #rust = #required; });
                     probes.push(quote! { #json => rt::Probed::probe(&self.#rust), });
                 }
                 (false, false) => {
@@ -1360,7 +1340,7 @@ impl<'a> Emitter<'a> {
         } else {
             // Rules read members the check does not keep: decode the object whole.
             quote! {
-                let value = #name::__visit(map, pre)?;
+                let value = <#name as rt::DecodeMembers>::decode_members(map, pre)?;
                 if let Some(check) = refine {
                     check(&value).map_err(rt::Failure::into_error::<__A::Error>)?;
                 }
@@ -1417,6 +1397,22 @@ impl<'a> Emitter<'a> {
             " Builds a [`{}`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.",
             s.name
         );
+        // A struct with no rule beyond its members' types takes the trait's default (`Ok(())`).
+        let check_impl =
+            if field_checks.is_empty() && extra_checks.is_empty() && rules_call.is_empty() {
+                quote! { impl rt::Check for #name {} }
+            } else {
+                quote! {
+                    impl rt::Check for #name {
+                        fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+                            #(#field_checks)*
+                            #(#extra_checks)*
+                            #rules_call
+                            Ok(())
+                        }
+                    }
+                }
+            };
         quote! {
             #doc
             #[derive(Debug, Clone, PartialEq)]
@@ -1469,10 +1465,8 @@ impl<'a> Emitter<'a> {
                     map.end()
                 }
             }
-            impl #name {
-                /// Decodes the members of an object; `pre` is a member a tagged union already read.
-                #[doc(hidden)]
-                pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+            impl rt::DecodeMembers for #name {
+                fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
                     mut map: __A,
                     pre: ::core::option::Option<(&str, &str)>,
                 ) -> ::core::result::Result<#name, __A::Error> {
@@ -1511,17 +1505,7 @@ impl<'a> Emitter<'a> {
             }
             impl<'de> serde::Deserialize<'de> for #name {
                 fn deserialize<__D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
-                    struct V;
-                    impl<'de> serde::de::Visitor<'de> for V {
-                        type Value = #name;
-                        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                            f.write_str(#expecting)
-                        }
-                        fn visit_map<__A: serde::de::MapAccess<'de>>(self, map: __A) -> ::core::result::Result<#name, __A::Error> {
-                            #name::__visit(map, None)
-                        }
-                    }
-                    d.deserialize_map(V)
+                    rt::decode_object(d)
                 }
             }
             impl rt::Fields for #name {
@@ -1538,14 +1522,7 @@ impl<'a> Emitter<'a> {
                     rt::Probe::Object
                 }
             }
-            impl rt::Check for #name {
-                fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-                    #(#field_checks)*
-                    #(#extra_checks)*
-                    #rules_call
-                    Ok(())
-                }
-            }
+            #check_impl
             #check_fn
         }
     }
@@ -1557,26 +1534,30 @@ impl<'a> Emitter<'a> {
         let vdocs: Vec<String> = e.values.iter().map(|(j, _)| format!(" `{j}`")).collect();
         let variants: Vec<Ident> = e.values.iter().map(|(_, v)| ident(v)).collect();
         let jsons: Vec<&String> = e.values.iter().map(|(j, _)| j).collect();
-        let allowed = jsons
-            .iter()
-            .map(|j| format!("`{j}`"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let allowed = listed.join(", ");
         let code = keyword(if e.values.len() == 1 { "const" } else { "enum" });
-        let expecting = format!("one of {allowed}");
+        // The tables are the enum's; parsing, decoding and printing are the runtime's `StrEnum`.
         quote! {
             #doc
-            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-            #[serde(crate = "rt::serde")]
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
             pub enum #name {
-                #( #[doc = #vdocs] #[serde(rename = #jsons)] #variants, )*
+                #( #[doc = #vdocs] #variants, )*
             }
             impl #name {
                 /// Every value, in schema order.
                 pub const ALL: &'static [#name] = &[#(#name::#variants),*];
                 /// The JSON string of this value.
                 pub fn as_str(&self) -> &'static str {
-                    match self { #(#name::#variants => #jsons,)* }
+                    rt::StrEnum::json(*self)
+                }
+            }
+            impl rt::StrEnum for #name {
+                const VALUES: &'static [Self] = Self::ALL;
+                const NAMES: &'static [&'static str] = &[#(#jsons),*];
+                const ALLOWED: &'static str = #allowed;
+                const CODE: rt::Keyword = #code;
+                fn index(self) -> usize {
+                    self as usize
                 }
             }
             impl std::fmt::Display for #name {
@@ -1587,25 +1568,17 @@ impl<'a> Emitter<'a> {
             impl std::str::FromStr for #name {
                 type Err = String;
                 fn from_str(s: &str) -> ::core::result::Result<Self, String> {
-                    match s {
-                        #(#jsons => Ok(#name::#variants),)*
-                        other => Err(format!("`{other}` is not one of {}", #allowed)),
-                    }
+                    rt::parse_enum(s)
                 }
             }
             impl<'de> serde::Deserialize<'de> for #name {
                 fn deserialize<__D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
-                    struct V;
-                    impl serde::de::Visitor<'_> for V {
-                        type Value = #name;
-                        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                            f.write_str(#expecting)
-                        }
-                        fn visit_str<__E: serde::de::Error>(self, s: &str) -> ::core::result::Result<#name, __E> {
-                            s.parse().map_err(|m: String| rt::fail(#code, "", m))
-                        }
-                    }
-                    d.deserialize_str(V)
+                    rt::decode_enum(d)
+                }
+            }
+            impl serde::Serialize for #name {
+                fn serialize<__S: serde::Serializer>(&self, s: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
+                    s.serialize_str(self.as_str())
                 }
             }
             impl rt::Probed for #name {
@@ -1613,11 +1586,7 @@ impl<'a> Emitter<'a> {
                     rt::Probe::Str(self.as_str())
                 }
             }
-            impl rt::Check for #name {
-                fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-                    Ok(())
-                }
-            }
+            impl rt::Check for #name {}
         }
     }
 
@@ -1755,11 +1724,7 @@ impl<'a> Emitter<'a> {
                     rt::Probe::Str(&self.0)
                 }
             }
-            impl rt::Check for #name {
-                fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-                    Ok(())
-                }
-            }
+            impl rt::Check for #name {}
         }
     }
 
@@ -1829,11 +1794,7 @@ impl<'a> Emitter<'a> {
                     rt::Probe::Int(self.as_i64())
                 }
             }
-            impl rt::Check for #name {
-                fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-                    Ok(())
-                }
-            }
+            impl rt::Check for #name {}
         }
     }
 
@@ -1889,7 +1850,7 @@ impl<'a> Emitter<'a> {
             if let Ty::Named(i) = ty {
                 let vt = self.name(*i);
                 fast_arms.push(
-                    quote! { #value => #vt::__visit(map, Some((#tag, #value))).map(#name::#v), },
+                    quote! { #value => <#vt as rt::DecodeMembers>::decode_members(map, Some((#tag, #value))).map(#name::#v), },
                 );
                 v_fast_arms.push(quote! {
                     #value => <#vt as rt::VerifyMembers>::verify_members(map, Some((#tag, #value)), None),

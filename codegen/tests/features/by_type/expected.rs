@@ -45,14 +45,7 @@ impl RevisionBuilder {
         __V: ::core::convert::TryInto<RevisionCurrent>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.current = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("current"));
-                }
-            }
-        }
+        rt::set(&mut self.current, &mut self.__error, v, "current");
         self
     }
     /// The value, or the first member that failed its rule, the first required member
@@ -62,13 +55,7 @@ impl RevisionBuilder {
             return Err(e);
         }
         let value = Revision {
-            current: self
-                .current
-                .ok_or_else(|| rt::Failure::new(
-                    rt::Keyword::Required,
-                    "",
-                    "missing required member `current`",
-                ))?,
+            current: self.current.ok_or_else(|| rt::Failure::missing("current"))?,
             __order: rt::Order::default(),
         };
         rt::Check::check(&value)?;
@@ -105,10 +92,8 @@ impl serde::Serialize for Revision {
         map.end()
     }
 }
-impl Revision {
-    /// Decodes the members of an object; `pre` is a member a tagged union already read.
-    #[doc(hidden)]
-    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+impl rt::DecodeMembers for Revision {
+    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Revision, __A::Error> {
@@ -118,13 +103,13 @@ impl Revision {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "current" => {
-                    if __current.is_some() {
-                        return Err(rt::duplicate(&mut map, "current"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __current,
+                        "current",
+                        rt::TypeSeed::<RevisionCurrent>::new(),
+                    )?;
                     __order_seen.push(0u16);
-                    __current = Some(
-                        map.next_value_seed(rt::TypeSeed::<RevisionCurrent>::new())?,
-                    );
                 }
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
@@ -136,10 +121,7 @@ impl Revision {
                 }
             }
         }
-        let current = __current
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `current`"))?;
+        let current = rt::required::<_, __A::Error>(__current, "current")?;
         let value = Revision {
             current,
             __order: __order_seen.finish(),
@@ -160,15 +142,12 @@ impl rt::VerifyMembers for Revision {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "current" => {
-                    if __current.is_some() {
-                        return Err(rt::duplicate(&mut map, "current"));
-                    }
-                    __current = Some(
-                        map
-                            .next_value_seed(
-                                rt::Verified(rt::TypeSeed::<RevisionCurrent>::new()),
-                            )?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __current,
+                        "current",
+                        rt::Verified(rt::TypeSeed::<RevisionCurrent>::new()),
+                    )?
                 }
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
@@ -180,13 +159,7 @@ impl rt::VerifyMembers for Revision {
                 }
             }
         }
-        if __current.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `current`"),
-            );
-        }
+        rt::required::<_, __A::Error>(__current, "current")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };
@@ -208,20 +181,7 @@ impl<'de> serde::Deserialize<'de> for Revision {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Revision;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Revision)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<Revision, __A::Error> {
-                Revision::__visit(map, None)
-            }
-        }
-        d.deserialize_map(V)
+        rt::decode_object(d)
     }
 }
 impl rt::Fields for Revision {
@@ -455,11 +415,7 @@ impl rt::Probed for Text {
         rt::Probe::Str(&self.0)
     }
 }
-impl rt::Check for Text {
-    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        Ok(())
-    }
-}
+impl rt::Check for Text {}
 impl rt::Document for Revision {
     const SCHEMA: rt::SchemaInfo = rt::SchemaInfo {
         id: "https://example.test/by_type/revision.schema.json",

@@ -238,14 +238,7 @@ impl TreeBuilder {
         __V: ::core::convert::TryInto<NonEmptyText>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.label = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("label"));
-                }
-            }
-        }
+        rt::set(&mut self.label, &mut self.__error, v, "label");
         self
     }
     /// Sets `tags`; a value that breaks its rule makes `build` fail.
@@ -254,14 +247,7 @@ impl TreeBuilder {
         __V: ::core::convert::TryInto<TreeTags>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.tags = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("tags"));
-                }
-            }
-        }
+        rt::set(&mut self.tags, &mut self.__error, v, "tags");
         self
     }
     /// Sets `children`; a value that breaks its rule makes `build` fail.
@@ -270,14 +256,7 @@ impl TreeBuilder {
         __V: ::core::convert::TryInto<Vec<TreeChild>>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.children = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("children"));
-                }
-            }
-        }
+        rt::set(&mut self.children, &mut self.__error, v, "children");
         self
     }
     /// Sets `note`; a value that breaks its rule makes `build` fail.
@@ -286,14 +265,7 @@ impl TreeBuilder {
         __V: ::core::convert::TryInto<TreeNote>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.note = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("note"));
-                }
-            }
-        }
+        rt::set(&mut self.note, &mut self.__error, v, "note");
         self
     }
     /// Sets `weight`; a value that breaks its rule makes `build` fail.
@@ -302,14 +274,7 @@ impl TreeBuilder {
         __V: ::core::convert::TryInto<TreeWeight>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.weight = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("weight"));
-                }
-            }
-        }
+        rt::set(&mut self.weight, &mut self.__error, v, "weight");
         self
     }
     /// The value, or the first member that failed its rule, the first required member
@@ -319,13 +284,7 @@ impl TreeBuilder {
             return Err(e);
         }
         let value = Tree {
-            label: self
-                .label
-                .ok_or_else(|| rt::Failure::new(
-                    rt::Keyword::Required,
-                    "",
-                    "missing required member `label`",
-                ))?,
+            label: self.label.ok_or_else(|| rt::Failure::missing("label"))?,
             tags: self.tags,
             children: self.children,
             note: self.note,
@@ -390,10 +349,8 @@ impl serde::Serialize for Tree {
         map.end()
     }
 }
-impl Tree {
-    /// Decodes the members of an object; `pre` is a member a tagged union already read.
-    #[doc(hidden)]
-    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+impl rt::DecodeMembers for Tree {
+    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Tree, __A::Error> {
@@ -407,51 +364,54 @@ impl Tree {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "label" => {
-                    if __label.is_some() {
-                        return Err(rt::duplicate(&mut map, "label"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __label,
+                        "label",
+                        rt::TypeSeed::<NonEmptyText>::new(),
+                    )?;
                     __order_seen.push(0u16);
-                    __label = Some(
-                        map.next_value_seed(rt::TypeSeed::<NonEmptyText>::new())?,
-                    );
                 }
                 "tags" => {
-                    if __tags.is_some() {
-                        return Err(rt::duplicate(&mut map, "tags"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __tags,
+                        "tags",
+                        rt::TypeSeed::<TreeTags>::new(),
+                    )?;
                     __order_seen.push(1u16);
-                    __tags = Some(map.next_value_seed(rt::TypeSeed::<TreeTags>::new())?);
                 }
                 "children" => {
-                    if __children.is_some() {
-                        return Err(rt::duplicate(&mut map, "children"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __children,
+                        "children",
+                        rt::VecSeed {
+                            item: rt::TypeSeed::<TreeChild>::new(),
+                            min: None,
+                            max: None,
+                            unique: false,
+                        },
+                    )?;
                     __order_seen.push(2u16);
-                    __children = Some(
-                        map
-                            .next_value_seed(rt::VecSeed {
-                                item: rt::TypeSeed::<TreeChild>::new(),
-                                min: None,
-                                max: None,
-                                unique: false,
-                            })?,
-                    );
                 }
                 "note" => {
-                    if __note.is_some() {
-                        return Err(rt::duplicate(&mut map, "note"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __note,
+                        "note",
+                        rt::TypeSeed::<TreeNote>::new(),
+                    )?;
                     __order_seen.push(3u16);
-                    __note = Some(map.next_value_seed(rt::TypeSeed::<TreeNote>::new())?);
                 }
                 "weight" => {
-                    if __weight.is_some() {
-                        return Err(rt::duplicate(&mut map, "weight"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __weight,
+                        "weight",
+                        rt::TypeSeed::<TreeWeight>::new(),
+                    )?;
                     __order_seen.push(4u16);
-                    __weight = Some(
-                        map.next_value_seed(rt::TypeSeed::<TreeWeight>::new())?,
-                    );
                 }
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
@@ -463,10 +423,7 @@ impl Tree {
                 }
             }
         }
-        let label = __label
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `label`"))?;
+        let label = rt::required::<_, __A::Error>(__label, "label")?;
         let tags = __tags;
         let children = __children;
         let note = __note;
@@ -499,64 +456,49 @@ impl rt::VerifyMembers for Tree {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "label" => {
-                    if __label.is_some() {
-                        return Err(rt::duplicate(&mut map, "label"));
-                    }
-                    __label = Some(
-                        map
-                            .next_value_seed(
-                                rt::Verified(rt::TypeSeed::<NonEmptyText>::new()),
-                            )?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __label,
+                        "label",
+                        rt::Verified(rt::TypeSeed::<NonEmptyText>::new()),
+                    )?
                 }
                 "tags" => {
-                    if __tags.is_some() {
-                        return Err(rt::duplicate(&mut map, "tags"));
-                    }
-                    __tags = Some(
-                        map
-                            .next_value_seed(
-                                rt::Verified(rt::TypeSeed::<TreeTags>::new()),
-                            )?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __tags,
+                        "tags",
+                        rt::Verified(rt::TypeSeed::<TreeTags>::new()),
+                    )?
                 }
                 "children" => {
-                    if __children.is_some() {
-                        return Err(rt::duplicate(&mut map, "children"));
-                    }
-                    __children = Some(
-                        map
-                            .next_value_seed(
-                                rt::Verified(rt::VecSeed {
-                                    item: rt::TypeSeed::<TreeChild>::new(),
-                                    min: None,
-                                    max: None,
-                                    unique: false,
-                                }),
-                            )?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __children,
+                        "children",
+                        rt::Verified(rt::VecSeed {
+                            item: rt::TypeSeed::<TreeChild>::new(),
+                            min: None,
+                            max: None,
+                            unique: false,
+                        }),
+                    )?
                 }
                 "note" => {
-                    if __note.is_some() {
-                        return Err(rt::duplicate(&mut map, "note"));
-                    }
-                    __note = Some(
-                        map
-                            .next_value_seed(
-                                rt::Verified(rt::TypeSeed::<TreeNote>::new()),
-                            )?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __note,
+                        "note",
+                        rt::Verified(rt::TypeSeed::<TreeNote>::new()),
+                    )?
                 }
                 "weight" => {
-                    if __weight.is_some() {
-                        return Err(rt::duplicate(&mut map, "weight"));
-                    }
-                    __weight = Some(
-                        map
-                            .next_value_seed(
-                                rt::Verified(rt::TypeSeed::<TreeWeight>::new()),
-                            )?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __weight,
+                        "weight",
+                        rt::Verified(rt::TypeSeed::<TreeWeight>::new()),
+                    )?
                 }
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
@@ -568,13 +510,7 @@ impl rt::VerifyMembers for Tree {
                 }
             }
         }
-        if __label.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `label`"),
-            );
-        }
+        rt::required::<_, __A::Error>(__label, "label")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };
@@ -596,20 +532,7 @@ impl<'de> serde::Deserialize<'de> for Tree {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Tree;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Tree)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<Tree, __A::Error> {
-                Tree::__visit(map, None)
-            }
-        }
-        d.deserialize_map(V)
+        rt::decode_object(d)
     }
 }
 impl rt::Fields for Tree {
@@ -1185,11 +1108,7 @@ impl rt::Probed for NonEmptyText {
         rt::Probe::Str(&self.0)
     }
 }
-impl rt::Check for NonEmptyText {
-    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        Ok(())
-    }
-}
+impl rt::Check for NonEmptyText {}
 impl rt::Document for List {
     const SCHEMA: rt::SchemaInfo = rt::SchemaInfo {
         id: "https://example.test/checked/list.schema.json",

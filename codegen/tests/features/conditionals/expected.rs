@@ -70,14 +70,7 @@ impl OrderBuilder {
         __V: ::core::convert::TryInto<OrderState>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.state = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("state"));
-                }
-            }
-        }
+        rt::set(&mut self.state, &mut self.__error, v, "state");
         self
     }
     /// Sets `blocker`; a value that breaks its rule makes `build` fail.
@@ -86,14 +79,7 @@ impl OrderBuilder {
         __V: ::core::convert::TryInto<rt::Str>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.blocker = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("blocker"));
-                }
-            }
-        }
+        rt::set(&mut self.blocker, &mut self.__error, v, "blocker");
         self
     }
     /// Sets `note`; a value that breaks its rule makes `build` fail.
@@ -102,14 +88,7 @@ impl OrderBuilder {
         __V: ::core::convert::TryInto<rt::Str>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.note = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("note"));
-                }
-            }
-        }
+        rt::set(&mut self.note, &mut self.__error, v, "note");
         self
     }
     /// Sets `mode`; a value that breaks its rule makes `build` fail.
@@ -118,14 +97,7 @@ impl OrderBuilder {
         __V: ::core::convert::TryInto<OrderMode>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.mode = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("mode"));
-                }
-            }
-        }
+        rt::set(&mut self.mode, &mut self.__error, v, "mode");
         self
     }
     /// Sets `host`; a value that breaks its rule makes `build` fail.
@@ -134,14 +106,7 @@ impl OrderBuilder {
         __V: ::core::convert::TryInto<rt::Str>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.host = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("host"));
-                }
-            }
-        }
+        rt::set(&mut self.host, &mut self.__error, v, "host");
         self
     }
     /// Sets `items`; a value that breaks its rule makes `build` fail.
@@ -150,14 +115,7 @@ impl OrderBuilder {
         __V: ::core::convert::TryInto<Vec<rt::Str>>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.items = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("items"));
-                }
-            }
-        }
+        rt::set(&mut self.items, &mut self.__error, v, "items");
         self
     }
     /// The value, or the first member that failed its rule, the first required member
@@ -167,13 +125,7 @@ impl OrderBuilder {
             return Err(e);
         }
         let value = Order {
-            state: self
-                .state
-                .ok_or_else(|| rt::Failure::new(
-                    rt::Keyword::Required,
-                    "",
-                    "missing required member `state`",
-                ))?,
+            state: self.state.ok_or_else(|| rt::Failure::missing("state"))?,
             blocker: self.blocker,
             note: self.note,
             mode: self.mode,
@@ -245,10 +197,8 @@ impl serde::Serialize for Order {
         map.end()
     }
 }
-impl Order {
-    /// Decodes the members of an object; `pre` is a member a tagged union already read.
-    #[doc(hidden)]
-    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+impl rt::DecodeMembers for Order {
+    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Order, __A::Error> {
@@ -287,58 +237,48 @@ impl Order {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "state" => {
-                    if __state.is_some() {
-                        return Err(rt::duplicate(&mut map, "state"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __state,
+                        "state",
+                        rt::TypeSeed::<OrderState>::new(),
+                    )?;
                     __order_seen.push(0u16);
-                    __state = Some(
-                        map.next_value_seed(rt::TypeSeed::<OrderState>::new())?,
-                    );
                 }
                 "blocker" => {
-                    if __blocker.is_some() {
-                        return Err(rt::duplicate(&mut map, "blocker"));
-                    }
+                    rt::once(&mut map, &mut __blocker, "blocker", rt::StrSeed(&STR_0))?;
                     __order_seen.push(1u16);
-                    __blocker = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
                 }
                 "note" => {
-                    if __note.is_some() {
-                        return Err(rt::duplicate(&mut map, "note"));
-                    }
+                    rt::once(&mut map, &mut __note, "note", rt::StrSeed(&STR_0))?;
                     __order_seen.push(2u16);
-                    __note = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
                 }
                 "mode" => {
-                    if __mode.is_some() {
-                        return Err(rt::duplicate(&mut map, "mode"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __mode,
+                        "mode",
+                        rt::TypeSeed::<OrderMode>::new(),
+                    )?;
                     __order_seen.push(3u16);
-                    __mode = Some(
-                        map.next_value_seed(rt::TypeSeed::<OrderMode>::new())?,
-                    );
                 }
                 "host" => {
-                    if __host.is_some() {
-                        return Err(rt::duplicate(&mut map, "host"));
-                    }
+                    rt::once(&mut map, &mut __host, "host", rt::StrSeed(&STR_0))?;
                     __order_seen.push(4u16);
-                    __host = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
                 }
                 "items" => {
-                    if __items.is_some() {
-                        return Err(rt::duplicate(&mut map, "items"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __items,
+                        "items",
+                        rt::VecSeed {
+                            item: rt::StrSeed(&STR_0),
+                            min: None,
+                            max: None,
+                            unique: false,
+                        },
+                    )?;
                     __order_seen.push(5u16);
-                    __items = Some(
-                        map
-                            .next_value_seed(rt::VecSeed {
-                                item: rt::StrSeed(&STR_0),
-                                min: None,
-                                max: None,
-                                unique: false,
-                            })?,
-                    );
                 }
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
@@ -350,10 +290,7 @@ impl Order {
                 }
             }
         }
-        let state = __state
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `state`"))?;
+        let state = rt::required::<_, __A::Error>(__state, "state")?;
         let blocker = __blocker;
         let note = __note;
         let mode = __mode;
@@ -412,52 +349,38 @@ impl rt::VerifyMembers for Order {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "state" => {
-                    if __state.is_some() {
-                        return Err(rt::duplicate(&mut map, "state"));
-                    }
-                    __state = Some(
-                        map.next_value_seed(rt::TypeSeed::<OrderState>::new())?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __state,
+                        "state",
+                        rt::TypeSeed::<OrderState>::new(),
+                    )?
                 }
                 "blocker" => {
-                    if __blocker.is_some() {
-                        return Err(rt::duplicate(&mut map, "blocker"));
-                    }
-                    __blocker = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
+                    rt::once(&mut map, &mut __blocker, "blocker", rt::StrSeed(&STR_0))?
                 }
-                "note" => {
-                    if __note.is_some() {
-                        return Err(rt::duplicate(&mut map, "note"));
-                    }
-                    __note = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
-                }
+                "note" => rt::once(&mut map, &mut __note, "note", rt::StrSeed(&STR_0))?,
                 "mode" => {
-                    if __mode.is_some() {
-                        return Err(rt::duplicate(&mut map, "mode"));
-                    }
-                    __mode = Some(
-                        map.next_value_seed(rt::TypeSeed::<OrderMode>::new())?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __mode,
+                        "mode",
+                        rt::TypeSeed::<OrderMode>::new(),
+                    )?
                 }
-                "host" => {
-                    if __host.is_some() {
-                        return Err(rt::duplicate(&mut map, "host"));
-                    }
-                    __host = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
-                }
+                "host" => rt::once(&mut map, &mut __host, "host", rt::StrSeed(&STR_0))?,
                 "items" => {
-                    if __items.is_some() {
-                        return Err(rt::duplicate(&mut map, "items"));
-                    }
-                    __items = Some(
-                        map
-                            .next_value_seed(rt::VecSeed {
-                                item: rt::StrSeed(&STR_0),
-                                min: None,
-                                max: None,
-                                unique: false,
-                            })?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __items,
+                        "items",
+                        rt::VecSeed {
+                            item: rt::StrSeed(&STR_0),
+                            min: None,
+                            max: None,
+                            unique: false,
+                        },
+                    )?
                 }
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
@@ -469,13 +392,7 @@ impl rt::VerifyMembers for Order {
                 }
             }
         }
-        if __state.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `state`"),
-            );
-        }
+        rt::required::<_, __A::Error>(__state, "state")?;
         let __members = |key: &str| match key {
             "state" => rt::probe_optional(&__state),
             "blocker" => rt::probe_optional(&__blocker),
@@ -610,20 +527,7 @@ impl<'de> serde::Deserialize<'de> for Order {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Order;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Order)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<Order, __A::Error> {
-                Order::__visit(map, None)
-            }
-        }
-        d.deserialize_map(V)
+        rt::decode_object(d)
     }
 }
 impl rt::Fields for Order {
@@ -759,17 +663,13 @@ impl Order {
     }
 }
 /// One of `open`, `blocked`, `done`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(crate = "rt::serde")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum OrderState {
     /// `open`
-    #[serde(rename = "open")]
     Open,
     /// `blocked`
-    #[serde(rename = "blocked")]
     Blocked,
     /// `done`
-    #[serde(rename = "done")]
     Done,
 }
 impl OrderState {
@@ -781,11 +681,16 @@ impl OrderState {
     ];
     /// The JSON string of this value.
     pub fn as_str(&self) -> &'static str {
-        match self {
-            OrderState::Open => "open",
-            OrderState::Blocked => "blocked",
-            OrderState::Done => "done",
-        }
+        rt::StrEnum::json(*self)
+    }
+}
+impl rt::StrEnum for OrderState {
+    const VALUES: &'static [Self] = Self::ALL;
+    const NAMES: &'static [&'static str] = &["open", "blocked", "done"];
+    const ALLOWED: &'static str = "`open`, `blocked`, `done`";
+    const CODE: rt::Keyword = rt::Keyword::Enum;
+    fn index(self) -> usize {
+        self as usize
     }
 }
 impl std::fmt::Display for OrderState {
@@ -796,34 +701,22 @@ impl std::fmt::Display for OrderState {
 impl std::str::FromStr for OrderState {
     type Err = String;
     fn from_str(s: &str) -> ::core::result::Result<Self, String> {
-        match s {
-            "open" => Ok(OrderState::Open),
-            "blocked" => Ok(OrderState::Blocked),
-            "done" => Ok(OrderState::Done),
-            other => {
-                Err(format!("`{other}` is not one of {}", "`open`, `blocked`, `done`"))
-            }
-        }
+        rt::parse_enum(s)
     }
 }
 impl<'de> serde::Deserialize<'de> for OrderState {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl serde::de::Visitor<'_> for V {
-            type Value = OrderState;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("one of `open`, `blocked`, `done`")
-            }
-            fn visit_str<__E: serde::de::Error>(
-                self,
-                s: &str,
-            ) -> ::core::result::Result<OrderState, __E> {
-                s.parse().map_err(|m: String| rt::fail(rt::Keyword::Enum, "", m))
-            }
-        }
-        d.deserialize_str(V)
+        rt::decode_enum(d)
+    }
+}
+impl serde::Serialize for OrderState {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        s.serialize_str(self.as_str())
     }
 }
 impl rt::Probed for OrderState {
@@ -831,11 +724,7 @@ impl rt::Probed for OrderState {
         rt::Probe::Str(self.as_str())
     }
 }
-impl rt::Check for OrderState {
-    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        Ok(())
-    }
-}
+impl rt::Check for OrderState {}
 impl rt::Verify for OrderState {
     fn verify<'de, __D: serde::Deserializer<'de>>(
         d: __D,
@@ -844,14 +733,11 @@ impl rt::Verify for OrderState {
     }
 }
 /// One of `local`, `remote`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(crate = "rt::serde")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum OrderMode {
     /// `local`
-    #[serde(rename = "local")]
     Local,
     /// `remote`
-    #[serde(rename = "remote")]
     Remote,
 }
 impl OrderMode {
@@ -859,10 +745,16 @@ impl OrderMode {
     pub const ALL: &'static [OrderMode] = &[OrderMode::Local, OrderMode::Remote];
     /// The JSON string of this value.
     pub fn as_str(&self) -> &'static str {
-        match self {
-            OrderMode::Local => "local",
-            OrderMode::Remote => "remote",
-        }
+        rt::StrEnum::json(*self)
+    }
+}
+impl rt::StrEnum for OrderMode {
+    const VALUES: &'static [Self] = Self::ALL;
+    const NAMES: &'static [&'static str] = &["local", "remote"];
+    const ALLOWED: &'static str = "`local`, `remote`";
+    const CODE: rt::Keyword = rt::Keyword::Enum;
+    fn index(self) -> usize {
+        self as usize
     }
 }
 impl std::fmt::Display for OrderMode {
@@ -873,31 +765,22 @@ impl std::fmt::Display for OrderMode {
 impl std::str::FromStr for OrderMode {
     type Err = String;
     fn from_str(s: &str) -> ::core::result::Result<Self, String> {
-        match s {
-            "local" => Ok(OrderMode::Local),
-            "remote" => Ok(OrderMode::Remote),
-            other => Err(format!("`{other}` is not one of {}", "`local`, `remote`")),
-        }
+        rt::parse_enum(s)
     }
 }
 impl<'de> serde::Deserialize<'de> for OrderMode {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl serde::de::Visitor<'_> for V {
-            type Value = OrderMode;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("one of `local`, `remote`")
-            }
-            fn visit_str<__E: serde::de::Error>(
-                self,
-                s: &str,
-            ) -> ::core::result::Result<OrderMode, __E> {
-                s.parse().map_err(|m: String| rt::fail(rt::Keyword::Enum, "", m))
-            }
-        }
-        d.deserialize_str(V)
+        rt::decode_enum(d)
+    }
+}
+impl serde::Serialize for OrderMode {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        s.serialize_str(self.as_str())
     }
 }
 impl rt::Probed for OrderMode {
@@ -905,11 +788,7 @@ impl rt::Probed for OrderMode {
         rt::Probe::Str(self.as_str())
     }
 }
-impl rt::Check for OrderMode {
-    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        Ok(())
-    }
-}
+impl rt::Check for OrderMode {}
 impl rt::Verify for OrderMode {
     fn verify<'de, __D: serde::Deserializer<'de>>(
         d: __D,

@@ -80,14 +80,7 @@ impl LimitsBuilder {
         __V: ::core::convert::TryInto<Path>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.path = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("path"));
-                }
-            }
-        }
+        rt::set(&mut self.path, &mut self.__error, v, "path");
         self
     }
     /// Sets `name`; a value that breaks its rule makes `build` fail.
@@ -96,14 +89,7 @@ impl LimitsBuilder {
         __V: ::core::convert::TryInto<Text0To3>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.name = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("name"));
-                }
-            }
-        }
+        rt::set(&mut self.name, &mut self.__error, v, "name");
         self
     }
     /// Sets `seq`; a value that breaks its rule makes `build` fail.
@@ -112,14 +98,7 @@ impl LimitsBuilder {
         __V: ::core::convert::TryInto<i64>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.seq = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("seq"));
-                }
-            }
-        }
+        rt::set(&mut self.seq, &mut self.__error, v, "seq");
         self
     }
     /// Sets `ratio`; a value that breaks its rule makes `build` fail.
@@ -128,14 +107,7 @@ impl LimitsBuilder {
         __V: ::core::convert::TryInto<f64>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.ratio = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("ratio"));
-                }
-            }
-        }
+        rt::set(&mut self.ratio, &mut self.__error, v, "ratio");
         self
     }
     /// Sets `priority`; a value that breaks its rule makes `build` fail.
@@ -144,14 +116,7 @@ impl LimitsBuilder {
         __V: ::core::convert::TryInto<LimitsPriority>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.priority = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("priority"));
-                }
-            }
-        }
+        rt::set(&mut self.priority, &mut self.__error, v, "priority");
         self
     }
     /// Sets `done`; a value that breaks its rule makes `build` fail.
@@ -160,14 +125,7 @@ impl LimitsBuilder {
         __V: ::core::convert::TryInto<rt::True>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.done = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("done"));
-                }
-            }
-        }
+        rt::set(&mut self.done, &mut self.__error, v, "done");
         self
     }
     /// Sets `when`; a value that breaks its rule makes `build` fail.
@@ -176,14 +134,7 @@ impl LimitsBuilder {
         __V: ::core::convert::TryInto<DateTime>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.when = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("when"));
-                }
-            }
-        }
+        rt::set(&mut self.when, &mut self.__error, v, "when");
         self
     }
     /// Sets `refs`; a value that breaks its rule makes `build` fail.
@@ -192,14 +143,7 @@ impl LimitsBuilder {
         __V: ::core::convert::TryInto<Vec<LimitsRef>>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.refs = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("refs"));
-                }
-            }
-        }
+        rt::set(&mut self.refs, &mut self.__error, v, "refs");
         self
     }
     /// The value, or the first member that failed its rule, the first required member
@@ -209,37 +153,13 @@ impl LimitsBuilder {
             return Err(e);
         }
         let value = Limits {
-            path: self
-                .path
-                .ok_or_else(|| rt::Failure::new(
-                    rt::Keyword::Required,
-                    "",
-                    "missing required member `path`",
-                ))?,
-            name: self
-                .name
-                .ok_or_else(|| rt::Failure::new(
-                    rt::Keyword::Required,
-                    "",
-                    "missing required member `name`",
-                ))?,
-            seq: self
-                .seq
-                .ok_or_else(|| rt::Failure::new(
-                    rt::Keyword::Required,
-                    "",
-                    "missing required member `seq`",
-                ))?,
+            path: self.path.ok_or_else(|| rt::Failure::missing("path"))?,
+            name: self.name.ok_or_else(|| rt::Failure::missing("name"))?,
+            seq: self.seq.ok_or_else(|| rt::Failure::missing("seq"))?,
             ratio: self.ratio,
             priority: self.priority,
             done: self.done,
-            when: self
-                .when
-                .ok_or_else(|| rt::Failure::new(
-                    rt::Keyword::Required,
-                    "",
-                    "missing required member `when`",
-                ))?,
+            when: self.when.ok_or_else(|| rt::Failure::missing("when"))?,
             refs: self.refs,
             __order: rt::Order::default(),
         };
@@ -304,10 +224,8 @@ impl serde::Serialize for Limits {
         map.end()
     }
 }
-impl Limits {
-    /// Decodes the members of an object; `pre` is a member a tagged union already read.
-    #[doc(hidden)]
-    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+impl rt::DecodeMembers for Limits {
+    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Limits, __A::Error> {
@@ -324,70 +242,71 @@ impl Limits {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "path" => {
-                    if __path.is_some() {
-                        return Err(rt::duplicate(&mut map, "path"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __path,
+                        "path",
+                        rt::TypeSeed::<Path>::new(),
+                    )?;
                     __order_seen.push(0u16);
-                    __path = Some(map.next_value_seed(rt::TypeSeed::<Path>::new())?);
                 }
                 "name" => {
-                    if __name.is_some() {
-                        return Err(rt::duplicate(&mut map, "name"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __name,
+                        "name",
+                        rt::TypeSeed::<Text0To3>::new(),
+                    )?;
                     __order_seen.push(1u16);
-                    __name = Some(map.next_value_seed(rt::TypeSeed::<Text0To3>::new())?);
                 }
                 "seq" => {
-                    if __seq.is_some() {
-                        return Err(rt::duplicate(&mut map, "seq"));
-                    }
+                    rt::once(&mut map, &mut __seq, "seq", rt::IntSeed(&INT_0))?;
                     __order_seen.push(2u16);
-                    __seq = Some(map.next_value_seed(rt::IntSeed(&INT_0))?);
                 }
                 "ratio" => {
-                    if __ratio.is_some() {
-                        return Err(rt::duplicate(&mut map, "ratio"));
-                    }
+                    rt::once(&mut map, &mut __ratio, "ratio", rt::NumSeed(&NUM_0))?;
                     __order_seen.push(3u16);
-                    __ratio = Some(map.next_value_seed(rt::NumSeed(&NUM_0))?);
                 }
                 "priority" => {
-                    if __priority.is_some() {
-                        return Err(rt::duplicate(&mut map, "priority"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __priority,
+                        "priority",
+                        rt::TypeSeed::<LimitsPriority>::new(),
+                    )?;
                     __order_seen.push(4u16);
-                    __priority = Some(
-                        map.next_value_seed(rt::TypeSeed::<LimitsPriority>::new())?,
-                    );
                 }
                 "done" => {
-                    if __done.is_some() {
-                        return Err(rt::duplicate(&mut map, "done"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __done,
+                        "done",
+                        rt::TypeSeed::<rt::True>::new(),
+                    )?;
                     __order_seen.push(5u16);
-                    __done = Some(map.next_value_seed(rt::TypeSeed::<rt::True>::new())?);
                 }
                 "when" => {
-                    if __when.is_some() {
-                        return Err(rt::duplicate(&mut map, "when"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __when,
+                        "when",
+                        rt::TypeSeed::<DateTime>::new(),
+                    )?;
                     __order_seen.push(6u16);
-                    __when = Some(map.next_value_seed(rt::TypeSeed::<DateTime>::new())?);
                 }
                 "refs" => {
-                    if __refs.is_some() {
-                        return Err(rt::duplicate(&mut map, "refs"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __refs,
+                        "refs",
+                        rt::VecSeed {
+                            item: rt::TypeSeed::<LimitsRef>::new(),
+                            min: Some(1u64),
+                            max: Some(3u64),
+                            unique: true,
+                        },
+                    )?;
                     __order_seen.push(7u16);
-                    __refs = Some(
-                        map
-                            .next_value_seed(rt::VecSeed {
-                                item: rt::TypeSeed::<LimitsRef>::new(),
-                                min: Some(1u64),
-                                max: Some(3u64),
-                                unique: true,
-                            })?,
-                    );
                 }
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
@@ -399,25 +318,13 @@ impl Limits {
                 }
             }
         }
-        let path = __path
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `path`"))?;
-        let name = __name
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `name`"))?;
-        let seq = __seq
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `seq`"))?;
+        let path = rt::required::<_, __A::Error>(__path, "path")?;
+        let name = rt::required::<_, __A::Error>(__name, "name")?;
+        let seq = rt::required::<_, __A::Error>(__seq, "seq")?;
         let ratio = __ratio;
         let priority = __priority;
         let done = __done;
-        let when = __when
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `when`"))?;
+        let when = rt::required::<_, __A::Error>(__when, "when")?;
         let refs = __refs;
         let value = Limits {
             path,
@@ -453,88 +360,73 @@ impl rt::VerifyMembers for Limits {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "path" => {
-                    if __path.is_some() {
-                        return Err(rt::duplicate(&mut map, "path"));
-                    }
-                    __path = Some(
-                        map.next_value_seed(rt::Verified(rt::TypeSeed::<Path>::new()))?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __path,
+                        "path",
+                        rt::Verified(rt::TypeSeed::<Path>::new()),
+                    )?
                 }
                 "name" => {
-                    if __name.is_some() {
-                        return Err(rt::duplicate(&mut map, "name"));
-                    }
-                    __name = Some(
-                        map
-                            .next_value_seed(
-                                rt::Verified(rt::TypeSeed::<Text0To3>::new()),
-                            )?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __name,
+                        "name",
+                        rt::Verified(rt::TypeSeed::<Text0To3>::new()),
+                    )?
                 }
                 "seq" => {
-                    if __seq.is_some() {
-                        return Err(rt::duplicate(&mut map, "seq"));
-                    }
-                    __seq = Some(
-                        map.next_value_seed(rt::Verified(rt::IntSeed(&INT_0)))?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __seq,
+                        "seq",
+                        rt::Verified(rt::IntSeed(&INT_0)),
+                    )?
                 }
                 "ratio" => {
-                    if __ratio.is_some() {
-                        return Err(rt::duplicate(&mut map, "ratio"));
-                    }
-                    __ratio = Some(
-                        map.next_value_seed(rt::Verified(rt::NumSeed(&NUM_0)))?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __ratio,
+                        "ratio",
+                        rt::Verified(rt::NumSeed(&NUM_0)),
+                    )?
                 }
                 "priority" => {
-                    if __priority.is_some() {
-                        return Err(rt::duplicate(&mut map, "priority"));
-                    }
-                    __priority = Some(
-                        map
-                            .next_value_seed(
-                                rt::Verified(rt::TypeSeed::<LimitsPriority>::new()),
-                            )?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __priority,
+                        "priority",
+                        rt::Verified(rt::TypeSeed::<LimitsPriority>::new()),
+                    )?
                 }
                 "done" => {
-                    if __done.is_some() {
-                        return Err(rt::duplicate(&mut map, "done"));
-                    }
-                    __done = Some(
-                        map
-                            .next_value_seed(
-                                rt::Verified(rt::TypeSeed::<rt::True>::new()),
-                            )?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __done,
+                        "done",
+                        rt::Verified(rt::TypeSeed::<rt::True>::new()),
+                    )?
                 }
                 "when" => {
-                    if __when.is_some() {
-                        return Err(rt::duplicate(&mut map, "when"));
-                    }
-                    __when = Some(
-                        map
-                            .next_value_seed(
-                                rt::Verified(rt::TypeSeed::<DateTime>::new()),
-                            )?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __when,
+                        "when",
+                        rt::Verified(rt::TypeSeed::<DateTime>::new()),
+                    )?
                 }
                 "refs" => {
-                    if __refs.is_some() {
-                        return Err(rt::duplicate(&mut map, "refs"));
-                    }
-                    __refs = Some(
-                        map
-                            .next_value_seed(
-                                rt::Verified(rt::VecSeed {
-                                    item: rt::TypeSeed::<LimitsRef>::new(),
-                                    min: Some(1u64),
-                                    max: Some(3u64),
-                                    unique: true,
-                                }),
-                            )?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __refs,
+                        "refs",
+                        rt::Verified(rt::VecSeed {
+                            item: rt::TypeSeed::<LimitsRef>::new(),
+                            min: Some(1u64),
+                            max: Some(3u64),
+                            unique: true,
+                        }),
+                    )?
                 }
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
@@ -546,34 +438,10 @@ impl rt::VerifyMembers for Limits {
                 }
             }
         }
-        if __path.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `path`"),
-            );
-        }
-        if __name.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `name`"),
-            );
-        }
-        if __seq.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `seq`"),
-            );
-        }
-        if __when.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `when`"),
-            );
-        }
+        rt::required::<_, __A::Error>(__path, "path")?;
+        rt::required::<_, __A::Error>(__name, "name")?;
+        rt::required::<_, __A::Error>(__seq, "seq")?;
+        rt::required::<_, __A::Error>(__when, "when")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };
@@ -595,20 +463,7 @@ impl<'de> serde::Deserialize<'de> for Limits {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Limits;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Limits)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<Limits, __A::Error> {
-                Limits::__visit(map, None)
-            }
-        }
-        d.deserialize_map(V)
+        rt::decode_object(d)
     }
 }
 impl rt::Fields for Limits {
@@ -742,11 +597,7 @@ impl rt::Probed for LimitsPriority {
         rt::Probe::Int(self.as_i64())
     }
 }
-impl rt::Check for LimitsPriority {
-    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        Ok(())
-    }
-}
+impl rt::Check for LimitsPriority {}
 impl rt::Verify for LimitsPriority {
     fn verify<'de, __D: serde::Deserializer<'de>>(
         d: __D,
@@ -780,14 +631,7 @@ impl LimitsRefBuilder {
         __V: ::core::convert::TryInto<rt::Str>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.id = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("id"));
-                }
-            }
-        }
+        rt::set(&mut self.id, &mut self.__error, v, "id");
         self
     }
     /// The value, or the first member that failed its rule, the first required member
@@ -797,13 +641,7 @@ impl LimitsRefBuilder {
             return Err(e);
         }
         let value = LimitsRef {
-            id: self
-                .id
-                .ok_or_else(|| rt::Failure::new(
-                    rt::Keyword::Required,
-                    "",
-                    "missing required member `id`",
-                ))?,
+            id: self.id.ok_or_else(|| rt::Failure::missing("id"))?,
             extra: Default::default(),
             __order: rt::Order::default(),
         };
@@ -841,10 +679,8 @@ impl serde::Serialize for LimitsRef {
         map.end()
     }
 }
-impl LimitsRef {
-    /// Decodes the members of an object; `pre` is a member a tagged union already read.
-    #[doc(hidden)]
-    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+impl rt::DecodeMembers for LimitsRef {
+    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<LimitsRef, __A::Error> {
@@ -855,11 +691,8 @@ impl LimitsRef {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "id" => {
-                    if __id.is_some() {
-                        return Err(rt::duplicate(&mut map, "id"));
-                    }
+                    rt::once(&mut map, &mut __id, "id", rt::StrSeed(&STR_0))?;
                     __order_seen.push(0u16);
-                    __id = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
                 }
                 _ => {
                     if extra.contains_key(key.as_str()) {
@@ -871,10 +704,7 @@ impl LimitsRef {
                 }
             }
         }
-        let id = __id
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `id`"))?;
+        let id = rt::required::<_, __A::Error>(__id, "id")?;
         let value = LimitsRef {
             id,
             extra,
@@ -897,10 +727,12 @@ impl rt::VerifyMembers for LimitsRef {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "id" => {
-                    if __id.is_some() {
-                        return Err(rt::duplicate(&mut map, "id"));
-                    }
-                    __id = Some(map.next_value_seed(rt::Verified(rt::StrSeed(&STR_0)))?);
+                    rt::once(
+                        &mut map,
+                        &mut __id,
+                        "id",
+                        rt::Verified(rt::StrSeed(&STR_0)),
+                    )?
                 }
                 _ => {
                     if let Some(k) = __keys.insert(key) {
@@ -910,13 +742,7 @@ impl rt::VerifyMembers for LimitsRef {
                 }
             }
         }
-        if __id.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `id`"),
-            );
-        }
+        rt::required::<_, __A::Error>(__id, "id")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };
@@ -938,20 +764,7 @@ impl<'de> serde::Deserialize<'de> for LimitsRef {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = LimitsRef;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (LimitsRef)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<LimitsRef, __A::Error> {
-                LimitsRef::__visit(map, None)
-            }
-        }
-        d.deserialize_map(V)
+        rt::decode_object(d)
     }
 }
 impl rt::Fields for LimitsRef {
@@ -1109,11 +922,7 @@ impl rt::Probed for Path {
         rt::Probe::Str(&self.0)
     }
 }
-impl rt::Check for Path {
-    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        Ok(())
-    }
-}
+impl rt::Check for Path {}
 ///A string of at most 3 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Text0To3(rt::Str);
@@ -1235,11 +1044,7 @@ impl rt::Probed for Text0To3 {
         rt::Probe::Str(&self.0)
     }
 }
-impl rt::Check for Text0To3 {
-    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        Ok(())
-    }
-}
+impl rt::Check for Text0To3 {}
 ///A string, an RFC 3339 date-time. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct DateTime(rt::Str);
@@ -1361,11 +1166,7 @@ impl rt::Probed for DateTime {
         rt::Probe::Str(&self.0)
     }
 }
-impl rt::Check for DateTime {
-    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        Ok(())
-    }
-}
+impl rt::Check for DateTime {}
 impl rt::Document for Limits {
     const SCHEMA: rt::SchemaInfo = rt::SchemaInfo {
         id: "https://example.test/constraints/limits.schema.json",

@@ -64,14 +64,7 @@ impl ABuilder {
         __V: ::core::convert::TryInto<Text0To3>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.id = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("id"));
-                }
-            }
-        }
+        rt::set(&mut self.id, &mut self.__error, v, "id");
         self
     }
     /// Sets `beta`; a value that breaks its rule makes `build` fail.
@@ -80,14 +73,7 @@ impl ABuilder {
         __V: ::core::convert::TryInto<B>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.beta = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("beta"));
-                }
-            }
-        }
+        rt::set(&mut self.beta, &mut self.__error, v, "beta");
         self
     }
     /// Sets `betaId`; a value that breaks its rule makes `build` fail.
@@ -96,14 +82,7 @@ impl ABuilder {
         __V: ::core::convert::TryInto<Id>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.beta_id = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("betaId"));
-                }
-            }
-        }
+        rt::set(&mut self.beta_id, &mut self.__error, v, "betaId");
         self
     }
     /// The value, or the first member that failed its rule, the first required member
@@ -113,20 +92,8 @@ impl ABuilder {
             return Err(e);
         }
         let value = A {
-            id: self
-                .id
-                .ok_or_else(|| rt::Failure::new(
-                    rt::Keyword::Required,
-                    "",
-                    "missing required member `id`",
-                ))?,
-            beta: self
-                .beta
-                .ok_or_else(|| rt::Failure::new(
-                    rt::Keyword::Required,
-                    "",
-                    "missing required member `beta`",
-                ))?,
+            id: self.id.ok_or_else(|| rt::Failure::missing("id"))?,
+            beta: self.beta.ok_or_else(|| rt::Failure::missing("beta"))?,
             beta_id: self.beta_id,
             __order: rt::Order::default(),
         };
@@ -171,10 +138,8 @@ impl serde::Serialize for A {
         map.end()
     }
 }
-impl A {
-    /// Decodes the members of an object; `pre` is a member a tagged union already read.
-    #[doc(hidden)]
-    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+impl rt::DecodeMembers for A {
+    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<A, __A::Error> {
@@ -186,25 +151,26 @@ impl A {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "id" => {
-                    if __id.is_some() {
-                        return Err(rt::duplicate(&mut map, "id"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __id,
+                        "id",
+                        rt::TypeSeed::<Text0To3>::new(),
+                    )?;
                     __order_seen.push(0u16);
-                    __id = Some(map.next_value_seed(rt::TypeSeed::<Text0To3>::new())?);
                 }
                 "beta" => {
-                    if __beta.is_some() {
-                        return Err(rt::duplicate(&mut map, "beta"));
-                    }
+                    rt::once(&mut map, &mut __beta, "beta", rt::TypeSeed::<B>::new())?;
                     __order_seen.push(1u16);
-                    __beta = Some(map.next_value_seed(rt::TypeSeed::<B>::new())?);
                 }
                 "betaId" => {
-                    if __beta_id.is_some() {
-                        return Err(rt::duplicate(&mut map, "betaId"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __beta_id,
+                        "betaId",
+                        rt::TypeSeed::<Id>::new(),
+                    )?;
                     __order_seen.push(2u16);
-                    __beta_id = Some(map.next_value_seed(rt::TypeSeed::<Id>::new())?);
                 }
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
@@ -216,14 +182,8 @@ impl A {
                 }
             }
         }
-        let id = __id
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `id`"))?;
-        let beta = __beta
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `beta`"))?;
+        let id = rt::required::<_, __A::Error>(__id, "id")?;
+        let beta = rt::required::<_, __A::Error>(__beta, "beta")?;
         let beta_id = __beta_id;
         let value = A {
             id,
@@ -249,31 +209,28 @@ impl rt::VerifyMembers for A {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "id" => {
-                    if __id.is_some() {
-                        return Err(rt::duplicate(&mut map, "id"));
-                    }
-                    __id = Some(
-                        map
-                            .next_value_seed(
-                                rt::Verified(rt::TypeSeed::<Text0To3>::new()),
-                            )?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __id,
+                        "id",
+                        rt::Verified(rt::TypeSeed::<Text0To3>::new()),
+                    )?
                 }
                 "beta" => {
-                    if __beta.is_some() {
-                        return Err(rt::duplicate(&mut map, "beta"));
-                    }
-                    __beta = Some(
-                        map.next_value_seed(rt::Verified(rt::TypeSeed::<B>::new()))?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __beta,
+                        "beta",
+                        rt::Verified(rt::TypeSeed::<B>::new()),
+                    )?
                 }
                 "betaId" => {
-                    if __beta_id.is_some() {
-                        return Err(rt::duplicate(&mut map, "betaId"));
-                    }
-                    __beta_id = Some(
-                        map.next_value_seed(rt::Verified(rt::TypeSeed::<Id>::new()))?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __beta_id,
+                        "betaId",
+                        rt::Verified(rt::TypeSeed::<Id>::new()),
+                    )?
                 }
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
@@ -285,20 +242,8 @@ impl rt::VerifyMembers for A {
                 }
             }
         }
-        if __id.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `id`"),
-            );
-        }
-        if __beta.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `beta`"),
-            );
-        }
+        rt::required::<_, __A::Error>(__id, "id")?;
+        rt::required::<_, __A::Error>(__beta, "beta")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };
@@ -320,20 +265,7 @@ impl<'de> serde::Deserialize<'de> for A {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = A;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (A)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<A, __A::Error> {
-                A::__visit(map, None)
-            }
-        }
-        d.deserialize_map(V)
+        rt::decode_object(d)
     }
 }
 impl rt::Fields for A {
@@ -392,14 +324,7 @@ impl BBuilder {
         __V: ::core::convert::TryInto<Id>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.id = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("id"));
-                }
-            }
-        }
+        rt::set(&mut self.id, &mut self.__error, v, "id");
         self
     }
     /// The value, or the first member that failed its rule, the first required member
@@ -409,13 +334,7 @@ impl BBuilder {
             return Err(e);
         }
         let value = B {
-            id: self
-                .id
-                .ok_or_else(|| rt::Failure::new(
-                    rt::Keyword::Required,
-                    "",
-                    "missing required member `id`",
-                ))?,
+            id: self.id.ok_or_else(|| rt::Failure::missing("id"))?,
             extra: Default::default(),
             __order: rt::Order::default(),
         };
@@ -453,10 +372,8 @@ impl serde::Serialize for B {
         map.end()
     }
 }
-impl B {
-    /// Decodes the members of an object; `pre` is a member a tagged union already read.
-    #[doc(hidden)]
-    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+impl rt::DecodeMembers for B {
+    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<B, __A::Error> {
@@ -467,11 +384,8 @@ impl B {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "id" => {
-                    if __id.is_some() {
-                        return Err(rt::duplicate(&mut map, "id"));
-                    }
+                    rt::once(&mut map, &mut __id, "id", rt::TypeSeed::<Id>::new())?;
                     __order_seen.push(0u16);
-                    __id = Some(map.next_value_seed(rt::TypeSeed::<Id>::new())?);
                 }
                 _ => {
                     if extra.contains_key(key.as_str()) {
@@ -483,10 +397,7 @@ impl B {
                 }
             }
         }
-        let id = __id
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `id`"))?;
+        let id = rt::required::<_, __A::Error>(__id, "id")?;
         let value = B {
             id,
             extra,
@@ -509,12 +420,12 @@ impl rt::VerifyMembers for B {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "id" => {
-                    if __id.is_some() {
-                        return Err(rt::duplicate(&mut map, "id"));
-                    }
-                    __id = Some(
-                        map.next_value_seed(rt::Verified(rt::TypeSeed::<Id>::new()))?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __id,
+                        "id",
+                        rt::Verified(rt::TypeSeed::<Id>::new()),
+                    )?
                 }
                 _ => {
                     if let Some(k) = __keys.insert(key) {
@@ -524,13 +435,7 @@ impl rt::VerifyMembers for B {
                 }
             }
         }
-        if __id.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `id`"),
-            );
-        }
+        rt::required::<_, __A::Error>(__id, "id")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };
@@ -552,20 +457,7 @@ impl<'de> serde::Deserialize<'de> for B {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = B;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (B)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<B, __A::Error> {
-                B::__visit(map, None)
-            }
-        }
-        d.deserialize_map(V)
+        rt::decode_object(d)
     }
 }
 impl rt::Fields for B {
@@ -723,11 +615,7 @@ impl rt::Probed for Text0To3 {
         rt::Probe::Str(&self.0)
     }
 }
-impl rt::Check for Text0To3 {
-    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        Ok(())
-    }
-}
+impl rt::Check for Text0To3 {}
 ///A string matching `^b`. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Id(rt::Str);
@@ -849,11 +737,7 @@ impl rt::Probed for Id {
         rt::Probe::Str(&self.0)
     }
 }
-impl rt::Check for Id {
-    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        Ok(())
-    }
-}
+impl rt::Check for Id {}
 impl rt::Document for A {
     const SCHEMA: rt::SchemaInfo = rt::SchemaInfo {
         id: "https://example.test/cross/a.schema.json",

@@ -62,14 +62,7 @@ impl CatalogBuilder {
         __V: ::core::convert::TryInto<Vec<Entry>>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.entries = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("entries"));
-                }
-            }
-        }
+        rt::set(&mut self.entries, &mut self.__error, v, "entries");
         self
     }
     /// Sets `owner`; a value that breaks its rule makes `build` fail.
@@ -78,14 +71,7 @@ impl CatalogBuilder {
         __V: ::core::convert::TryInto<Person>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.owner = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("owner"));
-                }
-            }
-        }
+        rt::set(&mut self.owner, &mut self.__error, v, "owner");
         self
     }
     /// The value, or the first member that failed its rule, the first required member
@@ -95,13 +81,7 @@ impl CatalogBuilder {
             return Err(e);
         }
         let value = Catalog {
-            entries: self
-                .entries
-                .ok_or_else(|| rt::Failure::new(
-                    rt::Keyword::Required,
-                    "",
-                    "missing required member `entries`",
-                ))?,
+            entries: self.entries.ok_or_else(|| rt::Failure::missing("entries"))?,
             owner: self.owner,
             extra: Default::default(),
             __order: rt::Order::default(),
@@ -146,10 +126,8 @@ impl serde::Serialize for Catalog {
         map.end()
     }
 }
-impl Catalog {
-    /// Decodes the members of an object; `pre` is a member a tagged union already read.
-    #[doc(hidden)]
-    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+impl rt::DecodeMembers for Catalog {
+    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Catalog, __A::Error> {
@@ -161,26 +139,27 @@ impl Catalog {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "entries" => {
-                    if __entries.is_some() {
-                        return Err(rt::duplicate(&mut map, "entries"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __entries,
+                        "entries",
+                        rt::VecSeed {
+                            item: rt::TypeSeed::<Entry>::new(),
+                            min: None,
+                            max: None,
+                            unique: false,
+                        },
+                    )?;
                     __order_seen.push(0u16);
-                    __entries = Some(
-                        map
-                            .next_value_seed(rt::VecSeed {
-                                item: rt::TypeSeed::<Entry>::new(),
-                                min: None,
-                                max: None,
-                                unique: false,
-                            })?,
-                    );
                 }
                 "owner" => {
-                    if __owner.is_some() {
-                        return Err(rt::duplicate(&mut map, "owner"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __owner,
+                        "owner",
+                        rt::TypeSeed::<Person>::new(),
+                    )?;
                     __order_seen.push(1u16);
-                    __owner = Some(map.next_value_seed(rt::TypeSeed::<Person>::new())?);
                 }
                 _ => {
                     if extra.contains_key(key.as_str()) {
@@ -192,10 +171,7 @@ impl Catalog {
                 }
             }
         }
-        let entries = __entries
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `entries`"))?;
+        let entries = rt::required::<_, __A::Error>(__entries, "entries")?;
         let owner = __owner;
         let value = Catalog {
             entries,
@@ -221,28 +197,25 @@ impl rt::VerifyMembers for Catalog {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "entries" => {
-                    if __entries.is_some() {
-                        return Err(rt::duplicate(&mut map, "entries"));
-                    }
-                    __entries = Some(
-                        map
-                            .next_value_seed(
-                                rt::Verified(rt::VecSeed {
-                                    item: rt::TypeSeed::<Entry>::new(),
-                                    min: None,
-                                    max: None,
-                                    unique: false,
-                                }),
-                            )?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __entries,
+                        "entries",
+                        rt::Verified(rt::VecSeed {
+                            item: rt::TypeSeed::<Entry>::new(),
+                            min: None,
+                            max: None,
+                            unique: false,
+                        }),
+                    )?
                 }
                 "owner" => {
-                    if __owner.is_some() {
-                        return Err(rt::duplicate(&mut map, "owner"));
-                    }
-                    __owner = Some(
-                        map.next_value_seed(rt::Verified(rt::TypeSeed::<Person>::new()))?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __owner,
+                        "owner",
+                        rt::Verified(rt::TypeSeed::<Person>::new()),
+                    )?
                 }
                 _ => {
                     if let Some(k) = __keys.insert(key) {
@@ -252,13 +225,7 @@ impl rt::VerifyMembers for Catalog {
                 }
             }
         }
-        if __entries.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `entries`"),
-            );
-        }
+        rt::required::<_, __A::Error>(__entries, "entries")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };
@@ -280,20 +247,7 @@ impl<'de> serde::Deserialize<'de> for Catalog {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Catalog;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Catalog)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<Catalog, __A::Error> {
-                Catalog::__visit(map, None)
-            }
-        }
-        d.deserialize_map(V)
+        rt::decode_object(d)
     }
 }
 impl rt::Fields for Catalog {
@@ -389,14 +343,7 @@ impl EntryBuilder {
         __V: ::core::convert::TryInto<Sku>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.sku = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("sku"));
-                }
-            }
-        }
+        rt::set(&mut self.sku, &mut self.__error, v, "sku");
         self
     }
     /// Sets `price`; a value that breaks its rule makes `build` fail.
@@ -405,14 +352,7 @@ impl EntryBuilder {
         __V: ::core::convert::TryInto<rt::Integer>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.price = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("price"));
-                }
-            }
-        }
+        rt::set(&mut self.price, &mut self.__error, v, "price");
         self
     }
     /// The value, or the first member that failed its rule, the first required member
@@ -422,13 +362,7 @@ impl EntryBuilder {
             return Err(e);
         }
         let value = Entry {
-            sku: self
-                .sku
-                .ok_or_else(|| rt::Failure::new(
-                    rt::Keyword::Required,
-                    "",
-                    "missing required member `sku`",
-                ))?,
+            sku: self.sku.ok_or_else(|| rt::Failure::missing("sku"))?,
             price: self.price,
             extra: Default::default(),
             __order: rt::Order::default(),
@@ -473,10 +407,8 @@ impl serde::Serialize for Entry {
         map.end()
     }
 }
-impl Entry {
-    /// Decodes the members of an object; `pre` is a member a tagged union already read.
-    #[doc(hidden)]
-    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+impl rt::DecodeMembers for Entry {
+    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Entry, __A::Error> {
@@ -488,18 +420,12 @@ impl Entry {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "sku" => {
-                    if __sku.is_some() {
-                        return Err(rt::duplicate(&mut map, "sku"));
-                    }
+                    rt::once(&mut map, &mut __sku, "sku", rt::TypeSeed::<Sku>::new())?;
                     __order_seen.push(0u16);
-                    __sku = Some(map.next_value_seed(rt::TypeSeed::<Sku>::new())?);
                 }
                 "price" => {
-                    if __price.is_some() {
-                        return Err(rt::duplicate(&mut map, "price"));
-                    }
+                    rt::once(&mut map, &mut __price, "price", rt::IntegerSeed(&INT_0))?;
                     __order_seen.push(1u16);
-                    __price = Some(map.next_value_seed(rt::IntegerSeed(&INT_0))?);
                 }
                 _ => {
                     if extra.contains_key(key.as_str()) {
@@ -511,10 +437,7 @@ impl Entry {
                 }
             }
         }
-        let sku = __sku
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `sku`"))?;
+        let sku = rt::required::<_, __A::Error>(__sku, "sku")?;
         let price = __price;
         let value = Entry {
             sku,
@@ -540,20 +463,20 @@ impl rt::VerifyMembers for Entry {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "sku" => {
-                    if __sku.is_some() {
-                        return Err(rt::duplicate(&mut map, "sku"));
-                    }
-                    __sku = Some(
-                        map.next_value_seed(rt::Verified(rt::TypeSeed::<Sku>::new()))?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __sku,
+                        "sku",
+                        rt::Verified(rt::TypeSeed::<Sku>::new()),
+                    )?
                 }
                 "price" => {
-                    if __price.is_some() {
-                        return Err(rt::duplicate(&mut map, "price"));
-                    }
-                    __price = Some(
-                        map.next_value_seed(rt::Verified(rt::IntegerSeed(&INT_0)))?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __price,
+                        "price",
+                        rt::Verified(rt::IntegerSeed(&INT_0)),
+                    )?
                 }
                 _ => {
                     if let Some(k) = __keys.insert(key) {
@@ -563,13 +486,7 @@ impl rt::VerifyMembers for Entry {
                 }
             }
         }
-        if __sku.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `sku`"),
-            );
-        }
+        rt::required::<_, __A::Error>(__sku, "sku")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };
@@ -591,20 +508,7 @@ impl<'de> serde::Deserialize<'de> for Entry {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Entry;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Entry)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<Entry, __A::Error> {
-                Entry::__visit(map, None)
-            }
-        }
-        d.deserialize_map(V)
+        rt::decode_object(d)
     }
 }
 impl rt::Fields for Entry {
@@ -677,14 +581,7 @@ impl PersonBuilder {
         __V: ::core::convert::TryInto<Text1To40>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.name = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("name"));
-                }
-            }
-        }
+        rt::set(&mut self.name, &mut self.__error, v, "name");
         self
     }
     /// The value, or the first member that failed its rule, the first required member
@@ -694,13 +591,7 @@ impl PersonBuilder {
             return Err(e);
         }
         let value = Person {
-            name: self
-                .name
-                .ok_or_else(|| rt::Failure::new(
-                    rt::Keyword::Required,
-                    "",
-                    "missing required member `name`",
-                ))?,
+            name: self.name.ok_or_else(|| rt::Failure::missing("name"))?,
             extra: Default::default(),
             __order: rt::Order::default(),
         };
@@ -738,10 +629,8 @@ impl serde::Serialize for Person {
         map.end()
     }
 }
-impl Person {
-    /// Decodes the members of an object; `pre` is a member a tagged union already read.
-    #[doc(hidden)]
-    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+impl rt::DecodeMembers for Person {
+    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Person, __A::Error> {
@@ -752,13 +641,13 @@ impl Person {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "name" => {
-                    if __name.is_some() {
-                        return Err(rt::duplicate(&mut map, "name"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __name,
+                        "name",
+                        rt::TypeSeed::<Text1To40>::new(),
+                    )?;
                     __order_seen.push(0u16);
-                    __name = Some(
-                        map.next_value_seed(rt::TypeSeed::<Text1To40>::new())?,
-                    );
                 }
                 _ => {
                     if extra.contains_key(key.as_str()) {
@@ -770,10 +659,7 @@ impl Person {
                 }
             }
         }
-        let name = __name
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `name`"))?;
+        let name = rt::required::<_, __A::Error>(__name, "name")?;
         let value = Person {
             name,
             extra,
@@ -796,15 +682,12 @@ impl rt::VerifyMembers for Person {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "name" => {
-                    if __name.is_some() {
-                        return Err(rt::duplicate(&mut map, "name"));
-                    }
-                    __name = Some(
-                        map
-                            .next_value_seed(
-                                rt::Verified(rt::TypeSeed::<Text1To40>::new()),
-                            )?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __name,
+                        "name",
+                        rt::Verified(rt::TypeSeed::<Text1To40>::new()),
+                    )?
                 }
                 _ => {
                     if let Some(k) = __keys.insert(key) {
@@ -814,13 +697,7 @@ impl rt::VerifyMembers for Person {
                 }
             }
         }
-        if __name.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `name`"),
-            );
-        }
+        rt::required::<_, __A::Error>(__name, "name")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };
@@ -842,20 +719,7 @@ impl<'de> serde::Deserialize<'de> for Person {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Person;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Person)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<Person, __A::Error> {
-                Person::__visit(map, None)
-            }
-        }
-        d.deserialize_map(V)
+        rt::decode_object(d)
     }
 }
 impl rt::Fields for Person {
@@ -1013,11 +877,7 @@ impl rt::Probed for Sku {
         rt::Probe::Str(&self.0)
     }
 }
-impl rt::Check for Sku {
-    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        Ok(())
-    }
-}
+impl rt::Check for Sku {}
 ///A string of 1 to 40 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Text1To40(rt::Str);
@@ -1139,11 +999,7 @@ impl rt::Probed for Text1To40 {
         rt::Probe::Str(&self.0)
     }
 }
-impl rt::Check for Text1To40 {
-    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        Ok(())
-    }
-}
+impl rt::Check for Text1To40 {}
 /// The schema `file:///catalog.schema.json#/$defs/money`, checkable on its own.
 #[doc(hidden)]
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]

@@ -45,14 +45,7 @@ impl AnswersBuilder {
         __V: ::core::convert::TryInto<AnswersAnswers>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.answers = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("answers"));
-                }
-            }
-        }
+        rt::set(&mut self.answers, &mut self.__error, v, "answers");
         self
     }
     /// The value, or the first member that failed its rule, the first required member
@@ -62,13 +55,7 @@ impl AnswersBuilder {
             return Err(e);
         }
         let value = Answers {
-            answers: self
-                .answers
-                .ok_or_else(|| rt::Failure::new(
-                    rt::Keyword::Required,
-                    "",
-                    "missing required member `answers`",
-                ))?,
+            answers: self.answers.ok_or_else(|| rt::Failure::missing("answers"))?,
             __order: rt::Order::default(),
         };
         rt::Check::check(&value)?;
@@ -105,10 +92,8 @@ impl serde::Serialize for Answers {
         map.end()
     }
 }
-impl Answers {
-    /// Decodes the members of an object; `pre` is a member a tagged union already read.
-    #[doc(hidden)]
-    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+impl rt::DecodeMembers for Answers {
+    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Answers, __A::Error> {
@@ -118,13 +103,13 @@ impl Answers {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "answers" => {
-                    if __answers.is_some() {
-                        return Err(rt::duplicate(&mut map, "answers"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __answers,
+                        "answers",
+                        rt::TypeSeed::<AnswersAnswers>::new(),
+                    )?;
                     __order_seen.push(0u16);
-                    __answers = Some(
-                        map.next_value_seed(rt::TypeSeed::<AnswersAnswers>::new())?,
-                    );
                 }
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
@@ -136,10 +121,7 @@ impl Answers {
                 }
             }
         }
-        let answers = __answers
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `answers`"))?;
+        let answers = rt::required::<_, __A::Error>(__answers, "answers")?;
         let value = Answers {
             answers,
             __order: __order_seen.finish(),
@@ -160,15 +142,12 @@ impl rt::VerifyMembers for Answers {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "answers" => {
-                    if __answers.is_some() {
-                        return Err(rt::duplicate(&mut map, "answers"));
-                    }
-                    __answers = Some(
-                        map
-                            .next_value_seed(
-                                rt::Verified(rt::TypeSeed::<AnswersAnswers>::new()),
-                            )?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __answers,
+                        "answers",
+                        rt::Verified(rt::TypeSeed::<AnswersAnswers>::new()),
+                    )?
                 }
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
@@ -180,13 +159,7 @@ impl rt::VerifyMembers for Answers {
                 }
             }
         }
-        if __answers.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `answers`"),
-            );
-        }
+        rt::required::<_, __A::Error>(__answers, "answers")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };
@@ -208,20 +181,7 @@ impl<'de> serde::Deserialize<'de> for Answers {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Answers;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Answers)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<Answers, __A::Error> {
-                Answers::__visit(map, None)
-            }
-        }
-        d.deserialize_map(V)
+        rt::decode_object(d)
     }
 }
 impl rt::Fields for Answers {
@@ -308,10 +268,8 @@ impl serde::Serialize for AnswersAnswers {
         map.end()
     }
 }
-impl AnswersAnswers {
-    /// Decodes the members of an object; `pre` is a member a tagged union already read.
-    #[doc(hidden)]
-    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+impl rt::DecodeMembers for AnswersAnswers {
+    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<AnswersAnswers, __A::Error> {
@@ -383,20 +341,7 @@ impl<'de> serde::Deserialize<'de> for AnswersAnswers {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = AnswersAnswers;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (AnswersAnswers)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<AnswersAnswers, __A::Error> {
-                AnswersAnswers::__visit(map, None)
-            }
-        }
-        d.deserialize_map(V)
+        rt::decode_object(d)
     }
 }
 impl rt::Fields for AnswersAnswers {
@@ -452,14 +397,7 @@ impl AnswersAnswersValueBuilder {
         __V: ::core::convert::TryInto<rt::Str>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.value = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("value"));
-                }
-            }
-        }
+        rt::set(&mut self.value, &mut self.__error, v, "value");
         self
     }
     /// The value, or the first member that failed its rule, the first required member
@@ -469,13 +407,7 @@ impl AnswersAnswersValueBuilder {
             return Err(e);
         }
         let value = AnswersAnswersValue {
-            value: self
-                .value
-                .ok_or_else(|| rt::Failure::new(
-                    rt::Keyword::Required,
-                    "",
-                    "missing required member `value`",
-                ))?,
+            value: self.value.ok_or_else(|| rt::Failure::missing("value"))?,
             __order: rt::Order::default(),
         };
         rt::Check::check(&value)?;
@@ -512,10 +444,8 @@ impl serde::Serialize for AnswersAnswersValue {
         map.end()
     }
 }
-impl AnswersAnswersValue {
-    /// Decodes the members of an object; `pre` is a member a tagged union already read.
-    #[doc(hidden)]
-    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+impl rt::DecodeMembers for AnswersAnswersValue {
+    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<AnswersAnswersValue, __A::Error> {
@@ -525,11 +455,8 @@ impl AnswersAnswersValue {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "value" => {
-                    if __value.is_some() {
-                        return Err(rt::duplicate(&mut map, "value"));
-                    }
+                    rt::once(&mut map, &mut __value, "value", rt::StrSeed(&STR_1))?;
                     __order_seen.push(0u16);
-                    __value = Some(map.next_value_seed(rt::StrSeed(&STR_1))?);
                 }
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
@@ -541,10 +468,7 @@ impl AnswersAnswersValue {
                 }
             }
         }
-        let value = __value
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `value`"))?;
+        let value = rt::required::<_, __A::Error>(__value, "value")?;
         let value = AnswersAnswersValue {
             value,
             __order: __order_seen.finish(),
@@ -565,12 +489,12 @@ impl rt::VerifyMembers for AnswersAnswersValue {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "value" => {
-                    if __value.is_some() {
-                        return Err(rt::duplicate(&mut map, "value"));
-                    }
-                    __value = Some(
-                        map.next_value_seed(rt::Verified(rt::StrSeed(&STR_1)))?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __value,
+                        "value",
+                        rt::Verified(rt::StrSeed(&STR_1)),
+                    )?
                 }
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
@@ -582,13 +506,7 @@ impl rt::VerifyMembers for AnswersAnswersValue {
                 }
             }
         }
-        if __value.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `value`"),
-            );
-        }
+        rt::required::<_, __A::Error>(__value, "value")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };
@@ -610,20 +528,7 @@ impl<'de> serde::Deserialize<'de> for AnswersAnswersValue {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = AnswersAnswersValue;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (AnswersAnswersValue)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<AnswersAnswersValue, __A::Error> {
-                AnswersAnswersValue::__visit(map, None)
-            }
-        }
-        d.deserialize_map(V)
+        rt::decode_object(d)
     }
 }
 impl rt::Fields for AnswersAnswersValue {
@@ -639,11 +544,7 @@ impl rt::Probed for AnswersAnswersValue {
         rt::Probe::Object
     }
 }
-impl rt::Check for AnswersAnswersValue {
-    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        Ok(())
-    }
-}
+impl rt::Check for AnswersAnswersValue {}
 impl rt::Document for Answers {
     const SCHEMA: rt::SchemaInfo = rt::SchemaInfo {
         id: "https://example.test/maps/answers.schema.json",

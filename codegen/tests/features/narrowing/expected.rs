@@ -59,14 +59,7 @@ impl EnvelopeBuilder {
         __V: ::core::convert::TryInto<Reference>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.ref_ = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("ref"));
-                }
-            }
-        }
+        rt::set(&mut self.ref_, &mut self.__error, v, "ref");
         self
     }
     /// Sets `more`; a value that breaks its rule makes `build` fail.
@@ -75,14 +68,7 @@ impl EnvelopeBuilder {
         __V: ::core::convert::TryInto<Vec<Reference>>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.more = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("more"));
-                }
-            }
-        }
+        rt::set(&mut self.more, &mut self.__error, v, "more");
         self
     }
     /// Sets `merged`; a value that breaks its rule makes `build` fail.
@@ -91,14 +77,7 @@ impl EnvelopeBuilder {
         __V: ::core::convert::TryInto<EnvelopeMerged>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.merged = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("merged"));
-                }
-            }
-        }
+        rt::set(&mut self.merged, &mut self.__error, v, "merged");
         self
     }
     /// The value, or the first member that failed its rule, the first required member
@@ -108,13 +87,7 @@ impl EnvelopeBuilder {
             return Err(e);
         }
         let value = Envelope {
-            ref_: self
-                .ref_
-                .ok_or_else(|| rt::Failure::new(
-                    rt::Keyword::Required,
-                    "",
-                    "missing required member `ref`",
-                ))?,
+            ref_: self.ref_.ok_or_else(|| rt::Failure::missing("ref"))?,
             more: self.more,
             merged: self.merged,
             extra: Default::default(),
@@ -166,10 +139,8 @@ impl serde::Serialize for Envelope {
         map.end()
     }
 }
-impl Envelope {
-    /// Decodes the members of an object; `pre` is a member a tagged union already read.
-    #[doc(hidden)]
-    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+impl rt::DecodeMembers for Envelope {
+    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Envelope, __A::Error> {
@@ -182,46 +153,42 @@ impl Envelope {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "ref" => {
-                    if __ref_.is_some() {
-                        return Err(rt::duplicate(&mut map, "ref"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __ref_,
+                        "ref",
+                        rt::RefinedSeed::<
+                            _,
+                            Reference,
+                        >::new(rt::TypeSeed::<Reference>::new(), __refine_0),
+                    )?;
                     __order_seen.push(0u16);
-                    __ref_ = Some(
-                        map
-                            .next_value_seed(
-                                rt::RefinedSeed::<
-                                    _,
-                                    Reference,
-                                >::new(rt::TypeSeed::<Reference>::new(), __refine_0),
-                            )?,
-                    );
                 }
                 "more" => {
-                    if __more.is_some() {
-                        return Err(rt::duplicate(&mut map, "more"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __more,
+                        "more",
+                        rt::VecSeed {
+                            item: rt::RefinedSeed::<
+                                _,
+                                Reference,
+                            >::new(rt::TypeSeed::<Reference>::new(), __refine_1),
+                            min: None,
+                            max: None,
+                            unique: false,
+                        },
+                    )?;
                     __order_seen.push(1u16);
-                    __more = Some(
-                        map
-                            .next_value_seed(rt::VecSeed {
-                                item: rt::RefinedSeed::<
-                                    _,
-                                    Reference,
-                                >::new(rt::TypeSeed::<Reference>::new(), __refine_1),
-                                min: None,
-                                max: None,
-                                unique: false,
-                            })?,
-                    );
                 }
                 "merged" => {
-                    if __merged.is_some() {
-                        return Err(rt::duplicate(&mut map, "merged"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __merged,
+                        "merged",
+                        rt::TypeSeed::<EnvelopeMerged>::new(),
+                    )?;
                     __order_seen.push(2u16);
-                    __merged = Some(
-                        map.next_value_seed(rt::TypeSeed::<EnvelopeMerged>::new())?,
-                    );
                 }
                 _ => {
                     if extra.contains_key(key.as_str()) {
@@ -233,10 +200,7 @@ impl Envelope {
                 }
             }
         }
-        let ref_ = __ref_
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `ref`"))?;
+        let ref_ = rt::required::<_, __A::Error>(__ref_, "ref")?;
         let more = __more;
         let merged = __merged;
         let value = Envelope {
@@ -265,50 +229,41 @@ impl rt::VerifyMembers for Envelope {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "ref" => {
-                    if __ref_.is_some() {
-                        return Err(rt::duplicate(&mut map, "ref"));
-                    }
-                    __ref_ = Some(
-                        map
-                            .next_value_seed(
-                                rt::Verified(
-                                    rt::RefinedSeed::<
-                                        _,
-                                        Reference,
-                                    >::new(rt::TypeSeed::<Reference>::new(), __refine_0),
-                                ),
-                            )?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __ref_,
+                        "ref",
+                        rt::Verified(
+                            rt::RefinedSeed::<
+                                _,
+                                Reference,
+                            >::new(rt::TypeSeed::<Reference>::new(), __refine_0),
+                        ),
+                    )?
                 }
                 "more" => {
-                    if __more.is_some() {
-                        return Err(rt::duplicate(&mut map, "more"));
-                    }
-                    __more = Some(
-                        map
-                            .next_value_seed(
-                                rt::Verified(rt::VecSeed {
-                                    item: rt::RefinedSeed::<
-                                        _,
-                                        Reference,
-                                    >::new(rt::TypeSeed::<Reference>::new(), __refine_1),
-                                    min: None,
-                                    max: None,
-                                    unique: false,
-                                }),
-                            )?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __more,
+                        "more",
+                        rt::Verified(rt::VecSeed {
+                            item: rt::RefinedSeed::<
+                                _,
+                                Reference,
+                            >::new(rt::TypeSeed::<Reference>::new(), __refine_1),
+                            min: None,
+                            max: None,
+                            unique: false,
+                        }),
+                    )?
                 }
                 "merged" => {
-                    if __merged.is_some() {
-                        return Err(rt::duplicate(&mut map, "merged"));
-                    }
-                    __merged = Some(
-                        map
-                            .next_value_seed(
-                                rt::Verified(rt::TypeSeed::<EnvelopeMerged>::new()),
-                            )?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __merged,
+                        "merged",
+                        rt::Verified(rt::TypeSeed::<EnvelopeMerged>::new()),
+                    )?
                 }
                 _ => {
                     if let Some(k) = __keys.insert(key) {
@@ -318,13 +273,7 @@ impl rt::VerifyMembers for Envelope {
                 }
             }
         }
-        if __ref_.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `ref`"),
-            );
-        }
+        rt::required::<_, __A::Error>(__ref_, "ref")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };
@@ -346,20 +295,7 @@ impl<'de> serde::Deserialize<'de> for Envelope {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Envelope;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Envelope)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<Envelope, __A::Error> {
-                Envelope::__visit(map, None)
-            }
-        }
-        d.deserialize_map(V)
+        rt::decode_object(d)
     }
 }
 impl rt::Fields for Envelope {
@@ -467,14 +403,7 @@ impl ReferenceBuilder {
         __V: ::core::convert::TryInto<ReferenceKind>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.kind = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("kind"));
-                }
-            }
-        }
+        rt::set(&mut self.kind, &mut self.__error, v, "kind");
         self
     }
     /// Sets `id`; a value that breaks its rule makes `build` fail.
@@ -483,14 +412,7 @@ impl ReferenceBuilder {
         __V: ::core::convert::TryInto<NonEmptyText>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.id = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("id"));
-                }
-            }
-        }
+        rt::set(&mut self.id, &mut self.__error, v, "id");
         self
     }
     /// The value, or the first member that failed its rule, the first required member
@@ -500,20 +422,8 @@ impl ReferenceBuilder {
             return Err(e);
         }
         let value = Reference {
-            kind: self
-                .kind
-                .ok_or_else(|| rt::Failure::new(
-                    rt::Keyword::Required,
-                    "",
-                    "missing required member `kind`",
-                ))?,
-            id: self
-                .id
-                .ok_or_else(|| rt::Failure::new(
-                    rt::Keyword::Required,
-                    "",
-                    "missing required member `id`",
-                ))?,
+            kind: self.kind.ok_or_else(|| rt::Failure::missing("kind"))?,
+            id: self.id.ok_or_else(|| rt::Failure::missing("id"))?,
             extra: Default::default(),
             __order: rt::Order::default(),
         };
@@ -552,10 +462,8 @@ impl serde::Serialize for Reference {
         map.end()
     }
 }
-impl Reference {
-    /// Decodes the members of an object; `pre` is a member a tagged union already read.
-    #[doc(hidden)]
-    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+impl rt::DecodeMembers for Reference {
+    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Reference, __A::Error> {
@@ -581,22 +489,22 @@ impl Reference {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "kind" => {
-                    if __kind.is_some() {
-                        return Err(rt::duplicate(&mut map, "kind"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __kind,
+                        "kind",
+                        rt::TypeSeed::<ReferenceKind>::new(),
+                    )?;
                     __order_seen.push(0u16);
-                    __kind = Some(
-                        map.next_value_seed(rt::TypeSeed::<ReferenceKind>::new())?,
-                    );
                 }
                 "id" => {
-                    if __id.is_some() {
-                        return Err(rt::duplicate(&mut map, "id"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __id,
+                        "id",
+                        rt::TypeSeed::<NonEmptyText>::new(),
+                    )?;
                     __order_seen.push(1u16);
-                    __id = Some(
-                        map.next_value_seed(rt::TypeSeed::<NonEmptyText>::new())?,
-                    );
                 }
                 _ => {
                     if extra.contains_key(key.as_str()) {
@@ -608,14 +516,8 @@ impl Reference {
                 }
             }
         }
-        let kind = __kind
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `kind`"))?;
-        let id = __id
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `id`"))?;
+        let kind = rt::required::<_, __A::Error>(__kind, "kind")?;
+        let id = rt::required::<_, __A::Error>(__id, "id")?;
         let value = Reference {
             kind,
             id,
@@ -653,23 +555,20 @@ impl rt::VerifyMembers for Reference {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "kind" => {
-                    if __kind.is_some() {
-                        return Err(rt::duplicate(&mut map, "kind"));
-                    }
-                    __kind = Some(
-                        map.next_value_seed(rt::TypeSeed::<ReferenceKind>::new())?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __kind,
+                        "kind",
+                        rt::TypeSeed::<ReferenceKind>::new(),
+                    )?
                 }
                 "id" => {
-                    if __id.is_some() {
-                        return Err(rt::duplicate(&mut map, "id"));
-                    }
-                    __id = Some(
-                        map
-                            .next_value_seed(
-                                rt::Verified(rt::TypeSeed::<NonEmptyText>::new()),
-                            )?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __id,
+                        "id",
+                        rt::Verified(rt::TypeSeed::<NonEmptyText>::new()),
+                    )?
                 }
                 _ => {
                     if let Some(k) = __keys.insert(key) {
@@ -679,20 +578,8 @@ impl rt::VerifyMembers for Reference {
                 }
             }
         }
-        if __kind.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `kind`"),
-            );
-        }
-        if __id.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `id`"),
-            );
-        }
+        rt::required::<_, __A::Error>(__kind, "kind")?;
+        rt::required::<_, __A::Error>(__id, "id")?;
         let __members = |key: &str| match key {
             "kind" => rt::probe_optional(&__kind),
             _ => rt::Probe::Absent,
@@ -715,20 +602,7 @@ impl<'de> serde::Deserialize<'de> for Reference {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Reference;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Reference)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<Reference, __A::Error> {
-                Reference::__visit(map, None)
-            }
-        }
-        d.deserialize_map(V)
+        rt::decode_object(d)
     }
 }
 impl rt::Fields for Reference {
@@ -767,17 +641,13 @@ impl rt::Check for Reference {
     }
 }
 /// One of `doc`, `task`, `note`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(crate = "rt::serde")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ReferenceKind {
     /// `doc`
-    #[serde(rename = "doc")]
     Doc,
     /// `task`
-    #[serde(rename = "task")]
     Task,
     /// `note`
-    #[serde(rename = "note")]
     Note,
 }
 impl ReferenceKind {
@@ -789,11 +659,16 @@ impl ReferenceKind {
     ];
     /// The JSON string of this value.
     pub fn as_str(&self) -> &'static str {
-        match self {
-            ReferenceKind::Doc => "doc",
-            ReferenceKind::Task => "task",
-            ReferenceKind::Note => "note",
-        }
+        rt::StrEnum::json(*self)
+    }
+}
+impl rt::StrEnum for ReferenceKind {
+    const VALUES: &'static [Self] = Self::ALL;
+    const NAMES: &'static [&'static str] = &["doc", "task", "note"];
+    const ALLOWED: &'static str = "`doc`, `task`, `note`";
+    const CODE: rt::Keyword = rt::Keyword::Enum;
+    fn index(self) -> usize {
+        self as usize
     }
 }
 impl std::fmt::Display for ReferenceKind {
@@ -804,32 +679,22 @@ impl std::fmt::Display for ReferenceKind {
 impl std::str::FromStr for ReferenceKind {
     type Err = String;
     fn from_str(s: &str) -> ::core::result::Result<Self, String> {
-        match s {
-            "doc" => Ok(ReferenceKind::Doc),
-            "task" => Ok(ReferenceKind::Task),
-            "note" => Ok(ReferenceKind::Note),
-            other => Err(format!("`{other}` is not one of {}", "`doc`, `task`, `note`")),
-        }
+        rt::parse_enum(s)
     }
 }
 impl<'de> serde::Deserialize<'de> for ReferenceKind {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl serde::de::Visitor<'_> for V {
-            type Value = ReferenceKind;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("one of `doc`, `task`, `note`")
-            }
-            fn visit_str<__E: serde::de::Error>(
-                self,
-                s: &str,
-            ) -> ::core::result::Result<ReferenceKind, __E> {
-                s.parse().map_err(|m: String| rt::fail(rt::Keyword::Enum, "", m))
-            }
-        }
-        d.deserialize_str(V)
+        rt::decode_enum(d)
+    }
+}
+impl serde::Serialize for ReferenceKind {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        s.serialize_str(self.as_str())
     }
 }
 impl rt::Probed for ReferenceKind {
@@ -837,11 +702,7 @@ impl rt::Probed for ReferenceKind {
         rt::Probe::Str(self.as_str())
     }
 }
-impl rt::Check for ReferenceKind {
-    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        Ok(())
-    }
-}
+impl rt::Check for ReferenceKind {}
 impl rt::Verify for ReferenceKind {
     fn verify<'de, __D: serde::Deserializer<'de>>(
         d: __D,
@@ -885,14 +746,7 @@ impl EnvelopeMergedBuilder {
         __V: ::core::convert::TryInto<rt::Integer>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.count = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("count"));
-                }
-            }
-        }
+        rt::set(&mut self.count, &mut self.__error, v, "count");
         self
     }
     /// Sets `kind`; a value that breaks its rule makes `build` fail.
@@ -901,14 +755,7 @@ impl EnvelopeMergedBuilder {
         __V: ::core::convert::TryInto<ReferenceKind>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.kind = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("kind"));
-                }
-            }
-        }
+        rt::set(&mut self.kind, &mut self.__error, v, "kind");
         self
     }
     /// Sets `id`; a value that breaks its rule makes `build` fail.
@@ -917,14 +764,7 @@ impl EnvelopeMergedBuilder {
         __V: ::core::convert::TryInto<NonEmptyText>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.id = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("id"));
-                }
-            }
-        }
+        rt::set(&mut self.id, &mut self.__error, v, "id");
         self
     }
     /// The value, or the first member that failed its rule, the first required member
@@ -934,27 +774,9 @@ impl EnvelopeMergedBuilder {
             return Err(e);
         }
         let value = EnvelopeMerged {
-            count: self
-                .count
-                .ok_or_else(|| rt::Failure::new(
-                    rt::Keyword::Required,
-                    "",
-                    "missing required member `count`",
-                ))?,
-            kind: self
-                .kind
-                .ok_or_else(|| rt::Failure::new(
-                    rt::Keyword::Required,
-                    "",
-                    "missing required member `kind`",
-                ))?,
-            id: self
-                .id
-                .ok_or_else(|| rt::Failure::new(
-                    rt::Keyword::Required,
-                    "",
-                    "missing required member `id`",
-                ))?,
+            count: self.count.ok_or_else(|| rt::Failure::missing("count"))?,
+            kind: self.kind.ok_or_else(|| rt::Failure::missing("kind"))?,
+            id: self.id.ok_or_else(|| rt::Failure::missing("id"))?,
             extra: Default::default(),
             __order: rt::Order::default(),
         };
@@ -994,10 +816,8 @@ impl serde::Serialize for EnvelopeMerged {
         map.end()
     }
 }
-impl EnvelopeMerged {
-    /// Decodes the members of an object; `pre` is a member a tagged union already read.
-    #[doc(hidden)]
-    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+impl rt::DecodeMembers for EnvelopeMerged {
+    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<EnvelopeMerged, __A::Error> {
@@ -1024,29 +844,26 @@ impl EnvelopeMerged {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "count" => {
-                    if __count.is_some() {
-                        return Err(rt::duplicate(&mut map, "count"));
-                    }
+                    rt::once(&mut map, &mut __count, "count", rt::IntegerSeed(&INT_0))?;
                     __order_seen.push(0u16);
-                    __count = Some(map.next_value_seed(rt::IntegerSeed(&INT_0))?);
                 }
                 "kind" => {
-                    if __kind.is_some() {
-                        return Err(rt::duplicate(&mut map, "kind"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __kind,
+                        "kind",
+                        rt::TypeSeed::<ReferenceKind>::new(),
+                    )?;
                     __order_seen.push(1u16);
-                    __kind = Some(
-                        map.next_value_seed(rt::TypeSeed::<ReferenceKind>::new())?,
-                    );
                 }
                 "id" => {
-                    if __id.is_some() {
-                        return Err(rt::duplicate(&mut map, "id"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __id,
+                        "id",
+                        rt::TypeSeed::<NonEmptyText>::new(),
+                    )?;
                     __order_seen.push(2u16);
-                    __id = Some(
-                        map.next_value_seed(rt::TypeSeed::<NonEmptyText>::new())?,
-                    );
                 }
                 _ => {
                     if extra.contains_key(key.as_str()) {
@@ -1058,18 +875,9 @@ impl EnvelopeMerged {
                 }
             }
         }
-        let count = __count
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `count`"))?;
-        let kind = __kind
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `kind`"))?;
-        let id = __id
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `id`"))?;
+        let count = rt::required::<_, __A::Error>(__count, "count")?;
+        let kind = rt::required::<_, __A::Error>(__kind, "kind")?;
+        let id = rt::required::<_, __A::Error>(__id, "id")?;
         let value = EnvelopeMerged {
             count,
             kind,
@@ -1107,34 +915,28 @@ impl rt::VerifyMembers for EnvelopeMerged {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "count" => {
-                    if __count.is_some() {
-                        return Err(rt::duplicate(&mut map, "count"));
-                    }
-                    __count = Some(
-                        map.next_value_seed(rt::Verified(rt::IntegerSeed(&INT_0)))?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __count,
+                        "count",
+                        rt::Verified(rt::IntegerSeed(&INT_0)),
+                    )?
                 }
                 "kind" => {
-                    if __kind.is_some() {
-                        return Err(rt::duplicate(&mut map, "kind"));
-                    }
-                    __kind = Some(
-                        map
-                            .next_value_seed(
-                                rt::Verified(rt::TypeSeed::<ReferenceKind>::new()),
-                            )?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __kind,
+                        "kind",
+                        rt::Verified(rt::TypeSeed::<ReferenceKind>::new()),
+                    )?
                 }
                 "id" => {
-                    if __id.is_some() {
-                        return Err(rt::duplicate(&mut map, "id"));
-                    }
-                    __id = Some(
-                        map
-                            .next_value_seed(
-                                rt::Verified(rt::TypeSeed::<NonEmptyText>::new()),
-                            )?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __id,
+                        "id",
+                        rt::Verified(rt::TypeSeed::<NonEmptyText>::new()),
+                    )?
                 }
                 _ => {
                     if let Some(k) = __keys.insert(key) {
@@ -1144,27 +946,9 @@ impl rt::VerifyMembers for EnvelopeMerged {
                 }
             }
         }
-        if __count.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `count`"),
-            );
-        }
-        if __kind.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `kind`"),
-            );
-        }
-        if __id.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `id`"),
-            );
-        }
+        rt::required::<_, __A::Error>(__count, "count")?;
+        rt::required::<_, __A::Error>(__kind, "kind")?;
+        rt::required::<_, __A::Error>(__id, "id")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };
@@ -1186,20 +970,7 @@ impl<'de> serde::Deserialize<'de> for EnvelopeMerged {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = EnvelopeMerged;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (EnvelopeMerged)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<EnvelopeMerged, __A::Error> {
-                EnvelopeMerged::__visit(map, None)
-            }
-        }
-        d.deserialize_map(V)
+        rt::decode_object(d)
     }
 }
 impl rt::Fields for EnvelopeMerged {
@@ -1369,11 +1140,7 @@ impl rt::Probed for NonEmptyText {
         rt::Probe::Str(&self.0)
     }
 }
-impl rt::Check for NonEmptyText {
-    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        Ok(())
-    }
-}
+impl rt::Check for NonEmptyText {}
 impl rt::Document for Envelope {
     const SCHEMA: rt::SchemaInfo = rt::SchemaInfo {
         id: "https://example.test/narrowing/envelope.schema.json",

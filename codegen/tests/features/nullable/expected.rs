@@ -62,14 +62,7 @@ impl RecordBuilder {
         __V: ::core::convert::TryInto<rt::Str>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.a = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("a"));
-                }
-            }
-        }
+        rt::set(&mut self.a, &mut self.__error, v, "a");
         self
     }
     /// Sets `a` to `null`.
@@ -83,14 +76,7 @@ impl RecordBuilder {
         __V: ::core::convert::TryInto<rt::Integer>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.b = rt::Tri::Value(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("b"));
-                }
-            }
-        }
+        rt::set(&mut self.b, &mut self.__error, v, "b");
         self
     }
     /// Sets `b` to `null`.
@@ -104,14 +90,7 @@ impl RecordBuilder {
         __V: ::core::convert::TryInto<RecordC>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.c = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("c"));
-                }
-            }
-        }
+        rt::set(&mut self.c, &mut self.__error, v, "c");
         self
     }
     /// Sets `c` to `null`.
@@ -125,14 +104,7 @@ impl RecordBuilder {
         __V: ::core::convert::TryInto<rt::Str>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.d = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("d"));
-                }
-            }
-        }
+        rt::set(&mut self.d, &mut self.__error, v, "d");
         self
     }
     /// The value, or the first member that failed its rule, the first required member
@@ -197,10 +169,8 @@ impl serde::Serialize for Record {
         map.end()
     }
 }
-impl Record {
-    /// Decodes the members of an object; `pre` is a member a tagged union already read.
-    #[doc(hidden)]
-    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+impl rt::DecodeMembers for Record {
+    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Record, __A::Error> {
@@ -214,41 +184,35 @@ impl Record {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "a" => {
-                    if __a.is_some() {
-                        return Err(rt::duplicate(&mut map, "a"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __a,
+                        "a",
+                        rt::NullableSeed(rt::StrSeed(&STR_0)),
+                    )?;
                     __order_seen.push(0u16);
-                    __a = Some(
-                        map.next_value_seed(rt::NullableSeed(rt::StrSeed(&STR_0)))?,
-                    );
                 }
                 "b" => {
-                    if __b.is_some() {
-                        return Err(rt::duplicate(&mut map, "b"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __b,
+                        "b",
+                        rt::NullableSeed(rt::IntegerSeed(&INT_0)),
+                    )?;
                     __order_seen.push(1u16);
-                    __b = Some(
-                        map.next_value_seed(rt::NullableSeed(rt::IntegerSeed(&INT_0)))?,
-                    );
                 }
                 "c" => {
-                    if __c.is_some() {
-                        return Err(rt::duplicate(&mut map, "c"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __c,
+                        "c",
+                        rt::NullableSeed(rt::TypeSeed::<RecordC>::new()),
+                    )?;
                     __order_seen.push(2u16);
-                    __c = Some(
-                        map
-                            .next_value_seed(
-                                rt::NullableSeed(rt::TypeSeed::<RecordC>::new()),
-                            )?,
-                    );
                 }
                 "d" => {
-                    if __d.is_some() {
-                        return Err(rt::duplicate(&mut map, "d"));
-                    }
+                    rt::once(&mut map, &mut __d, "d", rt::StrSeed(&STR_0))?;
                     __order_seen.push(3u16);
-                    __d = Some(map.next_value_seed(rt::StrSeed(&STR_0))?);
                 }
                 _ => {
                     if extra.contains_key(key.as_str()) {
@@ -260,18 +224,12 @@ impl Record {
                 }
             }
         }
-        let a = __a
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `a`"))?;
+        let a = rt::required::<_, __A::Error>(__a, "a")?;
         let b = match __b {
             None => rt::Tri::Absent,
             Some(v) => rt::Tri::from_present(v),
         };
-        let c = __c
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `c`"))?;
+        let c = rt::required::<_, __A::Error>(__c, "c")?;
         let d = __d;
         let value = Record {
             a,
@@ -301,45 +259,31 @@ impl rt::VerifyMembers for Record {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "a" => {
-                    if __a.is_some() {
-                        return Err(rt::duplicate(&mut map, "a"));
-                    }
-                    __a = Some(
-                        map
-                            .next_value_seed(
-                                rt::Verified(rt::NullableSeed(rt::StrSeed(&STR_0))),
-                            )?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __a,
+                        "a",
+                        rt::Verified(rt::NullableSeed(rt::StrSeed(&STR_0))),
+                    )?
                 }
                 "b" => {
-                    if __b.is_some() {
-                        return Err(rt::duplicate(&mut map, "b"));
-                    }
-                    __b = Some(
-                        map
-                            .next_value_seed(
-                                rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_0))),
-                            )?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __b,
+                        "b",
+                        rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_0))),
+                    )?
                 }
                 "c" => {
-                    if __c.is_some() {
-                        return Err(rt::duplicate(&mut map, "c"));
-                    }
-                    __c = Some(
-                        map
-                            .next_value_seed(
-                                rt::Verified(
-                                    rt::NullableSeed(rt::TypeSeed::<RecordC>::new()),
-                                ),
-                            )?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __c,
+                        "c",
+                        rt::Verified(rt::NullableSeed(rt::TypeSeed::<RecordC>::new())),
+                    )?
                 }
                 "d" => {
-                    if __d.is_some() {
-                        return Err(rt::duplicate(&mut map, "d"));
-                    }
-                    __d = Some(map.next_value_seed(rt::Verified(rt::StrSeed(&STR_0)))?);
+                    rt::once(&mut map, &mut __d, "d", rt::Verified(rt::StrSeed(&STR_0)))?
                 }
                 _ => {
                     if let Some(k) = __keys.insert(key) {
@@ -349,20 +293,8 @@ impl rt::VerifyMembers for Record {
                 }
             }
         }
-        if __a.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `a`"),
-            );
-        }
-        if __c.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `c`"),
-            );
-        }
+        rt::required::<_, __A::Error>(__a, "a")?;
+        rt::required::<_, __A::Error>(__c, "c")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };
@@ -384,20 +316,7 @@ impl<'de> serde::Deserialize<'de> for Record {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Record;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Record)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<Record, __A::Error> {
-                Record::__visit(map, None)
-            }
-        }
-        d.deserialize_map(V)
+        rt::decode_object(d)
     }
 }
 impl rt::Fields for Record {
@@ -481,14 +400,7 @@ impl RecordCBuilder {
         __V: ::core::convert::TryInto<bool>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.x = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("x"));
-                }
-            }
-        }
+        rt::set(&mut self.x, &mut self.__error, v, "x");
         self
     }
     /// The value, or the first member that failed its rule, the first required member
@@ -498,13 +410,7 @@ impl RecordCBuilder {
             return Err(e);
         }
         let value = RecordC {
-            x: self
-                .x
-                .ok_or_else(|| rt::Failure::new(
-                    rt::Keyword::Required,
-                    "",
-                    "missing required member `x`",
-                ))?,
+            x: self.x.ok_or_else(|| rt::Failure::missing("x"))?,
             extra: Default::default(),
             __order: rt::Order::default(),
         };
@@ -542,10 +448,8 @@ impl serde::Serialize for RecordC {
         map.end()
     }
 }
-impl RecordC {
-    /// Decodes the members of an object; `pre` is a member a tagged union already read.
-    #[doc(hidden)]
-    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+impl rt::DecodeMembers for RecordC {
+    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<RecordC, __A::Error> {
@@ -556,11 +460,8 @@ impl RecordC {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "x" => {
-                    if __x.is_some() {
-                        return Err(rt::duplicate(&mut map, "x"));
-                    }
+                    rt::once(&mut map, &mut __x, "x", rt::BoolSeed(None))?;
                     __order_seen.push(0u16);
-                    __x = Some(map.next_value_seed(rt::BoolSeed(None))?);
                 }
                 _ => {
                     if extra.contains_key(key.as_str()) {
@@ -572,10 +473,7 @@ impl RecordC {
                 }
             }
         }
-        let x = __x
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `x`"))?;
+        let x = rt::required::<_, __A::Error>(__x, "x")?;
         let value = RecordC {
             x,
             extra,
@@ -598,10 +496,7 @@ impl rt::VerifyMembers for RecordC {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "x" => {
-                    if __x.is_some() {
-                        return Err(rt::duplicate(&mut map, "x"));
-                    }
-                    __x = Some(map.next_value_seed(rt::Verified(rt::BoolSeed(None)))?);
+                    rt::once(&mut map, &mut __x, "x", rt::Verified(rt::BoolSeed(None)))?
                 }
                 _ => {
                     if let Some(k) = __keys.insert(key) {
@@ -611,13 +506,7 @@ impl rt::VerifyMembers for RecordC {
                 }
             }
         }
-        if __x.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `x`"),
-            );
-        }
+        rt::required::<_, __A::Error>(__x, "x")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };
@@ -639,20 +528,7 @@ impl<'de> serde::Deserialize<'de> for RecordC {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = RecordC;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (RecordC)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<RecordC, __A::Error> {
-                RecordC::__visit(map, None)
-            }
-        }
-        d.deserialize_map(V)
+        rt::decode_object(d)
     }
 }
 impl rt::Fields for RecordC {

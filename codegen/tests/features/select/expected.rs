@@ -51,14 +51,7 @@ impl MessageBuilder {
         __V: ::core::convert::TryInto<MessageType>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.type_ = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("type"));
-                }
-            }
-        }
+        rt::set(&mut self.type_, &mut self.__error, v, "type");
         self
     }
     /// Sets `body`; a value that breaks its rule makes `build` fail.
@@ -67,14 +60,7 @@ impl MessageBuilder {
         __V: ::core::convert::TryInto<MessageBody>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.body = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("body"));
-                }
-            }
-        }
+        rt::set(&mut self.body, &mut self.__error, v, "body");
         self
     }
     /// The value, or the first member that failed its rule, the first required member
@@ -87,20 +73,8 @@ impl MessageBuilder {
             self.type_ = p.implied();
         }
         let value = Message {
-            type_: self
-                .type_
-                .ok_or_else(|| rt::Failure::new(
-                    rt::Keyword::Required,
-                    "",
-                    "missing required member `type`",
-                ))?,
-            body: self
-                .body
-                .ok_or_else(|| rt::Failure::new(
-                    rt::Keyword::Required,
-                    "",
-                    "missing required member `body`",
-                ))?,
+            type_: self.type_.ok_or_else(|| rt::Failure::missing("type"))?,
+            body: self.body.ok_or_else(|| rt::Failure::missing("body"))?,
             __order: rt::Order::default(),
         };
         rt::Check::check(&value)?;
@@ -138,10 +112,8 @@ impl serde::Serialize for Message {
         map.end()
     }
 }
-impl Message {
-    /// Decodes the members of an object; `pre` is a member a tagged union already read.
-    #[doc(hidden)]
-    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+impl rt::DecodeMembers for Message {
+    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Message, __A::Error> {
@@ -166,13 +138,13 @@ impl Message {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "type" => {
-                    if __type_.is_some() {
-                        return Err(rt::duplicate(&mut map, "type"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __type_,
+                        "type",
+                        rt::TypeSeed::<MessageType>::new(),
+                    )?;
                     __order_seen.push(0u16);
-                    __type_ = Some(
-                        map.next_value_seed(rt::TypeSeed::<MessageType>::new())?,
-                    );
                 }
                 "body" => {
                     if __body.is_some() {
@@ -204,10 +176,7 @@ impl Message {
                 }
             }
         }
-        let type_ = __type_
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `type`"))?;
+        let type_ = rt::required::<_, __A::Error>(__type_, "type")?;
         let body = match __body {
             Some(p) => {
                 match p {
@@ -265,12 +234,12 @@ impl rt::VerifyMembers for Message {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "type" => {
-                    if __type_.is_some() {
-                        return Err(rt::duplicate(&mut map, "type"));
-                    }
-                    __type_ = Some(
-                        map.next_value_seed(rt::TypeSeed::<MessageType>::new())?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __type_,
+                        "type",
+                        rt::TypeSeed::<MessageType>::new(),
+                    )?
                 }
                 "body" => {
                     if __body.is_some() {
@@ -298,10 +267,7 @@ impl rt::VerifyMembers for Message {
                 }
             }
         }
-        let type_ = __type_
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `type`"))?;
+        let type_ = rt::required::<_, __A::Error>(__type_, "type")?;
         match __body {
             Some(Some(r)) => {
                 rt::verify_raw::<_, __A::Error>(&r, __MessageBodySeed(&type_))?;
@@ -336,20 +302,7 @@ impl<'de> serde::Deserialize<'de> for Message {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Message;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Message)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<Message, __A::Error> {
-                Message::__visit(map, None)
-            }
-        }
-        d.deserialize_map(V)
+        rt::decode_object(d)
     }
 }
 impl rt::Fields for Message {
@@ -373,17 +326,13 @@ impl rt::Check for Message {
     }
 }
 /// One of `text`, `image`, `ping`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(crate = "rt::serde")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum MessageType {
     /// `text`
-    #[serde(rename = "text")]
     Text,
     /// `image`
-    #[serde(rename = "image")]
     Image,
     /// `ping`
-    #[serde(rename = "ping")]
     Ping,
 }
 impl MessageType {
@@ -395,11 +344,16 @@ impl MessageType {
     ];
     /// The JSON string of this value.
     pub fn as_str(&self) -> &'static str {
-        match self {
-            MessageType::Text => "text",
-            MessageType::Image => "image",
-            MessageType::Ping => "ping",
-        }
+        rt::StrEnum::json(*self)
+    }
+}
+impl rt::StrEnum for MessageType {
+    const VALUES: &'static [Self] = Self::ALL;
+    const NAMES: &'static [&'static str] = &["text", "image", "ping"];
+    const ALLOWED: &'static str = "`text`, `image`, `ping`";
+    const CODE: rt::Keyword = rt::Keyword::Enum;
+    fn index(self) -> usize {
+        self as usize
     }
 }
 impl std::fmt::Display for MessageType {
@@ -410,34 +364,22 @@ impl std::fmt::Display for MessageType {
 impl std::str::FromStr for MessageType {
     type Err = String;
     fn from_str(s: &str) -> ::core::result::Result<Self, String> {
-        match s {
-            "text" => Ok(MessageType::Text),
-            "image" => Ok(MessageType::Image),
-            "ping" => Ok(MessageType::Ping),
-            other => {
-                Err(format!("`{other}` is not one of {}", "`text`, `image`, `ping`"))
-            }
-        }
+        rt::parse_enum(s)
     }
 }
 impl<'de> serde::Deserialize<'de> for MessageType {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl serde::de::Visitor<'_> for V {
-            type Value = MessageType;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("one of `text`, `image`, `ping`")
-            }
-            fn visit_str<__E: serde::de::Error>(
-                self,
-                s: &str,
-            ) -> ::core::result::Result<MessageType, __E> {
-                s.parse().map_err(|m: String| rt::fail(rt::Keyword::Enum, "", m))
-            }
-        }
-        d.deserialize_str(V)
+        rt::decode_enum(d)
+    }
+}
+impl serde::Serialize for MessageType {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        s.serialize_str(self.as_str())
     }
 }
 impl rt::Probed for MessageType {
@@ -445,11 +387,7 @@ impl rt::Probed for MessageType {
         rt::Probe::Str(self.as_str())
     }
 }
-impl rt::Check for MessageType {
-    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        Ok(())
-    }
-}
+impl rt::Check for MessageType {}
 impl rt::Verify for MessageType {
     fn verify<'de, __D: serde::Deserializer<'de>>(
         d: __D,
@@ -665,14 +603,7 @@ impl TextBuilder {
         __V: ::core::convert::TryInto<Text0To5>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.text = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("text"));
-                }
-            }
-        }
+        rt::set(&mut self.text, &mut self.__error, v, "text");
         self
     }
     /// The value, or the first member that failed its rule, the first required member
@@ -682,13 +613,7 @@ impl TextBuilder {
             return Err(e);
         }
         let value = Text {
-            text: self
-                .text
-                .ok_or_else(|| rt::Failure::new(
-                    rt::Keyword::Required,
-                    "",
-                    "missing required member `text`",
-                ))?,
+            text: self.text.ok_or_else(|| rt::Failure::missing("text"))?,
             __order: rt::Order::default(),
         };
         rt::Check::check(&value)?;
@@ -725,10 +650,8 @@ impl serde::Serialize for Text {
         map.end()
     }
 }
-impl Text {
-    /// Decodes the members of an object; `pre` is a member a tagged union already read.
-    #[doc(hidden)]
-    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+impl rt::DecodeMembers for Text {
+    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Text, __A::Error> {
@@ -738,11 +661,13 @@ impl Text {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "text" => {
-                    if __text.is_some() {
-                        return Err(rt::duplicate(&mut map, "text"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __text,
+                        "text",
+                        rt::TypeSeed::<Text0To5>::new(),
+                    )?;
                     __order_seen.push(0u16);
-                    __text = Some(map.next_value_seed(rt::TypeSeed::<Text0To5>::new())?);
                 }
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
@@ -754,10 +679,7 @@ impl Text {
                 }
             }
         }
-        let text = __text
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `text`"))?;
+        let text = rt::required::<_, __A::Error>(__text, "text")?;
         let value = Text {
             text,
             __order: __order_seen.finish(),
@@ -778,15 +700,12 @@ impl rt::VerifyMembers for Text {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "text" => {
-                    if __text.is_some() {
-                        return Err(rt::duplicate(&mut map, "text"));
-                    }
-                    __text = Some(
-                        map
-                            .next_value_seed(
-                                rt::Verified(rt::TypeSeed::<Text0To5>::new()),
-                            )?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __text,
+                        "text",
+                        rt::Verified(rt::TypeSeed::<Text0To5>::new()),
+                    )?
                 }
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
@@ -798,13 +717,7 @@ impl rt::VerifyMembers for Text {
                 }
             }
         }
-        if __text.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `text`"),
-            );
-        }
+        rt::required::<_, __A::Error>(__text, "text")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };
@@ -826,20 +739,7 @@ impl<'de> serde::Deserialize<'de> for Text {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Text;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Text)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<Text, __A::Error> {
-                Text::__visit(map, None)
-            }
-        }
-        d.deserialize_map(V)
+        rt::decode_object(d)
     }
 }
 impl rt::Fields for Text {
@@ -855,11 +755,7 @@ impl rt::Probed for Text {
         rt::Probe::Object
     }
 }
-impl rt::Check for Text {
-    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        Ok(())
-    }
-}
+impl rt::Check for Text {}
 /// An object with the members `url`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MessageBodyImage {
@@ -886,14 +782,7 @@ impl MessageBodyImageBuilder {
         __V: ::core::convert::TryInto<Url>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.url = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("url"));
-                }
-            }
-        }
+        rt::set(&mut self.url, &mut self.__error, v, "url");
         self
     }
     /// The value, or the first member that failed its rule, the first required member
@@ -903,13 +792,7 @@ impl MessageBodyImageBuilder {
             return Err(e);
         }
         let value = MessageBodyImage {
-            url: self
-                .url
-                .ok_or_else(|| rt::Failure::new(
-                    rt::Keyword::Required,
-                    "",
-                    "missing required member `url`",
-                ))?,
+            url: self.url.ok_or_else(|| rt::Failure::missing("url"))?,
             extra: Default::default(),
             __order: rt::Order::default(),
         };
@@ -947,10 +830,8 @@ impl serde::Serialize for MessageBodyImage {
         map.end()
     }
 }
-impl MessageBodyImage {
-    /// Decodes the members of an object; `pre` is a member a tagged union already read.
-    #[doc(hidden)]
-    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+impl rt::DecodeMembers for MessageBodyImage {
+    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<MessageBodyImage, __A::Error> {
@@ -961,11 +842,8 @@ impl MessageBodyImage {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "url" => {
-                    if __url.is_some() {
-                        return Err(rt::duplicate(&mut map, "url"));
-                    }
+                    rt::once(&mut map, &mut __url, "url", rt::TypeSeed::<Url>::new())?;
                     __order_seen.push(0u16);
-                    __url = Some(map.next_value_seed(rt::TypeSeed::<Url>::new())?);
                 }
                 _ => {
                     if extra.contains_key(key.as_str()) {
@@ -977,10 +855,7 @@ impl MessageBodyImage {
                 }
             }
         }
-        let url = __url
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `url`"))?;
+        let url = rt::required::<_, __A::Error>(__url, "url")?;
         let value = MessageBodyImage {
             url,
             extra,
@@ -1004,12 +879,12 @@ impl rt::VerifyMembers for MessageBodyImage {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "url" => {
-                    if __url.is_some() {
-                        return Err(rt::duplicate(&mut map, "url"));
-                    }
-                    __url = Some(
-                        map.next_value_seed(rt::Verified(rt::TypeSeed::<Url>::new()))?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __url,
+                        "url",
+                        rt::Verified(rt::TypeSeed::<Url>::new()),
+                    )?
                 }
                 "channel" => {
                     if __unknown_0.is_some() {
@@ -1025,13 +900,7 @@ impl rt::VerifyMembers for MessageBodyImage {
                 }
             }
         }
-        if __url.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `url`"),
-            );
-        }
+        rt::required::<_, __A::Error>(__url, "url")?;
         let __members = |key: &str| match key {
             "channel" => {
                 match &__unknown_0 {
@@ -1059,20 +928,7 @@ impl<'de> serde::Deserialize<'de> for MessageBodyImage {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = MessageBodyImage;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (MessageBodyImage)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<MessageBodyImage, __A::Error> {
-                MessageBodyImage::__visit(map, None)
-            }
-        }
-        d.deserialize_map(V)
+        rt::decode_object(d)
     }
 }
 impl rt::Fields for MessageBodyImage {
@@ -1135,14 +991,7 @@ impl MessageBodyOtherBuilder {
         __V: ::core::convert::TryInto<MessageBodyOtherChannel>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.channel = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("channel"));
-                }
-            }
-        }
+        rt::set(&mut self.channel, &mut self.__error, v, "channel");
         self
     }
     /// The value, or the first member that failed its rule, the first required member
@@ -1195,10 +1044,8 @@ impl serde::Serialize for MessageBodyOther {
         map.end()
     }
 }
-impl MessageBodyOther {
-    /// Decodes the members of an object; `pre` is a member a tagged union already read.
-    #[doc(hidden)]
-    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+impl rt::DecodeMembers for MessageBodyOther {
+    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<MessageBodyOther, __A::Error> {
@@ -1223,16 +1070,13 @@ impl MessageBodyOther {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "channel" => {
-                    if __channel.is_some() {
-                        return Err(rt::duplicate(&mut map, "channel"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __channel,
+                        "channel",
+                        rt::TypeSeed::<MessageBodyOtherChannel>::new(),
+                    )?;
                     __order_seen.push(0u16);
-                    __channel = Some(
-                        map
-                            .next_value_seed(
-                                rt::TypeSeed::<MessageBodyOtherChannel>::new(),
-                            )?,
-                    );
                 }
                 _ => {
                     if extra.contains_key(key.as_str()) {
@@ -1278,15 +1122,12 @@ impl rt::VerifyMembers for MessageBodyOther {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "channel" => {
-                    if __channel.is_some() {
-                        return Err(rt::duplicate(&mut map, "channel"));
-                    }
-                    __channel = Some(
-                        map
-                            .next_value_seed(
-                                rt::Verified(rt::TypeSeed::<MessageBodyOtherChannel>::new()),
-                            )?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __channel,
+                        "channel",
+                        rt::Verified(rt::TypeSeed::<MessageBodyOtherChannel>::new()),
+                    )?
                 }
                 _ => {
                     if let Some(k) = __keys.insert(key) {
@@ -1317,20 +1158,7 @@ impl<'de> serde::Deserialize<'de> for MessageBodyOther {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = MessageBodyOther;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (MessageBodyOther)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<MessageBodyOther, __A::Error> {
-                MessageBodyOther::__visit(map, None)
-            }
-        }
-        d.deserialize_map(V)
+        rt::decode_object(d)
     }
 }
 impl rt::Fields for MessageBodyOther {
@@ -1368,14 +1196,11 @@ impl rt::Check for MessageBodyOther {
     }
 }
 /// One of `a`, `b`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(crate = "rt::serde")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum MessageBodyOtherChannel {
     /// `a`
-    #[serde(rename = "a")]
     A,
     /// `b`
-    #[serde(rename = "b")]
     B,
 }
 impl MessageBodyOtherChannel {
@@ -1386,10 +1211,16 @@ impl MessageBodyOtherChannel {
     ];
     /// The JSON string of this value.
     pub fn as_str(&self) -> &'static str {
-        match self {
-            MessageBodyOtherChannel::A => "a",
-            MessageBodyOtherChannel::B => "b",
-        }
+        rt::StrEnum::json(*self)
+    }
+}
+impl rt::StrEnum for MessageBodyOtherChannel {
+    const VALUES: &'static [Self] = Self::ALL;
+    const NAMES: &'static [&'static str] = &["a", "b"];
+    const ALLOWED: &'static str = "`a`, `b`";
+    const CODE: rt::Keyword = rt::Keyword::Enum;
+    fn index(self) -> usize {
+        self as usize
     }
 }
 impl std::fmt::Display for MessageBodyOtherChannel {
@@ -1400,31 +1231,22 @@ impl std::fmt::Display for MessageBodyOtherChannel {
 impl std::str::FromStr for MessageBodyOtherChannel {
     type Err = String;
     fn from_str(s: &str) -> ::core::result::Result<Self, String> {
-        match s {
-            "a" => Ok(MessageBodyOtherChannel::A),
-            "b" => Ok(MessageBodyOtherChannel::B),
-            other => Err(format!("`{other}` is not one of {}", "`a`, `b`")),
-        }
+        rt::parse_enum(s)
     }
 }
 impl<'de> serde::Deserialize<'de> for MessageBodyOtherChannel {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl serde::de::Visitor<'_> for V {
-            type Value = MessageBodyOtherChannel;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("one of `a`, `b`")
-            }
-            fn visit_str<__E: serde::de::Error>(
-                self,
-                s: &str,
-            ) -> ::core::result::Result<MessageBodyOtherChannel, __E> {
-                s.parse().map_err(|m: String| rt::fail(rt::Keyword::Enum, "", m))
-            }
-        }
-        d.deserialize_str(V)
+        rt::decode_enum(d)
+    }
+}
+impl serde::Serialize for MessageBodyOtherChannel {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        s.serialize_str(self.as_str())
     }
 }
 impl rt::Probed for MessageBodyOtherChannel {
@@ -1432,11 +1254,7 @@ impl rt::Probed for MessageBodyOtherChannel {
         rt::Probe::Str(self.as_str())
     }
 }
-impl rt::Check for MessageBodyOtherChannel {
-    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        Ok(())
-    }
-}
+impl rt::Check for MessageBodyOtherChannel {}
 impl rt::Verify for MessageBodyOtherChannel {
     fn verify<'de, __D: serde::Deserializer<'de>>(
         d: __D,
@@ -1565,11 +1383,7 @@ impl rt::Probed for Text0To5 {
         rt::Probe::Str(&self.0)
     }
 }
-impl rt::Check for Text0To5 {
-    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        Ok(())
-    }
-}
+impl rt::Check for Text0To5 {}
 ///A string matching `^https://`. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Url(rt::Str);
@@ -1691,11 +1505,7 @@ impl rt::Probed for Url {
         rt::Probe::Str(&self.0)
     }
 }
-impl rt::Check for Url {
-    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        Ok(())
-    }
-}
+impl rt::Check for Url {}
 impl rt::Document for Message {
     const SCHEMA: rt::SchemaInfo = rt::SchemaInfo {
         id: "https://example.test/select/message.schema.json",

@@ -73,11 +73,17 @@ impl<'de> serde::Deserialize<'de> for Shape {
                     let tag = map.next_value::<rt::Key<'de>>()?;
                     return match tag.as_str() {
                         "circle" => {
-                            Circle::__visit(map, Some(("kind", "circle")))
+                            <Circle as rt::DecodeMembers>::decode_members(
+                                    map,
+                                    Some(("kind", "circle")),
+                                )
                                 .map(Shape::Circle)
                         }
                         "square" => {
-                            Square::__visit(map, Some(("kind", "square")))
+                            <Square as rt::DecodeMembers>::decode_members(
+                                    map,
+                                    Some(("kind", "square")),
+                                )
                                 .map(Shape::Square)
                         }
                         other => {
@@ -282,14 +288,7 @@ impl CircleBuilder {
         __V: ::core::convert::TryInto<f64>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.radius = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("radius"));
-                }
-            }
-        }
+        rt::set(&mut self.radius, &mut self.__error, v, "radius");
         self
     }
     /// The value, or the first member that failed its rule, the first required member
@@ -300,13 +299,7 @@ impl CircleBuilder {
         }
         let value = Circle {
             kind: CircleKind::Circle,
-            radius: self
-                .radius
-                .ok_or_else(|| rt::Failure::new(
-                    rt::Keyword::Required,
-                    "",
-                    "missing required member `radius`",
-                ))?,
+            radius: self.radius.ok_or_else(|| rt::Failure::missing("radius"))?,
             extra: Default::default(),
             __order: rt::Order::default(),
         };
@@ -345,10 +338,8 @@ impl serde::Serialize for Circle {
         map.end()
     }
 }
-impl Circle {
-    /// Decodes the members of an object; `pre` is a member a tagged union already read.
-    #[doc(hidden)]
-    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+impl rt::DecodeMembers for Circle {
+    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Circle, __A::Error> {
@@ -374,20 +365,17 @@ impl Circle {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "kind" => {
-                    if __kind.is_some() {
-                        return Err(rt::duplicate(&mut map, "kind"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __kind,
+                        "kind",
+                        rt::TypeSeed::<CircleKind>::new(),
+                    )?;
                     __order_seen.push(0u16);
-                    __kind = Some(
-                        map.next_value_seed(rt::TypeSeed::<CircleKind>::new())?,
-                    );
                 }
                 "radius" => {
-                    if __radius.is_some() {
-                        return Err(rt::duplicate(&mut map, "radius"));
-                    }
+                    rt::once(&mut map, &mut __radius, "radius", rt::NumSeed(&NUM_0))?;
                     __order_seen.push(1u16);
-                    __radius = Some(map.next_value_seed(rt::NumSeed(&NUM_0))?);
                 }
                 _ => {
                     if extra.contains_key(key.as_str()) {
@@ -399,14 +387,8 @@ impl Circle {
                 }
             }
         }
-        let kind = __kind
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `kind`"))?;
-        let radius = __radius
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `radius`"))?;
+        let kind = rt::required::<_, __A::Error>(__kind, "kind")?;
+        let radius = rt::required::<_, __A::Error>(__radius, "radius")?;
         let value = Circle {
             kind,
             radius,
@@ -442,23 +424,20 @@ impl rt::VerifyMembers for Circle {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "kind" => {
-                    if __kind.is_some() {
-                        return Err(rt::duplicate(&mut map, "kind"));
-                    }
-                    __kind = Some(
-                        map
-                            .next_value_seed(
-                                rt::Verified(rt::TypeSeed::<CircleKind>::new()),
-                            )?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __kind,
+                        "kind",
+                        rt::Verified(rt::TypeSeed::<CircleKind>::new()),
+                    )?
                 }
                 "radius" => {
-                    if __radius.is_some() {
-                        return Err(rt::duplicate(&mut map, "radius"));
-                    }
-                    __radius = Some(
-                        map.next_value_seed(rt::Verified(rt::NumSeed(&NUM_0)))?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __radius,
+                        "radius",
+                        rt::Verified(rt::NumSeed(&NUM_0)),
+                    )?
                 }
                 _ => {
                     if let Some(k) = __keys.insert(key) {
@@ -468,20 +447,8 @@ impl rt::VerifyMembers for Circle {
                 }
             }
         }
-        if __kind.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `kind`"),
-            );
-        }
-        if __radius.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `radius`"),
-            );
-        }
+        rt::required::<_, __A::Error>(__kind, "kind")?;
+        rt::required::<_, __A::Error>(__radius, "radius")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };
@@ -503,20 +470,7 @@ impl<'de> serde::Deserialize<'de> for Circle {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Circle;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Circle)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<Circle, __A::Error> {
-                Circle::__visit(map, None)
-            }
-        }
-        d.deserialize_map(V)
+        rt::decode_object(d)
     }
 }
 impl rt::Fields for Circle {
@@ -565,11 +519,9 @@ impl rt::Check for Circle {
     }
 }
 /// One of `circle`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(crate = "rt::serde")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum CircleKind {
     /// `circle`
-    #[serde(rename = "circle")]
     Circle,
 }
 impl CircleKind {
@@ -577,9 +529,16 @@ impl CircleKind {
     pub const ALL: &'static [CircleKind] = &[CircleKind::Circle];
     /// The JSON string of this value.
     pub fn as_str(&self) -> &'static str {
-        match self {
-            CircleKind::Circle => "circle",
-        }
+        rt::StrEnum::json(*self)
+    }
+}
+impl rt::StrEnum for CircleKind {
+    const VALUES: &'static [Self] = Self::ALL;
+    const NAMES: &'static [&'static str] = &["circle"];
+    const ALLOWED: &'static str = "`circle`";
+    const CODE: rt::Keyword = rt::Keyword::Const;
+    fn index(self) -> usize {
+        self as usize
     }
 }
 impl std::fmt::Display for CircleKind {
@@ -590,30 +549,22 @@ impl std::fmt::Display for CircleKind {
 impl std::str::FromStr for CircleKind {
     type Err = String;
     fn from_str(s: &str) -> ::core::result::Result<Self, String> {
-        match s {
-            "circle" => Ok(CircleKind::Circle),
-            other => Err(format!("`{other}` is not one of {}", "`circle`")),
-        }
+        rt::parse_enum(s)
     }
 }
 impl<'de> serde::Deserialize<'de> for CircleKind {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl serde::de::Visitor<'_> for V {
-            type Value = CircleKind;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("one of `circle`")
-            }
-            fn visit_str<__E: serde::de::Error>(
-                self,
-                s: &str,
-            ) -> ::core::result::Result<CircleKind, __E> {
-                s.parse().map_err(|m: String| rt::fail(rt::Keyword::Const, "", m))
-            }
-        }
-        d.deserialize_str(V)
+        rt::decode_enum(d)
+    }
+}
+impl serde::Serialize for CircleKind {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        s.serialize_str(self.as_str())
     }
 }
 impl rt::Probed for CircleKind {
@@ -621,11 +572,7 @@ impl rt::Probed for CircleKind {
         rt::Probe::Str(self.as_str())
     }
 }
-impl rt::Check for CircleKind {
-    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        Ok(())
-    }
-}
+impl rt::Check for CircleKind {}
 impl rt::Verify for CircleKind {
     fn verify<'de, __D: serde::Deserializer<'de>>(
         d: __D,
@@ -661,14 +608,7 @@ impl SquareBuilder {
         __V: ::core::convert::TryInto<rt::Integer>,
         rt::Failure: From<__V::Error>,
     {
-        match v.try_into() {
-            Ok(v) => self.side = Some(v),
-            Err(e) => {
-                if self.__error.is_none() {
-                    self.__error = Some(rt::Failure::from(e).at("side"));
-                }
-            }
-        }
+        rt::set(&mut self.side, &mut self.__error, v, "side");
         self
     }
     /// The value, or the first member that failed its rule, the first required member
@@ -679,13 +619,7 @@ impl SquareBuilder {
         }
         let value = Square {
             kind: SquareKind::Square,
-            side: self
-                .side
-                .ok_or_else(|| rt::Failure::new(
-                    rt::Keyword::Required,
-                    "",
-                    "missing required member `side`",
-                ))?,
+            side: self.side.ok_or_else(|| rt::Failure::missing("side"))?,
             __order: rt::Order::default(),
         };
         rt::Check::check(&value)?;
@@ -723,10 +657,8 @@ impl serde::Serialize for Square {
         map.end()
     }
 }
-impl Square {
-    /// Decodes the members of an object; `pre` is a member a tagged union already read.
-    #[doc(hidden)]
-    pub fn __visit<'de, __A: serde::de::MapAccess<'de>>(
+impl rt::DecodeMembers for Square {
+    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Square, __A::Error> {
@@ -751,20 +683,17 @@ impl Square {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "kind" => {
-                    if __kind.is_some() {
-                        return Err(rt::duplicate(&mut map, "kind"));
-                    }
+                    rt::once(
+                        &mut map,
+                        &mut __kind,
+                        "kind",
+                        rt::TypeSeed::<SquareKind>::new(),
+                    )?;
                     __order_seen.push(0u16);
-                    __kind = Some(
-                        map.next_value_seed(rt::TypeSeed::<SquareKind>::new())?,
-                    );
                 }
                 "side" => {
-                    if __side.is_some() {
-                        return Err(rt::duplicate(&mut map, "side"));
-                    }
+                    rt::once(&mut map, &mut __side, "side", rt::IntegerSeed(&INT_0))?;
                     __order_seen.push(1u16);
-                    __side = Some(map.next_value_seed(rt::IntegerSeed(&INT_0))?);
                 }
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
@@ -776,14 +705,8 @@ impl Square {
                 }
             }
         }
-        let kind = __kind
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `kind`"))?;
-        let side = __side
-            .ok_or_else(|| rt::fail::<
-                __A::Error,
-            >(rt::Keyword::Required, "", "missing required member `side`"))?;
+        let kind = rt::required::<_, __A::Error>(__kind, "kind")?;
+        let side = rt::required::<_, __A::Error>(__side, "side")?;
         let value = Square {
             kind,
             side,
@@ -817,23 +740,20 @@ impl rt::VerifyMembers for Square {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "kind" => {
-                    if __kind.is_some() {
-                        return Err(rt::duplicate(&mut map, "kind"));
-                    }
-                    __kind = Some(
-                        map
-                            .next_value_seed(
-                                rt::Verified(rt::TypeSeed::<SquareKind>::new()),
-                            )?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __kind,
+                        "kind",
+                        rt::Verified(rt::TypeSeed::<SquareKind>::new()),
+                    )?
                 }
                 "side" => {
-                    if __side.is_some() {
-                        return Err(rt::duplicate(&mut map, "side"));
-                    }
-                    __side = Some(
-                        map.next_value_seed(rt::Verified(rt::IntegerSeed(&INT_0)))?,
-                    );
+                    rt::once(
+                        &mut map,
+                        &mut __side,
+                        "side",
+                        rt::Verified(rt::IntegerSeed(&INT_0)),
+                    )?
                 }
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
@@ -845,20 +765,8 @@ impl rt::VerifyMembers for Square {
                 }
             }
         }
-        if __kind.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `kind`"),
-            );
-        }
-        if __side.is_none() {
-            return Err(
-                rt::fail::<
-                    __A::Error,
-                >(rt::Keyword::Required, "", "missing required member `side`"),
-            );
-        }
+        rt::required::<_, __A::Error>(__kind, "kind")?;
+        rt::required::<_, __A::Error>(__side, "side")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };
@@ -880,20 +788,7 @@ impl<'de> serde::Deserialize<'de> for Square {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Square;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object (Square)")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                map: __A,
-            ) -> ::core::result::Result<Square, __A::Error> {
-                Square::__visit(map, None)
-            }
-        }
-        d.deserialize_map(V)
+        rt::decode_object(d)
     }
 }
 impl rt::Fields for Square {
@@ -926,11 +821,9 @@ impl rt::Check for Square {
     }
 }
 /// One of `square`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(crate = "rt::serde")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum SquareKind {
     /// `square`
-    #[serde(rename = "square")]
     Square,
 }
 impl SquareKind {
@@ -938,9 +831,16 @@ impl SquareKind {
     pub const ALL: &'static [SquareKind] = &[SquareKind::Square];
     /// The JSON string of this value.
     pub fn as_str(&self) -> &'static str {
-        match self {
-            SquareKind::Square => "square",
-        }
+        rt::StrEnum::json(*self)
+    }
+}
+impl rt::StrEnum for SquareKind {
+    const VALUES: &'static [Self] = Self::ALL;
+    const NAMES: &'static [&'static str] = &["square"];
+    const ALLOWED: &'static str = "`square`";
+    const CODE: rt::Keyword = rt::Keyword::Const;
+    fn index(self) -> usize {
+        self as usize
     }
 }
 impl std::fmt::Display for SquareKind {
@@ -951,30 +851,22 @@ impl std::fmt::Display for SquareKind {
 impl std::str::FromStr for SquareKind {
     type Err = String;
     fn from_str(s: &str) -> ::core::result::Result<Self, String> {
-        match s {
-            "square" => Ok(SquareKind::Square),
-            other => Err(format!("`{other}` is not one of {}", "`square`")),
-        }
+        rt::parse_enum(s)
     }
 }
 impl<'de> serde::Deserialize<'de> for SquareKind {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl serde::de::Visitor<'_> for V {
-            type Value = SquareKind;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("one of `square`")
-            }
-            fn visit_str<__E: serde::de::Error>(
-                self,
-                s: &str,
-            ) -> ::core::result::Result<SquareKind, __E> {
-                s.parse().map_err(|m: String| rt::fail(rt::Keyword::Const, "", m))
-            }
-        }
-        d.deserialize_str(V)
+        rt::decode_enum(d)
+    }
+}
+impl serde::Serialize for SquareKind {
+    fn serialize<__S: serde::Serializer>(
+        &self,
+        s: __S,
+    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+        s.serialize_str(self.as_str())
     }
 }
 impl rt::Probed for SquareKind {
@@ -982,11 +874,7 @@ impl rt::Probed for SquareKind {
         rt::Probe::Str(self.as_str())
     }
 }
-impl rt::Check for SquareKind {
-    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        Ok(())
-    }
-}
+impl rt::Check for SquareKind {}
 impl rt::Verify for SquareKind {
     fn verify<'de, __D: serde::Deserializer<'de>>(
         d: __D,
