@@ -1522,6 +1522,7 @@ pub trait Check {
 
 /// Decodes the value of member `key` into `slot` with `seed`, refusing a member already seen
 /// ([`duplicate`]): the member arm of every generated decoder and verdict, in one place.
+#[inline]
 pub fn once<'de, A, S>(
     map: &mut A,
     slot: &mut Option<S::Value>,
@@ -1540,6 +1541,7 @@ where
 }
 
 /// The value of required member `key`, or the decoder's `required` failure when it never came.
+#[inline]
 pub fn required<T, E: de::Error>(slot: Option<T>, key: &str) -> Result<T, E> {
     match slot {
         Some(v) => Ok(v),
@@ -2505,6 +2507,10 @@ pub trait StrEnum: Copy + Sized + 'static {
     const CODE: Keyword;
     /// The position of `self` in [`StrEnum::VALUES`].
     fn index(self) -> usize;
+    /// The value whose JSON string is `s`. Generated as a `match`, which the compiler turns into
+    /// a search by length and bytes: a scan of [`StrEnum::NAMES`] would cost an event decode
+    /// a comparison per event type.
+    fn from_json(s: &str) -> Option<Self>;
     /// The JSON string of `self`.
     fn json(self) -> &'static str {
         Self::NAMES[self.index()]
@@ -2512,14 +2518,13 @@ pub trait StrEnum: Copy + Sized + 'static {
 }
 
 /// The value whose JSON string is `s`, or the sentence saying what the values are.
+#[inline]
 pub fn parse_enum<T: StrEnum>(s: &str) -> Result<T, String> {
-    match T::NAMES.iter().position(|name| *name == s) {
-        Some(i) => Ok(T::VALUES[i]),
-        None => Err(format!("`{s}` is not one of {}", T::ALLOWED)),
-    }
+    T::from_json(s).ok_or_else(|| format!("`{s}` is not one of {}", T::ALLOWED))
 }
 
 /// Decodes a string enum: every generated string enum's `Deserialize`.
+#[inline]
 pub fn decode_enum<'de, T: StrEnum, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
     struct V<T>(std::marker::PhantomData<fn() -> T>);
     impl<T: StrEnum> Visitor<'_> for V<T> {
@@ -2544,6 +2549,7 @@ pub trait DecodeMembers: VerifyMembers + Sized {
 }
 
 /// Decodes a `T` from an object: every generated struct's `Deserialize`.
+#[inline]
 pub fn decode_object<'de, T: DecodeMembers, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
     struct V<T>(std::marker::PhantomData<fn() -> T>);
     impl<'de, T: DecodeMembers> Visitor<'de> for V<T> {

@@ -1559,6 +1559,12 @@ impl<'a> Emitter<'a> {
                 fn index(self) -> usize {
                     self as usize
                 }
+                fn from_json(s: &str) -> ::core::option::Option<Self> {
+                    match s {
+                        #(#jsons => Some(#name::#variants),)*
+                        _ => None,
+                    }
+                }
             }
             impl std::fmt::Display for #name {
                 fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

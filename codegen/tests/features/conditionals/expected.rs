@@ -692,6 +692,14 @@ impl rt::StrEnum for OrderState {
     fn index(self) -> usize {
         self as usize
     }
+    fn from_json(s: &str) -> ::core::option::Option<Self> {
+        match s {
+            "open" => Some(OrderState::Open),
+            "blocked" => Some(OrderState::Blocked),
+            "done" => Some(OrderState::Done),
+            _ => None,
+        }
+    }
 }
 impl std::fmt::Display for OrderState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -755,6 +763,13 @@ impl rt::StrEnum for OrderMode {
     const CODE: rt::Keyword = rt::Keyword::Enum;
     fn index(self) -> usize {
         self as usize
+    }
+    fn from_json(s: &str) -> ::core::option::Option<Self> {
+        match s {
+            "local" => Some(OrderMode::Local),
+            "remote" => Some(OrderMode::Remote),
+            _ => None,
+        }
     }
 }
 impl std::fmt::Display for OrderMode {

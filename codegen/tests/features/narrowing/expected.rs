@@ -670,6 +670,14 @@ impl rt::StrEnum for ReferenceKind {
     fn index(self) -> usize {
         self as usize
     }
+    fn from_json(s: &str) -> ::core::option::Option<Self> {
+        match s {
+            "doc" => Some(ReferenceKind::Doc),
+            "task" => Some(ReferenceKind::Task),
+            "note" => Some(ReferenceKind::Note),
+            _ => None,
+        }
+    }
 }
 impl std::fmt::Display for ReferenceKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -355,6 +355,14 @@ impl rt::StrEnum for MessageType {
     fn index(self) -> usize {
         self as usize
     }
+    fn from_json(s: &str) -> ::core::option::Option<Self> {
+        match s {
+            "text" => Some(MessageType::Text),
+            "image" => Some(MessageType::Image),
+            "ping" => Some(MessageType::Ping),
+            _ => None,
+        }
+    }
 }
 impl std::fmt::Display for MessageType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -1221,6 +1229,13 @@ impl rt::StrEnum for MessageBodyOtherChannel {
     const CODE: rt::Keyword = rt::Keyword::Enum;
     fn index(self) -> usize {
         self as usize
+    }
+    fn from_json(s: &str) -> ::core::option::Option<Self> {
+        match s {
+            "a" => Some(MessageBodyOtherChannel::A),
+            "b" => Some(MessageBodyOtherChannel::B),
+            _ => None,
+        }
     }
 }
 impl std::fmt::Display for MessageBodyOtherChannel {

@@ -540,6 +540,12 @@ impl rt::StrEnum for CircleKind {
     fn index(self) -> usize {
         self as usize
     }
+    fn from_json(s: &str) -> ::core::option::Option<Self> {
+        match s {
+            "circle" => Some(CircleKind::Circle),
+            _ => None,
+        }
+    }
 }
 impl std::fmt::Display for CircleKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -841,6 +847,12 @@ impl rt::StrEnum for SquareKind {
     const CODE: rt::Keyword = rt::Keyword::Const;
     fn index(self) -> usize {
         self as usize
+    }
+    fn from_json(s: &str) -> ::core::option::Option<Self> {
+        match s {
+            "square" => Some(SquareKind::Square),
+            _ => None,
+        }
     }
 }
 impl std::fmt::Display for SquareKind {
