@@ -1,0 +1,347 @@
+//! Unions: alternatives told apart by a constant member, exclusive alternatives, and alternatives
+//! told apart by JSON type.
+
+use super::*;
+
+impl Emitter<'_> {
+    pub(super) fn tagged(&mut self, t: &Tagged) -> TokenStream {
+        let name = ident(&t.name);
+        let doc = doc_with(
+            &t.doc,
+            &if t.tag.is_empty() {
+                "Exactly one of several alternatives.".to_owned()
+            } else {
+                format!("Objects told apart by their `{}` member.", t.tag)
+            },
+            None,
+        );
+        let tag = &t.tag;
+        let mut defs = Vec::new();
+        let mut arms = Vec::new();
+        let mut tags = Vec::new();
+        let mut fast_arms = Vec::new();
+        let mut v_arms = Vec::new();
+        let mut v_fast_arms = Vec::new();
+        let mut check_arms = Vec::new();
+        let mut froms = Vec::new();
+        let rtys: Vec<String> = t
+            .variants
+            .iter()
+            .map(|(_, _, ty)| self.rust_ty(ty).to_string())
+            .collect();
+        for (n, (value, variant, ty)) in t.variants.iter().enumerate() {
+            let v = ident(variant);
+            let rty = self.rust_ty(ty);
+            // A variant type no other variant holds converts into the enum directly.
+            if !tag.is_empty() && rtys.iter().filter(|r| **r == rtys[n]).count() == 1 {
+                froms.push(quote! {
+                    impl From<#rty> for #name {
+                        fn from(v: #rty) -> Self {
+                            #name::#v(v)
+                        }
+                    }
+                });
+            }
+            let c = self.checks(ty, quote! { x });
+            check_arms.push(quote! { #name::#v(x) => { let _ = x; #c } });
+            let seed = self.seed(ty);
+            let vdoc = if tag.is_empty() {
+                format!(" {}.", self.words(ty))
+            } else {
+                format!(" `{tag}` is `{value}`: {}.", self.words(ty))
+            };
+            defs.push(quote! { #[doc = #vdoc] #v(#rty), });
+            arms.push(quote! { Some(#value) => rt::decode_raw::<_, __A::Error>(&raw, "", #seed).map(#name::#v), });
+            v_arms.push(quote! { Some(#value) => rt::verify_raw::<_, __A::Error>(&raw, #seed), });
+            if let Ty::Named(i) = ty {
+                let vt = self.name(*i);
+                fast_arms.push(
+                    quote! { #value => <#vt as rt::DecodeMembers>::decode_members(map, Some((#tag, #value))).map(#name::#v), },
+                );
+                v_fast_arms.push(quote! {
+                    #value => <#vt as rt::VerifyMembers>::verify_members(map, Some((#tag, #value)), None),
+                });
+            }
+            tags.push(quote! { #name::#v(_) => #value, });
+        }
+        if tag.is_empty() {
+            let exclusive = self.exclusive(t, defs);
+            let verify = verify_by_decoding(&name);
+            return quote! { #exclusive #verify };
+        }
+        let check_impl = quote! {
+            impl rt::Check for #name {
+                fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+                    match self { #(#check_arms)* }
+                    Ok(())
+                }
+            }
+        };
+        let allowed = t
+            .variants
+            .iter()
+            .map(|(v, _, _)| format!("`{v}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let rel = format!("/{tag}");
+        let unknown = format!("`{tag}` must be one of {allowed}");
+        let missing = format!("a string member `{tag}` is required to tell the variants apart");
+        quote! {
+            #doc
+            #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+            #[serde(crate = "rt::serde")]
+            #[serde(untagged)]
+            pub enum #name {
+                #(#defs)*
+            }
+            impl #name {
+                /// The value of the discriminating member.
+                pub fn tag(&self) -> &'static str {
+                    match self { #(#tags)* }
+                }
+            }
+            #(#froms)*
+            impl<'de> serde::Deserialize<'de> for #name {
+                fn deserialize<__D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
+                    struct V;
+                    impl<'de> serde::de::Visitor<'de> for V {
+                        type Value = #name;
+                        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                            f.write_str("an object")
+                        }
+                        fn visit_map<__A: serde::de::MapAccess<'de>>(self, mut map: __A) -> ::core::result::Result<#name, __A::Error> {
+                            // Fast path: the discriminator comes first, so the variant decodes the rest
+                            // of the object in the same pass.
+                            let first = map.next_key::<rt::Key<'de>>()?;
+                            if let Some(k) = &first && k.as_str() == #tag {
+                                let tag = map.next_value::<rt::Key<'de>>()?;
+                                return match tag.as_str() {
+                                    #(#fast_arms)*
+                                    other => Err(rt::fail(rt::Keyword::OneOf, #rel, format_args!("unknown {:?}: {}", other, #unknown))),
+                                };
+                            }
+                            // Otherwise keep the object, find the discriminator, then decode it.
+                            let raw = rt::buffer_rest(first, &mut map)?;
+                            let tag = rt::decode_raw::<_, __A::Error>(&raw, "", rt::TagSeed(#tag))?;
+                            match tag.as_deref() {
+                                #(#arms)*
+                                Some(other) => Err(rt::fail(rt::Keyword::OneOf, #rel, format_args!("unknown {:?}: {}", other, #unknown))),
+                                None => Err(rt::fail(rt::Keyword::OneOf, "", #missing)),
+                            }
+                        }
+                    }
+                    d.deserialize_map(V)
+                }
+            }
+            impl rt::Verify for #name {
+                fn verify<'de, __D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<(), __D::Error> {
+                    struct V;
+                    impl<'de> serde::de::Visitor<'de> for V {
+                        type Value = ();
+                        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                            f.write_str("an object")
+                        }
+                        fn visit_map<__A: serde::de::MapAccess<'de>>(self, mut map: __A) -> ::core::result::Result<(), __A::Error> {
+                            let first = map.next_key::<rt::Key<'de>>()?;
+                            if let Some(k) = &first && k.as_str() == #tag {
+                                let tag = map.next_value::<rt::Key<'de>>()?;
+                                return match tag.as_str() {
+                                    #(#v_fast_arms)*
+                                    other => Err(rt::fail(rt::Keyword::OneOf, #rel, format_args!("unknown {:?}: {}", other, #unknown))),
+                                };
+                            }
+                            let raw = rt::buffer_rest(first, &mut map)?;
+                            let tag = rt::decode_raw::<_, __A::Error>(&raw, "", rt::TagSeed(#tag))?;
+                            match tag.as_deref() {
+                                #(#v_arms)*
+                                Some(other) => Err(rt::fail(rt::Keyword::OneOf, #rel, format_args!("unknown {:?}: {}", other, #unknown))),
+                                None => Err(rt::fail(rt::Keyword::OneOf, "", #missing)),
+                            }
+                        }
+                    }
+                    d.deserialize_map(V)
+                }
+            }
+            impl rt::Probed for #name {
+                fn probe(&self) -> rt::Probe<'_> {
+                    rt::Probe::Object
+                }
+            }
+            #check_impl
+        }
+    }
+
+    /// A `oneOf` with no discriminator: every variant is tried, and exactly one must accept.
+    pub(super) fn exclusive(&mut self, t: &Tagged, defs: Vec<TokenStream>) -> TokenStream {
+        let name = ident(&t.name);
+        let doc = doc_with(&t.doc, "Exactly one of several alternatives.", None);
+        let mut tries = Vec::new();
+        for (_, variant, ty) in &t.variants {
+            let v = ident(variant);
+            let seed = self.seed(ty);
+            tries.push(quote! {
+                match rt::decode_raw::<_, __D::Error>(&raw, "", #seed) {
+                    Ok(x) => found.push(#name::#v(x)),
+                    Err(e) => errors.push(e),
+                }
+            });
+        }
+        let n = t.variants.len();
+        quote! {
+            #doc
+            #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+            #[serde(crate = "rt::serde")]
+            #[serde(untagged)]
+            pub enum #name {
+                #(#defs)*
+            }
+            impl<'de> serde::Deserialize<'de> for #name {
+                fn deserialize<__D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
+                    let raw = <Box<serde_json::value::RawValue> as serde::Deserialize>::deserialize(d)?;
+                    // A repeated member is reported as such, not as every alternative failing.
+                    rt::decode_raw::<_, __D::Error>(&raw, "", rt::AnyValue)?;
+                    let mut found = Vec::new();
+                    let mut errors = Vec::new();
+                    #(#tries)*
+                    match (found.len(), errors.len()) {
+                        (1, _) => Ok(found.remove(0)),
+                        (0, _) => Err(rt::fail(rt::Keyword::OneOf, "", format_args!("matches none of the {} alternatives", #n))),
+                        (k, _) => Err(rt::fail(rt::Keyword::OneOf, "", format_args!("matches {k} of the alternatives; exactly one is allowed"))),
+                    }
+                }
+            }
+            impl rt::Probed for #name {
+                fn probe(&self) -> rt::Probe<'_> {
+                    rt::Probe::Object
+                }
+            }
+            impl rt::Check for #name {
+                /// Exactly one alternative must accept the value: decided on its JSON, as decoding does.
+                fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+                    rt::recheck(self, rt::TypeSeed::<#name>::new())
+                }
+            }
+        }
+    }
+
+    pub(super) fn by_type(&mut self, b: &ByType) -> TokenStream {
+        let name = ident(&b.name);
+        let doc = doc_with(&b.doc, "A value told apart by its JSON type.", None);
+        let mut defs = Vec::new();
+        let mut visits = Vec::new();
+        let mut probes = Vec::new();
+        let mut check_arms = Vec::new();
+        let kinds: Vec<&str> = b.variants.iter().map(|(k, _, _)| k.as_str()).collect();
+        let expecting = kinds.join(" or ");
+        for (_, variant, ty) in &b.variants {
+            let v = ident(variant);
+            let rty = self.rust_ty(ty);
+            let vdoc = format!(" {}.", self.words(ty));
+            defs.push(quote! { #[doc = #vdoc] #v(#rty), });
+            probes.push(quote! { #name::#v(x) => rt::Probed::probe(x), });
+            let c = self.checks(ty, quote! { x });
+            check_arms.push(quote! { #name::#v(x) => { let _ = x; #c } });
+            match ty {
+                Ty::Named(i) if matches!(self.model.items[*i], Item::Text(_)) => {
+                    visits.push(quote! {
+                        fn visit_str<__E: serde::de::Error>(self, s: &str) -> ::core::result::Result<#name, __E> {
+                            #rty::new(s).map(#name::#v).map_err(rt::Failure::into_error)
+                        }
+                    });
+                }
+                Ty::Str(r) => {
+                    let r = self.str_rule(r);
+                    visits.push(quote! {
+                        fn visit_str<__E: serde::de::Error>(self, s: &str) -> ::core::result::Result<#name, __E> {
+                            rt::check_str::<__E>(&#r, s)?;
+                            Ok(#name::#v(rt::Str::from(s)))
+                        }
+                    });
+                }
+                Ty::Int(r) => {
+                    // Checked as an unbounded integer; a variant stored as `i64` then narrows it.
+                    let narrow = if fits_i64(r) {
+                        quote! { .and_then(rt::integer_to_i64::<__E>) }
+                    } else {
+                        quote! {}
+                    };
+                    let r = self.int_rule(r);
+                    visits.push(quote! {
+                        fn visit_i64<__E: serde::de::Error>(self, n: i64) -> ::core::result::Result<#name, __E> {
+                            rt::check_integer::<__E>(&#r, rt::Integer::from(n))#narrow.map(#name::#v)
+                        }
+                        fn visit_u64<__E: serde::de::Error>(self, n: u64) -> ::core::result::Result<#name, __E> {
+                            rt::check_integer::<__E>(&#r, rt::Integer::from(n))#narrow.map(#name::#v)
+                        }
+                        fn visit_f64<__E: serde::de::Error>(self, n: f64) -> ::core::result::Result<#name, __E> {
+                            rt::check_integer::<__E>(&#r, rt::integer_from_f64(n)?)#narrow.map(#name::#v)
+                        }
+                    });
+                }
+                Ty::Num(r) => {
+                    let r = self.num_rule(r);
+                    visits.push(quote! {
+                        fn visit_i64<__E: serde::de::Error>(self, n: i64) -> ::core::result::Result<#name, __E> {
+                            rt::check_num::<__E>(&#r, n as f64).map(#name::#v)
+                        }
+                        fn visit_u64<__E: serde::de::Error>(self, n: u64) -> ::core::result::Result<#name, __E> {
+                            rt::check_num::<__E>(&#r, n as f64).map(#name::#v)
+                        }
+                        fn visit_f64<__E: serde::de::Error>(self, n: f64) -> ::core::result::Result<#name, __E> {
+                            rt::check_num::<__E>(&#r, n).map(#name::#v)
+                        }
+                    });
+                }
+                Ty::Bool(c) => {
+                    let (check, value) = match c {
+                        Some(c) => (
+                            quote! { if b != #c { return Err(rt::fail(rt::Keyword::Const, "", format_args!("must be {}", #c))); } },
+                            quote! { #rty },
+                        ),
+                        None => (quote! {}, quote! { b }),
+                    };
+                    visits.push(quote! {
+                        fn visit_bool<__E: serde::de::Error>(self, b: bool) -> ::core::result::Result<#name, __E> {
+                            #check
+                            Ok(#name::#v(#value))
+                        }
+                    });
+                }
+                _ => {}
+            }
+        }
+        quote! {
+            #doc
+            #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+            #[serde(crate = "rt::serde")]
+            #[serde(untagged)]
+            pub enum #name {
+                #(#defs)*
+            }
+            impl<'de> serde::Deserialize<'de> for #name {
+                fn deserialize<__D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
+                    struct V;
+                    impl serde::de::Visitor<'_> for V {
+                        type Value = #name;
+                        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                            f.write_str(#expecting)
+                        }
+                        #(#visits)*
+                    }
+                    d.deserialize_any(V).map_err(|e: __D::Error| e)
+                }
+            }
+            impl rt::Probed for #name {
+                fn probe(&self) -> rt::Probe<'_> {
+                    match self { #(#probes)* }
+                }
+            }
+            impl rt::Check for #name {
+                fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+                    match self { #(#check_arms)* }
+                    Ok(())
+                }
+            }
+        }
+    }
+}
