@@ -1,0 +1,143 @@
+//! The builder: a slot and a setter per member a caller supplies; `build` fills in constants,
+//! infers unset selectors and checks the value as `validate` does.
+
+use super::*;
+
+impl Emitter<'_> {
+    /// The builder's slot, setter(s) and `build` initializer for one member. A builder keeps a
+    /// member in an `Option`, or in a `Tri` when it may be absent or null; a constant member has
+    /// no setter.
+    pub(super) fn builder_member(
+        &self,
+        p: &mut Parts,
+        m: &members::Member,
+        constant: Option<TokenStream>,
+    ) {
+        let (json, rust, ity) = (m.json, &m.rust, &m.ity);
+        if let Some(c) = constant {
+            p.b_inits.push(quote! { #rust: #c, });
+            return;
+        }
+        let tri = m.nullable && m.f.select.is_none();
+        let (slot_ty, init) = match (m.f.required, tri) {
+            // Required but nullable: left unset, it is written as `null`.
+            (true, true) | (false, false) => (
+                quote! { ::core::option::Option<#ity> },
+                quote! { self.#rust },
+            ),
+            (true, false) => (
+                quote! { ::core::option::Option<#ity> },
+                quote! { self.#rust.ok_or_else(|| rt::Failure::missing(#json))? },
+            ),
+            (false, true) => (quote! { rt::Tri<#ity> }, quote! { self.#rust }),
+        };
+        let sdoc = format!(" Sets `{json}`; a value that breaks its rule makes `build` fail.");
+        p.b_fields.push(quote! { #rust: #slot_ty, });
+        p.b_inits.push(quote! { #rust: #init, });
+        p.b_setters.push(quote! {
+            #[doc = #sdoc]
+            pub fn #rust<__V>(mut self, v: __V) -> Self
+            where
+                __V: ::core::convert::TryInto<#ity>,
+                rt::Failure: From<__V::Error>,
+            {
+                rt::set(&mut self.#rust, &mut self.__error, v, #json);
+                self
+            }
+        });
+        if tri {
+            let null_setter = format_ident!("{}_null", m.f.rust);
+            let ndoc = format!(" Sets `{json}` to `null`.");
+            let null = if m.f.required {
+                quote! { None }
+            } else {
+                quote! { rt::Tri::Null }
+            };
+            p.b_setters.push(quote! {
+                #[doc = #ndoc]
+                pub fn #null_setter(mut self) -> Self {
+                    self.#rust = #null;
+                    self
+                }
+            });
+        }
+    }
+
+    /// An unset selector follows from the variant of the member it selects, when the selector is
+    /// a free choice (an enum of several values) rather than a constant.
+    pub(super) fn infer_selector(
+        &self,
+        cx: &Context,
+        p: &mut Parts,
+        m: &members::Member,
+        sd: &Select,
+    ) {
+        let selector_free = cx.s.fields.iter().any(|g| {
+            g.rust == sd.selector_rust
+                && matches!(&g.ty, Ty::Named(e) if matches!(&self.model.items[*e], Item::Enum(en) if en.values.len() > 1))
+        });
+        if selector_free {
+            let (sel_rust, rust) = (ident(&sd.selector_rust), &m.rust);
+            p.b_infer.push(quote! {
+                if self.#sel_rust.is_none() && let Some(p) = &self.#rust {
+                    self.#sel_rust = p.implied();
+                }
+            });
+        }
+    }
+}
+
+/// The builder type, its `build`, and the struct's `builder()` and `member_order()`.
+pub(super) fn builder(cx: &Context, p: &Parts) -> TokenStream {
+    let name = &cx.name;
+    let builder = format_ident!("{}Builder", cx.s.name);
+    let builder_doc = format!(
+        " Builds a [`{}`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.",
+        cx.s.name
+    );
+    let extra_name = &cx.extra_name;
+    let extra_build = if matches!(cx.s.extra, Extra::Closed) {
+        quote! {}
+    } else {
+        quote! { #extra_name: Default::default(), }
+    };
+    let (b_fields, b_setters, b_infer, b_inits) =
+        (&p.b_fields, &p.b_setters, &p.b_infer, &p.b_inits);
+    quote! {
+        #[doc = #builder_doc]
+        #[derive(Debug, Clone, Default)]
+        #[must_use]
+        pub struct #builder {
+            #(#b_fields)*
+            __error: ::core::option::Option<rt::Failure>,
+        }
+        impl #builder {
+            #(#b_setters)*
+            /// The value, or the first member that failed its rule, the first required member
+            /// left unset, or the first rule the whole value breaks.
+            pub fn build(mut self) -> ::core::result::Result<#name, rt::Failure> {
+                if let Some(e) = self.__error.take() {
+                    return Err(e);
+                }
+                #(#b_infer)*
+                let value = #name {
+                    #(#b_inits)*
+                    #extra_build
+                    __order: rt::Order::default(),
+                };
+                rt::Check::check(&value)?;
+                Ok(value)
+            }
+        }
+        impl #name {
+            #[doc = #builder_doc]
+            pub fn builder() -> #builder {
+                #builder::default()
+            }
+            /// The member order recorded when this value was decoded.
+            pub fn member_order(&self) -> &rt::Order {
+                &self.__order
+            }
+        }
+    }
+}
