@@ -309,7 +309,7 @@ fn verify_member(
             quote! { #json => rt::probe_optional(&#slot), }
         });
     }
-    let is_selector = cx.selectors.iter().any(|s| *s == m.f.rust);
+    let is_selector = cx.selectors.contains(&m.f.rust);
     let kept = is_selector || read_by_rules;
     let (v_slot_ty, v_seed) = if kept {
         (slot_ty, seed)
