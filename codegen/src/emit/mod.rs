@@ -4,6 +4,7 @@
 mod checked;
 mod docs;
 mod enums;
+mod registry;
 mod rules;
 mod selects;
 mod strings;
@@ -16,6 +17,7 @@ use crate::model::*;
 use docs::*;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
+use registry::Registry;
 use rules::*;
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -82,172 +84,15 @@ impl<'a> Emitter<'a> {
         for id in 0..self.model.items.len() {
             items.push(self.item(id));
         }
-        let mut roots = Vec::new();
-        let mut infos = Vec::new();
-        for root in &self.model.roots {
-            let f = &set.files[root.file];
-            let (id, path, title, sha) = (&f.id, &f.path, &f.title, &f.sha256);
-            let info =
-                quote! { rt::SchemaInfo { id: #id, path: #path, title: #title, sha256: #sha } };
-            if let Ty::Named(i) = root.ty {
-                let n = self.name(i);
-                roots.push(
-                    quote! { impl rt::Document for #n { const SCHEMA: rt::SchemaInfo = #info; } },
-                );
-            }
-            infos.push(info);
-        }
-        // A table of every addressable schema (each root and each `$defs` entry), for callers that pick
-        // a schema by `$id` at run time. Schemas without an item of their own (scalars inlined into
-        // their users, a root with no type) get a small hidden wrapper so that they are checkable too.
-        let mut table = Vec::new();
-        let mut wrappers = Vec::new();
-        let entries: Vec<(String, Ty)> = self
-            .model
-            .roots
-            .iter()
-            .map(|r| (set.files[r.file].id.clone(), r.ty.clone()))
-            .chain(self.model.defs.iter().cloned())
-            .collect();
-        for (key, ty) in entries {
-            if let Ty::Named(i) = ty {
-                let n = self.name(i);
-                table.push(quote! { (#key, #n) });
-                continue;
-            }
-            let n = format_ident!("__Schema{}", wrappers.len());
-            let rty = self.rust_ty(&ty);
-            let seed = self.seed(&ty);
-            let check = self
-                .checks(&ty, quote! { x })
-                .map(|c| quote! { let x = &self.0; #c });
-            let doc = format!(" The schema `{key}`, checkable on its own.");
-            wrappers.push(quote! {
-                #[doc = #doc]
-                #[doc(hidden)]
-                #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-                #[serde(crate = "rt::serde")]
-                #[serde(transparent)]
-                pub struct #n(pub #rty);
-                impl<'de> serde::Deserialize<'de> for #n {
-                    fn deserialize<__D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
-                        serde::de::DeserializeSeed::deserialize(#seed, d).map(#n)
-                    }
-                }
-                impl rt::Verify for #n {
-                    fn verify<'de, __D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<(), __D::Error> {
-                        rt::VerifySeed::verify(#seed, d)
-                    }
-                }
-                impl rt::Check for #n {
-                    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-                        #check
-                        Ok(())
-                    }
-                }
-            });
-            table.push(quote! { (#key, #n) });
-        }
-        let pats: Vec<TokenStream> = self
-            .patterns
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                let n = format_ident!("PAT_{}", i);
-                quote! { static #n: rt::Pattern = rt::Pattern::new(#p); }
-            })
-            .collect();
-        let strs: Vec<TokenStream> = self
-            .str_rules
-            .iter()
-            .enumerate()
-            .map(|(i, r)| {
-                let n = format_ident!("STR_{}", i);
-                let min = opt_u64(r.min);
-                let max = opt_u64(r.max);
-                let pat = match &r.pattern {
-                    Some(p) => {
-                        let pi = format_ident!("PAT_{}", self.patterns.iter().position(|x| x == p).unwrap_or(0));
-                        quote! { Some(&#pi) }
-                    }
-                    None => quote! { None },
-                };
-                let (fmt, fmt_static) = match &r.format {
-                    Some((name, check)) => {
-                        let f = format_ident!("FMT_{}", i);
-                        let kind = match check {
-                            crate::Format::DateTime => quote! { rt::FormatKind::DateTime },
-                            crate::Format::Pattern(p) => quote! { rt::FormatKind::Pattern(rt::Pattern::new(#p)) },
-                        };
-                        (
-                            quote! { Some(&#f) },
-                            quote! { static #f: rt::FormatCheck = rt::FormatCheck { name: #name, kind: #kind }; },
-                        )
-                    }
-                    None => (quote! { None }, quote! {}),
-                };
-                quote! {
-                    #fmt_static
-                    static #n: rt::StrRule = rt::StrRule { min: #min, max: #max, pattern: #pat, format: #fmt };
-                }
-            })
-            .collect();
-        let ints: Vec<TokenStream> = self
-            .int_rules
-            .iter()
-            .enumerate()
-            .map(|(i, r)| {
-                let n = format_ident!("INT_{}", i);
-                let min = opt_i64(r.min);
-                let max = opt_i64(r.max);
-                let values = match &r.values {
-                    Some(v) => quote! { Some(&[#(#v),*]) },
-                    None => quote! { None },
-                };
-                quote! { static #n: rt::IntRule = rt::IntRule { min: #min, max: #max, values: #values }; }
-            })
-            .collect();
-        let nums: Vec<TokenStream> = self
-            .num_rules
-            .iter()
-            .enumerate()
-            .map(|(i, r)| {
-                let n = format_ident!("NUM_{}", i);
-                let min = opt_f64(r.min);
-                let max = opt_f64(r.max);
-                quote! { static #n: rt::NumRule = rt::NumRule { min: #min, max: #max }; }
-            })
-            .collect();
-        let refines: Vec<TokenStream> = std::mem::take(&mut self.refines)
-            .into_iter()
-            .enumerate()
-            .map(|(i, pred)| {
-                let f = format_ident!("__refine_{}", i);
-                let body = pred_check(&quote! { v }, &pred);
-                quote! {
-                    #[allow(non_snake_case)]
-                    fn #f(v: &dyn rt::Fields) -> ::core::result::Result<(), rt::Failure> {
-                        #body
-                        Ok(())
-                    }
-                }
-            })
-            .collect();
+        let Registry {
+            infos,
+            roots,
+            table,
+            wrappers,
+        } = self.registry(set);
+        let (pats, strs, ints, nums, refines) = self.rule_tables();
         let digest = set.digest();
-        let program = (!self.model.program.is_empty()).then(|| {
-            let text = &self.model.program;
-            quote! {
-                /// The compiled schema program of the checked types (nodes, resolved references).
-                static __PROGRAM_TEXT: &str = #text;
-                fn __program() -> &'static rt::eval::Program {
-                    static PROGRAM: ::std::sync::OnceLock<rt::eval::Program> = ::std::sync::OnceLock::new();
-                    PROGRAM.get_or_init(|| match rt::eval::Program::parse(__PROGRAM_TEXT) {
-                        Ok(p) => p,
-                        Err(e) => panic!("{e}"),
-                    })
-                }
-            }
-        });
+        let program = self.program();
         quote! {
             /// Every schema the types were generated from.
             pub static SCHEMAS: &[rt::SchemaInfo] = &[#(#infos),*];

@@ -2,92 +2,39 @@
 
 use super::*;
 
+/// A selected member's parts, gathered variant by variant.
+#[derive(Default)]
+struct SelectParts {
+    defs: Vec<TokenStream>,
+    /// Decoding and the verdict-only check, by selector value.
+    arms: Vec<TokenStream>,
+    v_arms: Vec<TokenStream>,
+    /// The variant index a selector value chooses, and the index of each variant.
+    chosen: Vec<TokenStream>,
+    index: Vec<TokenStream>,
+    check_arms: Vec<TokenStream>,
+    /// The selector value a variant implies, when one value alone chooses it.
+    implied: Vec<TokenStream>,
+    froms: Vec<TokenStream>,
+}
+
 impl Emitter<'_> {
     pub(super) fn select(&mut self, s: &Select) -> TokenStream {
         let name = ident(&s.name);
         let selector = self.name(s.selector_enum);
         let seed_ty = format_ident!("__{}Seed", s.name);
-        let mut defs = Vec::new();
-        let mut arms = Vec::new();
-        let mut chosen = Vec::new();
-        let mut index = Vec::new();
-        let mut check_arms = Vec::new();
-        let mut v_arms = Vec::new();
-        let mut implied = Vec::new();
-        let mut froms = Vec::new();
-        let rtys: Vec<String> = s
-            .variants
-            .iter()
-            .map(|v| self.rust_ty(&v.ty).to_string())
-            .collect();
-        for (n, v) in s.variants.iter().enumerate() {
-            let vn = ident(&v.name);
-            let rty = self.rust_ty(&v.ty);
-            implied.push(match v.when.as_slice() {
-                [one] => {
-                    let one = ident(one);
-                    quote! { #name::#vn(_) => Some(#selector::#one), }
-                }
-                _ => quote! { #name::#vn(_) => None, },
-            });
-            // A variant type no other variant holds converts into the member directly.
-            if rtys.iter().filter(|t| **t == rtys[n]).count() == 1 {
-                froms.push(quote! {
-                    impl From<#rty> for #name {
-                        fn from(v: #rty) -> Self {
-                            #name::#vn(Box::new(v))
-                        }
-                    }
-                });
-            }
-            let seed = self.seed(&v.ty);
-            let c = self.checks(&v.ty, quote! { x });
-            check_arms.push(quote! { #name::#vn(x) => { let x = &**x; let _ = x; #c } });
-            index.push(quote! { #name::#vn(_) => #n, });
-            let whens: Vec<Ident> = v.when.iter().map(|w| ident(w)).collect();
-            chosen.push(quote! { #(#selector::#whens)|* => #n, });
-            let vdoc = if v.when.len() > 8 {
-                format!(" Any other value of the selector: {}.", self.words(&v.ty))
-            } else {
-                let sel = &self.model.items[s.selector_enum];
-                let jsons: Vec<String> = match sel {
-                    Item::Enum(en) => v
-                        .when
-                        .iter()
-                        .filter_map(|w| en.values.iter().find(|(_, r)| r == w))
-                        .map(|(j, _)| format!("`{j}`"))
-                        .collect(),
-                    _ => vec![],
-                };
-                format!(" Chosen by {}: {}.", jsons.join(", "), self.words(&v.ty))
-            };
-            defs.push(quote! { #[doc = #vdoc] #vn(Box<#rty>), });
-            arms.push(quote! { #(#selector::#whens)|* => Ok(#name::#vn(Box::new(serde::de::DeserializeSeed::deserialize(#seed, d)?))), });
-            v_arms.push(quote! { #(#selector::#whens)|* => rt::VerifySeed::verify(#seed, d), });
-        }
-        // Members are readable by name when every variant is an object.
-        fn object(items: &[Item], ty: &Ty) -> bool {
-            match ty {
-                Ty::Object | Ty::Any => true,
-                Ty::Named(i) => matches!(items[*i], Item::Struct(_)),
-                Ty::Refined(t, _) => object(items, t),
-                _ => false,
-            }
-        }
-        let objects = s.variants.iter().all(|v| object(&self.model.items, &v.ty));
-        let fields = objects.then(|| {
-            let vns: Vec<Ident> = s.variants.iter().map(|v| ident(&v.name)).collect();
-            quote! {
-                impl rt::Fields for #name {
-                    fn field(&self, key: &str) -> rt::Probe<'_> {
-                        match self { #(#name::#vns(x) => rt::Fields::field(&**x, key),)* }
-                    }
-                    fn json_object(&self, key: &str) -> ::core::option::Option<&serde_json::Map<::std::string::String, serde_json::Value>> {
-                        match self { #(#name::#vns(x) => rt::Fields::json_object(&**x, key),)* }
-                    }
-                }
-            }
-        });
+        let p = self.select_parts(s, &name, &selector);
+        let SelectParts {
+            defs,
+            arms,
+            chosen,
+            index,
+            check_arms,
+            v_arms,
+            implied,
+            froms,
+        } = p;
+        let fields = self.select_fields(s, &name);
         let selector_name = self.model.items[s.selector_enum].name();
         let doc = format!(
             " A member whose schema is chosen by the value of [`{selector_name}`]; one variant per group of values."
@@ -151,5 +98,90 @@ impl Emitter<'_> {
                 }
             }
         }
+    }
+
+    /// Each variant's share of the member's enum, seeds and checks.
+    fn select_parts(&mut self, s: &Select, name: &Ident, selector: &Ident) -> SelectParts {
+        let mut p = SelectParts::default();
+        let rtys: Vec<String> = s
+            .variants
+            .iter()
+            .map(|v| self.rust_ty(&v.ty).to_string())
+            .collect();
+        for (n, v) in s.variants.iter().enumerate() {
+            let vn = ident(&v.name);
+            let rty = self.rust_ty(&v.ty);
+            p.implied.push(match v.when.as_slice() {
+                [one] => {
+                    let one = ident(one);
+                    quote! { #name::#vn(_) => Some(#selector::#one), }
+                }
+                _ => quote! { #name::#vn(_) => None, },
+            });
+            // A variant type no other variant holds converts into the member directly.
+            if rtys.iter().filter(|t| **t == rtys[n]).count() == 1 {
+                p.froms.push(quote! {
+                    impl From<#rty> for #name {
+                        fn from(v: #rty) -> Self {
+                            #name::#vn(Box::new(v))
+                        }
+                    }
+                });
+            }
+            let seed = self.seed(&v.ty);
+            let c = self.checks(&v.ty, quote! { x });
+            p.check_arms
+                .push(quote! { #name::#vn(x) => { let x = &**x; let _ = x; #c } });
+            p.index.push(quote! { #name::#vn(_) => #n, });
+            let whens: Vec<Ident> = v.when.iter().map(|w| ident(w)).collect();
+            p.chosen.push(quote! { #(#selector::#whens)|* => #n, });
+            let vdoc = if v.when.len() > 8 {
+                format!(" Any other value of the selector: {}.", self.words(&v.ty))
+            } else {
+                let sel = &self.model.items[s.selector_enum];
+                let jsons: Vec<String> = match sel {
+                    Item::Enum(en) => v
+                        .when
+                        .iter()
+                        .filter_map(|w| en.values.iter().find(|(_, r)| r == w))
+                        .map(|(j, _)| format!("`{j}`"))
+                        .collect(),
+                    _ => vec![],
+                };
+                format!(" Chosen by {}: {}.", jsons.join(", "), self.words(&v.ty))
+            };
+            p.defs.push(quote! { #[doc = #vdoc] #vn(Box<#rty>), });
+            p.arms.push(quote! { #(#selector::#whens)|* => Ok(#name::#vn(Box::new(serde::de::DeserializeSeed::deserialize(#seed, d)?))), });
+            p.v_arms
+                .push(quote! { #(#selector::#whens)|* => rt::VerifySeed::verify(#seed, d), });
+        }
+        p
+    }
+
+    /// Members are readable by name when every variant is an object.
+    fn select_fields(&self, s: &Select, name: &Ident) -> Option<TokenStream> {
+        // Members are readable by name when every variant is an object.
+        fn object(items: &[Item], ty: &Ty) -> bool {
+            match ty {
+                Ty::Object | Ty::Any => true,
+                Ty::Named(i) => matches!(items[*i], Item::Struct(_)),
+                Ty::Refined(t, _) => object(items, t),
+                _ => false,
+            }
+        }
+        let objects = s.variants.iter().all(|v| object(&self.model.items, &v.ty));
+        objects.then(|| {
+        let vns: Vec<Ident> = s.variants.iter().map(|v| ident(&v.name)).collect();
+        quote! {
+            impl rt::Fields for #name {
+                fn field(&self, key: &str) -> rt::Probe<'_> {
+                    match self { #(#name::#vns(x) => rt::Fields::field(&**x, key),)* }
+                }
+                fn json_object(&self, key: &str) -> ::core::option::Option<&serde_json::Map<::std::string::String, serde_json::Value>> {
+                    match self { #(#name::#vns(x) => rt::Fields::json_object(&**x, key),)* }
+                }
+            }
+        }
+    })
     }
 }

@@ -3,25 +3,13 @@
 use super::*;
 
 impl Emitter<'_> {
+    /// A constrained string: a newtype over `rt::Str` that only a checked string becomes.
     pub(super) fn text(&mut self, t: &Text) -> TokenStream {
         let name = ident(&t.name);
         let r = &t.rule;
-        let mut doc = match (r.min.unwrap_or(0), r.max) {
-            (0, None) => "A string".to_owned(),
-            (min, None) => format!("A string of at least {min} characters"),
-            (0, Some(max)) => format!("A string of at most {max} characters"),
-            (min, Some(max)) => format!("A string of {min} to {max} characters"),
-        };
-        if let Some(p) = &r.pattern {
-            doc.push_str(&format!(" matching `{p}`"));
-        }
-        if let Some(f) = &r.format {
-            doc.push_str(&format_words(f));
-        }
-        doc.push_str(
-            ". Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.",
-        );
+        let doc = text_doc(r);
         let rule = self.str_rule(r);
+        let views = str_views(&name);
         quote! {
             #[doc = #doc]
             #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -66,57 +54,7 @@ impl Emitter<'_> {
                     #name::new(s)
                 }
             }
-            impl std::ops::Deref for #name {
-                type Target = str;
-                fn deref(&self) -> &str {
-                    &self.0
-                }
-            }
-            impl AsRef<str> for #name {
-                fn as_ref(&self) -> &str {
-                    &self.0
-                }
-            }
-            impl std::borrow::Borrow<str> for #name {
-                fn borrow(&self) -> &str {
-                    &self.0
-                }
-            }
-            impl PartialEq<str> for #name {
-                fn eq(&self, other: &str) -> bool {
-                    self.0 == other
-                }
-            }
-            impl PartialEq<&str> for #name {
-                fn eq(&self, other: &&str) -> bool {
-                    self.0 == *other
-                }
-            }
-            impl PartialEq<::std::string::String> for #name {
-                fn eq(&self, other: &::std::string::String) -> bool {
-                    self.0 == other.as_str()
-                }
-            }
-            impl PartialEq<#name> for str {
-                fn eq(&self, other: &#name) -> bool {
-                    self == other.as_str()
-                }
-            }
-            impl PartialEq<#name> for &str {
-                fn eq(&self, other: &#name) -> bool {
-                    *self == other.as_str()
-                }
-            }
-            impl std::fmt::Debug for #name {
-                fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                    std::fmt::Debug::fmt(self.as_str(), f)
-                }
-            }
-            impl std::fmt::Display for #name {
-                fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                    f.write_str(&self.0)
-                }
-            }
+            #views
             impl serde::Serialize for #name {
                 fn serialize<__S: serde::Serializer>(&self, s: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
                     s.serialize_str(&self.0)
@@ -139,5 +77,82 @@ impl Emitter<'_> {
             }
             impl rt::Check for #name {}
         }
+    }
+}
+
+/// The type's doc comment: its rule in words.
+fn text_doc(r: &StrRule) -> String {
+    let mut doc = match (r.min.unwrap_or(0), r.max) {
+        (0, None) => "A string".to_owned(),
+        (min, None) => format!("A string of at least {min} characters"),
+        (0, Some(max)) => format!("A string of at most {max} characters"),
+        (min, Some(max)) => format!("A string of {min} to {max} characters"),
+    };
+    if let Some(p) = &r.pattern {
+        doc.push_str(&format!(" matching `{p}`"));
+    }
+    if let Some(f) = &r.format {
+        doc.push_str(&format_words(f));
+    }
+    doc.push_str(
+        ". Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.",
+    );
+    doc
+}
+
+/// Reading a constrained string as `&str`: deref, borrow, comparisons, printing.
+fn str_views(name: &Ident) -> TokenStream {
+    quote! {
+    impl std::ops::Deref for #name {
+        type Target = str;
+        fn deref(&self) -> &str {
+            &self.0
+        }
+    }
+    impl AsRef<str> for #name {
+        fn as_ref(&self) -> &str {
+            &self.0
+        }
+    }
+    impl std::borrow::Borrow<str> for #name {
+        fn borrow(&self) -> &str {
+            &self.0
+        }
+    }
+    impl PartialEq<str> for #name {
+        fn eq(&self, other: &str) -> bool {
+            self.0 == other
+        }
+    }
+    impl PartialEq<&str> for #name {
+        fn eq(&self, other: &&str) -> bool {
+            self.0 == *other
+        }
+    }
+    impl PartialEq<::std::string::String> for #name {
+        fn eq(&self, other: &::std::string::String) -> bool {
+            self.0 == other.as_str()
+        }
+    }
+    impl PartialEq<#name> for str {
+        fn eq(&self, other: &#name) -> bool {
+            self == other.as_str()
+        }
+    }
+    impl PartialEq<#name> for &str {
+        fn eq(&self, other: &#name) -> bool {
+            *self == other.as_str()
+        }
+    }
+    impl std::fmt::Debug for #name {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            std::fmt::Debug::fmt(self.as_str(), f)
+        }
+    }
+    impl std::fmt::Display for #name {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(&self.0)
+        }
+    }
     }
 }

@@ -3,89 +3,110 @@
 
 use super::*;
 
+/// A tagged union's parts, gathered variant by variant.
+#[derive(Default)]
+struct TaggedParts {
+    defs: Vec<TokenStream>,
+    /// Decoding from a buffered object, and straight on when the discriminator comes first; the
+    /// same for the verdict-only check.
+    arms: Vec<TokenStream>,
+    fast_arms: Vec<TokenStream>,
+    v_arms: Vec<TokenStream>,
+    v_fast_arms: Vec<TokenStream>,
+    tags: Vec<TokenStream>,
+    check_arms: Vec<TokenStream>,
+    froms: Vec<TokenStream>,
+}
+
+/// `Deserialize` (or, with `verdict_only`, `rt::Verify`) of a tagged union. Fast path: the
+/// discriminator comes first, so the variant decodes the rest of the object in the same pass;
+/// otherwise the object is kept, the discriminator found, then the variant decoded.
+fn tagged_visitor(
+    t: &Tagged,
+    name: &Ident,
+    verdict_only: bool,
+    fast_arms: &[TokenStream],
+    arms: &[TokenStream],
+) -> TokenStream {
+    let tag = &t.tag;
+    let allowed = t
+        .variants
+        .iter()
+        .map(|(v, _, _)| format!("`{v}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let rel = format!("/{tag}");
+    let unknown = format!("`{tag}` must be one of {allowed}");
+    let missing = format!("a string member `{tag}` is required to tell the variants apart");
+    let value = if verdict_only {
+        quote! { () }
+    } else {
+        quote! { #name }
+    };
+    let body = quote! {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = #value;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<__A: serde::de::MapAccess<'de>>(self, mut map: __A) -> ::core::result::Result<#value, __A::Error> {
+                let first = map.next_key::<rt::Key<'de>>()?;
+                if let Some(k) = &first && k.as_str() == #tag {
+                    let tag = map.next_value::<rt::Key<'de>>()?;
+                    return match tag.as_str() {
+                        #(#fast_arms)*
+                        other => Err(rt::fail(rt::Keyword::OneOf, #rel, format_args!("unknown {:?}: {}", other, #unknown))),
+                    };
+                }
+                let raw = rt::buffer_rest(first, &mut map)?;
+                let tag = rt::decode_raw::<_, __A::Error>(&raw, "", rt::TagSeed(#tag))?;
+                match tag.as_deref() {
+                    #(#arms)*
+                    Some(other) => Err(rt::fail(rt::Keyword::OneOf, #rel, format_args!("unknown {:?}: {}", other, #unknown))),
+                    None => Err(rt::fail(rt::Keyword::OneOf, "", #missing)),
+                }
+            }
+        }
+        d.deserialize_map(V)
+    };
+    if verdict_only {
+        quote! {
+            impl rt::Verify for #name {
+                fn verify<'de, __D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<(), __D::Error> {
+                    #body
+                }
+            }
+        }
+    } else {
+        quote! {
+            impl<'de> serde::Deserialize<'de> for #name {
+                fn deserialize<__D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
+                    #body
+                }
+            }
+        }
+    }
+}
+
 impl Emitter<'_> {
+    /// A `oneOf` told apart by a constant member (or, with no such member, an exclusive one).
     pub(super) fn tagged(&mut self, t: &Tagged) -> TokenStream {
         let name = ident(&t.name);
-        let doc = doc_with(
-            &t.doc,
-            &if t.tag.is_empty() {
-                "Exactly one of several alternatives.".to_owned()
-            } else {
-                format!("Objects told apart by their `{}` member.", t.tag)
-            },
-            None,
-        );
-        let tag = &t.tag;
-        let mut defs = Vec::new();
-        let mut arms = Vec::new();
-        let mut tags = Vec::new();
-        let mut fast_arms = Vec::new();
-        let mut v_arms = Vec::new();
-        let mut v_fast_arms = Vec::new();
-        let mut check_arms = Vec::new();
-        let mut froms = Vec::new();
-        let rtys: Vec<String> = t
-            .variants
-            .iter()
-            .map(|(_, _, ty)| self.rust_ty(ty).to_string())
-            .collect();
-        for (n, (value, variant, ty)) in t.variants.iter().enumerate() {
-            let v = ident(variant);
-            let rty = self.rust_ty(ty);
-            // A variant type no other variant holds converts into the enum directly.
-            if !tag.is_empty() && rtys.iter().filter(|r| **r == rtys[n]).count() == 1 {
-                froms.push(quote! {
-                    impl From<#rty> for #name {
-                        fn from(v: #rty) -> Self {
-                            #name::#v(v)
-                        }
-                    }
-                });
-            }
-            let c = self.checks(ty, quote! { x });
-            check_arms.push(quote! { #name::#v(x) => { let _ = x; #c } });
-            let seed = self.seed(ty);
-            let vdoc = if tag.is_empty() {
-                format!(" {}.", self.words(ty))
-            } else {
-                format!(" `{tag}` is `{value}`: {}.", self.words(ty))
-            };
-            defs.push(quote! { #[doc = #vdoc] #v(#rty), });
-            arms.push(quote! { Some(#value) => rt::decode_raw::<_, __A::Error>(&raw, "", #seed).map(#name::#v), });
-            v_arms.push(quote! { Some(#value) => rt::verify_raw::<_, __A::Error>(&raw, #seed), });
-            if let Ty::Named(i) = ty {
-                let vt = self.name(*i);
-                fast_arms.push(
-                    quote! { #value => <#vt as rt::DecodeMembers>::decode_members(map, Some((#tag, #value))).map(#name::#v), },
-                );
-                v_fast_arms.push(quote! {
-                    #value => <#vt as rt::VerifyMembers>::verify_members(map, Some((#tag, #value)), None),
-                });
-            }
-            tags.push(quote! { #name::#v(_) => #value, });
-        }
-        if tag.is_empty() {
-            let exclusive = self.exclusive(t, defs);
+        let p = self.tagged_parts(t, &name);
+        if t.tag.is_empty() {
+            let exclusive = self.exclusive(t, p.defs);
             let verify = verify_by_decoding(&name);
             return quote! { #exclusive #verify };
         }
-        let check_impl = quote! {
-            impl rt::Check for #name {
-                fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-                    match self { #(#check_arms)* }
-                    Ok(())
-                }
-            }
-        };
-        let allowed = t
-            .variants
-            .iter()
-            .map(|(v, _, _)| format!("`{v}`"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let rel = format!("/{tag}");
-        let unknown = format!("`{tag}` must be one of {allowed}");
-        let missing = format!("a string member `{tag}` is required to tell the variants apart");
+        let doc = doc_with(
+            &t.doc,
+            &format!("Objects told apart by their `{}` member.", t.tag),
+            None,
+        );
+        let (defs, tags, froms, check_arms) = (&p.defs, &p.tags, &p.froms, &p.check_arms);
+        let decode = tagged_visitor(t, &name, false, &p.fast_arms, &p.arms);
+        let verify = tagged_visitor(t, &name, true, &p.v_fast_arms, &p.v_arms);
         quote! {
             #doc
             #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -101,74 +122,69 @@ impl Emitter<'_> {
                 }
             }
             #(#froms)*
-            impl<'de> serde::Deserialize<'de> for #name {
-                fn deserialize<__D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
-                    struct V;
-                    impl<'de> serde::de::Visitor<'de> for V {
-                        type Value = #name;
-                        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                            f.write_str("an object")
-                        }
-                        fn visit_map<__A: serde::de::MapAccess<'de>>(self, mut map: __A) -> ::core::result::Result<#name, __A::Error> {
-                            // Fast path: the discriminator comes first, so the variant decodes the rest
-                            // of the object in the same pass.
-                            let first = map.next_key::<rt::Key<'de>>()?;
-                            if let Some(k) = &first && k.as_str() == #tag {
-                                let tag = map.next_value::<rt::Key<'de>>()?;
-                                return match tag.as_str() {
-                                    #(#fast_arms)*
-                                    other => Err(rt::fail(rt::Keyword::OneOf, #rel, format_args!("unknown {:?}: {}", other, #unknown))),
-                                };
-                            }
-                            // Otherwise keep the object, find the discriminator, then decode it.
-                            let raw = rt::buffer_rest(first, &mut map)?;
-                            let tag = rt::decode_raw::<_, __A::Error>(&raw, "", rt::TagSeed(#tag))?;
-                            match tag.as_deref() {
-                                #(#arms)*
-                                Some(other) => Err(rt::fail(rt::Keyword::OneOf, #rel, format_args!("unknown {:?}: {}", other, #unknown))),
-                                None => Err(rt::fail(rt::Keyword::OneOf, "", #missing)),
-                            }
-                        }
-                    }
-                    d.deserialize_map(V)
-                }
-            }
-            impl rt::Verify for #name {
-                fn verify<'de, __D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<(), __D::Error> {
-                    struct V;
-                    impl<'de> serde::de::Visitor<'de> for V {
-                        type Value = ();
-                        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                            f.write_str("an object")
-                        }
-                        fn visit_map<__A: serde::de::MapAccess<'de>>(self, mut map: __A) -> ::core::result::Result<(), __A::Error> {
-                            let first = map.next_key::<rt::Key<'de>>()?;
-                            if let Some(k) = &first && k.as_str() == #tag {
-                                let tag = map.next_value::<rt::Key<'de>>()?;
-                                return match tag.as_str() {
-                                    #(#v_fast_arms)*
-                                    other => Err(rt::fail(rt::Keyword::OneOf, #rel, format_args!("unknown {:?}: {}", other, #unknown))),
-                                };
-                            }
-                            let raw = rt::buffer_rest(first, &mut map)?;
-                            let tag = rt::decode_raw::<_, __A::Error>(&raw, "", rt::TagSeed(#tag))?;
-                            match tag.as_deref() {
-                                #(#v_arms)*
-                                Some(other) => Err(rt::fail(rt::Keyword::OneOf, #rel, format_args!("unknown {:?}: {}", other, #unknown))),
-                                None => Err(rt::fail(rt::Keyword::OneOf, "", #missing)),
-                            }
-                        }
-                    }
-                    d.deserialize_map(V)
-                }
-            }
+            #decode
+            #verify
             impl rt::Probed for #name {
                 fn probe(&self) -> rt::Probe<'_> {
                     rt::Probe::Object
                 }
             }
-            #check_impl
+            impl rt::Check for #name {
+                fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+                    match self { #(#check_arms)* }
+                    Ok(())
+                }
+            }
         }
+    }
+
+    /// Each variant's share of the enum, its decoders and its checks.
+    fn tagged_parts(&mut self, t: &Tagged, name: &Ident) -> TaggedParts {
+        let tag = &t.tag;
+        let mut p = TaggedParts::default();
+        let rtys: Vec<String> = t
+            .variants
+            .iter()
+            .map(|(_, _, ty)| self.rust_ty(ty).to_string())
+            .collect();
+        for (n, (value, variant, ty)) in t.variants.iter().enumerate() {
+            let v = ident(variant);
+            let rty = self.rust_ty(ty);
+            // A variant type no other variant holds converts into the enum directly.
+            if !tag.is_empty() && rtys.iter().filter(|r| **r == rtys[n]).count() == 1 {
+                p.froms.push(quote! {
+                    impl From<#rty> for #name {
+                        fn from(v: #rty) -> Self {
+                            #name::#v(v)
+                        }
+                    }
+                });
+            }
+            let c = self.checks(ty, quote! { x });
+            p.check_arms
+                .push(quote! { #name::#v(x) => { let _ = x; #c } });
+            let seed = self.seed(ty);
+            let vdoc = if tag.is_empty() {
+                format!(" {}.", self.words(ty))
+            } else {
+                format!(" `{tag}` is `{value}`: {}.", self.words(ty))
+            };
+            p.defs.push(quote! { #[doc = #vdoc] #v(#rty), });
+            p.arms.push(quote! { Some(#value) => rt::decode_raw::<_, __A::Error>(&raw, "", #seed).map(#name::#v), });
+            p.v_arms
+                .push(quote! { Some(#value) => rt::verify_raw::<_, __A::Error>(&raw, #seed), });
+            if let Ty::Named(i) = ty {
+                let vt = self.name(*i);
+                p.fast_arms.push(
+                    quote! { #value => <#vt as rt::DecodeMembers>::decode_members(map, Some((#tag, #value))).map(#name::#v), },
+                );
+                p.v_fast_arms.push(quote! {
+                    #value => <#vt as rt::VerifyMembers>::verify_members(map, Some((#tag, #value)), None),
+                });
+            }
+            p.tags.push(quote! { #name::#v(_) => #value, });
+        }
+        p
     }
 
     /// A `oneOf` with no discriminator: every variant is tried, and exactly one must accept.
@@ -241,74 +257,7 @@ impl Emitter<'_> {
             probes.push(quote! { #name::#v(x) => rt::Probed::probe(x), });
             let c = self.checks(ty, quote! { x });
             check_arms.push(quote! { #name::#v(x) => { let _ = x; #c } });
-            match ty {
-                Ty::Named(i) if matches!(self.model.items[*i], Item::Text(_)) => {
-                    visits.push(quote! {
-                        fn visit_str<__E: serde::de::Error>(self, s: &str) -> ::core::result::Result<#name, __E> {
-                            #rty::new(s).map(#name::#v).map_err(rt::Failure::into_error)
-                        }
-                    });
-                }
-                Ty::Str(r) => {
-                    let r = self.str_rule(r);
-                    visits.push(quote! {
-                        fn visit_str<__E: serde::de::Error>(self, s: &str) -> ::core::result::Result<#name, __E> {
-                            rt::check_str::<__E>(&#r, s)?;
-                            Ok(#name::#v(rt::Str::from(s)))
-                        }
-                    });
-                }
-                Ty::Int(r) => {
-                    // Checked as an unbounded integer; a variant stored as `i64` then narrows it.
-                    let narrow = if fits_i64(r) {
-                        quote! { .and_then(rt::integer_to_i64::<__E>) }
-                    } else {
-                        quote! {}
-                    };
-                    let r = self.int_rule(r);
-                    visits.push(quote! {
-                        fn visit_i64<__E: serde::de::Error>(self, n: i64) -> ::core::result::Result<#name, __E> {
-                            rt::check_integer::<__E>(&#r, rt::Integer::from(n))#narrow.map(#name::#v)
-                        }
-                        fn visit_u64<__E: serde::de::Error>(self, n: u64) -> ::core::result::Result<#name, __E> {
-                            rt::check_integer::<__E>(&#r, rt::Integer::from(n))#narrow.map(#name::#v)
-                        }
-                        fn visit_f64<__E: serde::de::Error>(self, n: f64) -> ::core::result::Result<#name, __E> {
-                            rt::check_integer::<__E>(&#r, rt::integer_from_f64(n)?)#narrow.map(#name::#v)
-                        }
-                    });
-                }
-                Ty::Num(r) => {
-                    let r = self.num_rule(r);
-                    visits.push(quote! {
-                        fn visit_i64<__E: serde::de::Error>(self, n: i64) -> ::core::result::Result<#name, __E> {
-                            rt::check_num::<__E>(&#r, n as f64).map(#name::#v)
-                        }
-                        fn visit_u64<__E: serde::de::Error>(self, n: u64) -> ::core::result::Result<#name, __E> {
-                            rt::check_num::<__E>(&#r, n as f64).map(#name::#v)
-                        }
-                        fn visit_f64<__E: serde::de::Error>(self, n: f64) -> ::core::result::Result<#name, __E> {
-                            rt::check_num::<__E>(&#r, n).map(#name::#v)
-                        }
-                    });
-                }
-                Ty::Bool(c) => {
-                    let (check, value) = match c {
-                        Some(c) => (
-                            quote! { if b != #c { return Err(rt::fail(rt::Keyword::Const, "", format_args!("must be {}", #c))); } },
-                            quote! { #rty },
-                        ),
-                        None => (quote! {}, quote! { b }),
-                    };
-                    visits.push(quote! {
-                        fn visit_bool<__E: serde::de::Error>(self, b: bool) -> ::core::result::Result<#name, __E> {
-                            #check
-                            Ok(#name::#v(#value))
-                        }
-                    });
-                }
-                _ => {}
-            }
+            visits.extend(self.by_type_visit(&name, &v, &rty, ty));
         }
         quote! {
             #doc
@@ -342,6 +291,82 @@ impl Emitter<'_> {
                     Ok(())
                 }
             }
+        }
+    }
+
+    /// The visitor method(s) that accept a variant's JSON type, checking its rule.
+    fn by_type_visit(
+        &mut self,
+        name: &Ident,
+        v: &Ident,
+        rty: &TokenStream,
+        ty: &Ty,
+    ) -> Option<TokenStream> {
+        match ty {
+            Ty::Named(i) if matches!(self.model.items[*i], Item::Text(_)) => Some(quote! {
+                fn visit_str<__E: serde::de::Error>(self, s: &str) -> ::core::result::Result<#name, __E> {
+                    #rty::new(s).map(#name::#v).map_err(rt::Failure::into_error)
+                }
+            }),
+            Ty::Str(r) => {
+                let r = self.str_rule(r);
+                Some(quote! {
+                    fn visit_str<__E: serde::de::Error>(self, s: &str) -> ::core::result::Result<#name, __E> {
+                        rt::check_str::<__E>(&#r, s)?;
+                        Ok(#name::#v(rt::Str::from(s)))
+                    }
+                })
+            }
+            Ty::Int(r) => {
+                // Checked as an unbounded integer; a variant stored as `i64` then narrows it.
+                let narrow = if fits_i64(r) {
+                    quote! { .and_then(rt::integer_to_i64::<__E>) }
+                } else {
+                    quote! {}
+                };
+                let r = self.int_rule(r);
+                Some(quote! {
+                    fn visit_i64<__E: serde::de::Error>(self, n: i64) -> ::core::result::Result<#name, __E> {
+                        rt::check_integer::<__E>(&#r, rt::Integer::from(n))#narrow.map(#name::#v)
+                    }
+                    fn visit_u64<__E: serde::de::Error>(self, n: u64) -> ::core::result::Result<#name, __E> {
+                        rt::check_integer::<__E>(&#r, rt::Integer::from(n))#narrow.map(#name::#v)
+                    }
+                    fn visit_f64<__E: serde::de::Error>(self, n: f64) -> ::core::result::Result<#name, __E> {
+                        rt::check_integer::<__E>(&#r, rt::integer_from_f64(n)?)#narrow.map(#name::#v)
+                    }
+                })
+            }
+            Ty::Num(r) => {
+                let r = self.num_rule(r);
+                Some(quote! {
+                    fn visit_i64<__E: serde::de::Error>(self, n: i64) -> ::core::result::Result<#name, __E> {
+                        rt::check_num::<__E>(&#r, n as f64).map(#name::#v)
+                    }
+                    fn visit_u64<__E: serde::de::Error>(self, n: u64) -> ::core::result::Result<#name, __E> {
+                        rt::check_num::<__E>(&#r, n as f64).map(#name::#v)
+                    }
+                    fn visit_f64<__E: serde::de::Error>(self, n: f64) -> ::core::result::Result<#name, __E> {
+                        rt::check_num::<__E>(&#r, n).map(#name::#v)
+                    }
+                })
+            }
+            Ty::Bool(c) => {
+                let (check, value) = match c {
+                    Some(c) => (
+                        quote! { if b != #c { return Err(rt::fail(rt::Keyword::Const, "", format_args!("must be {}", #c))); } },
+                        quote! { #rty },
+                    ),
+                    None => (quote! {}, quote! { b }),
+                };
+                Some(quote! {
+                    fn visit_bool<__E: serde::de::Error>(self, b: bool) -> ::core::result::Result<#name, __E> {
+                        #check
+                        Ok(#name::#v(#value))
+                    }
+                })
+            }
+            _ => None,
         }
     }
 }
