@@ -2805,6 +2805,8 @@ pub fn verify_raw<'a, S: VerifySeed<'a>, E: de::Error>(
 /// The checker for schemas compiled to programs (see the module).
 pub mod eval;
 
+mod macros;
+
 /// The JSON reader of the untracked first pass: verdicts, and typed decodes until one fails
 /// (see the module).
 pub mod reader;

@@ -11,64 +11,15 @@ impl Emitter<'_> {
         let variants: Vec<Ident> = e.values.iter().map(|(_, v)| ident(v)).collect();
         let jsons: Vec<&String> = e.values.iter().map(|(j, _)| j).collect();
         let allowed = listed.join(", ");
-        let code = keyword(if e.values.len() == 1 { "const" } else { "enum" });
-        // The tables are the enum's; parsing, decoding and printing are the runtime's `StrEnum`.
+        let code = ident(if e.values.len() == 1 { "Const" } else { "Enum" });
+        // The type is declared here; its impls are the runtime's `str_enum!`.
         quote! {
             #doc
             #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
             pub enum #name {
                 #( #[doc = #vdocs] #variants, )*
             }
-            impl #name {
-                /// Every value, in schema order.
-                pub const ALL: &'static [#name] = &[#(#name::#variants),*];
-                /// The JSON string of this value.
-                pub fn as_str(&self) -> &'static str {
-                    rt::StrEnum::json(*self)
-                }
-            }
-            impl rt::StrEnum for #name {
-                const VALUES: &'static [Self] = Self::ALL;
-                const NAMES: &'static [&'static str] = &[#(#jsons),*];
-                const ALLOWED: &'static str = #allowed;
-                const CODE: rt::Keyword = #code;
-                fn index(self) -> usize {
-                    self as usize
-                }
-                fn from_json(s: &str) -> ::core::option::Option<Self> {
-                    match s {
-                        #(#jsons => Some(#name::#variants),)*
-                        _ => None,
-                    }
-                }
-            }
-            impl std::fmt::Display for #name {
-                fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                    f.write_str(self.as_str())
-                }
-            }
-            impl std::str::FromStr for #name {
-                type Err = String;
-                fn from_str(s: &str) -> ::core::result::Result<Self, String> {
-                    rt::parse_enum(s)
-                }
-            }
-            impl<'de> serde::Deserialize<'de> for #name {
-                fn deserialize<__D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
-                    rt::decode_enum(d)
-                }
-            }
-            impl serde::Serialize for #name {
-                fn serialize<__S: serde::Serializer>(&self, s: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
-                    s.serialize_str(self.as_str())
-                }
-            }
-            impl rt::Probed for #name {
-                fn probe(&self) -> rt::Probe<'_> {
-                    rt::Probe::Str(self.as_str())
-                }
-            }
-            impl rt::Check for #name {}
+            rt::str_enum!(#name, #code, #allowed, { #(#jsons => #variants),* });
         }
     }
 

@@ -129,10 +129,11 @@ impl<'a> Emitter<'a> {
             Item::Select(s) => self.select(s),
             Item::Checked(c) => self.checked(c),
         };
-        // Enumerations keep nothing when decoded; unions by JSON type and checked types are
-        // judged on their value: all are verified by decoding.
+        // Integer enumerations keep nothing when decoded; unions by JSON type and checked types
+        // are judged on their value: all are verified by decoding (string enumerations too, in
+        // the runtime's `str_enum!`).
         match self.model.items[id] {
-            Item::Enum(_) | Item::IntEnum(_) | Item::ByType(_) | Item::Checked(_) => {
+            Item::IntEnum(_) | Item::ByType(_) | Item::Checked(_) => {
                 let verify = verify_by_decoding(&self.name(id));
                 quote! { #item #verify }
             }

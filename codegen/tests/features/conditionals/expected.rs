@@ -672,74 +672,10 @@ pub enum OrderState {
     /// `done`
     Done,
 }
-impl OrderState {
-    /// Every value, in schema order.
-    pub const ALL: &'static [OrderState] = &[
-        OrderState::Open,
-        OrderState::Blocked,
-        OrderState::Done,
-    ];
-    /// The JSON string of this value.
-    pub fn as_str(&self) -> &'static str {
-        rt::StrEnum::json(*self)
-    }
-}
-impl rt::StrEnum for OrderState {
-    const VALUES: &'static [Self] = Self::ALL;
-    const NAMES: &'static [&'static str] = &["open", "blocked", "done"];
-    const ALLOWED: &'static str = "`open`, `blocked`, `done`";
-    const CODE: rt::Keyword = rt::Keyword::Enum;
-    fn index(self) -> usize {
-        self as usize
-    }
-    fn from_json(s: &str) -> ::core::option::Option<Self> {
-        match s {
-            "open" => Some(OrderState::Open),
-            "blocked" => Some(OrderState::Blocked),
-            "done" => Some(OrderState::Done),
-            _ => None,
-        }
-    }
-}
-impl std::fmt::Display for OrderState {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl std::str::FromStr for OrderState {
-    type Err = String;
-    fn from_str(s: &str) -> ::core::result::Result<Self, String> {
-        rt::parse_enum(s)
-    }
-}
-impl<'de> serde::Deserialize<'de> for OrderState {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_enum(d)
-    }
-}
-impl serde::Serialize for OrderState {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        s.serialize_str(self.as_str())
-    }
-}
-impl rt::Probed for OrderState {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Str(self.as_str())
-    }
-}
-impl rt::Check for OrderState {}
-impl rt::Verify for OrderState {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_by_decoding::<OrderState, __D>(d)
-    }
-}
+rt::str_enum!(
+    OrderState, Enum, "`open`, `blocked`, `done`", { "open" => Open, "blocked" =>
+    Blocked, "done" => Done }
+);
 /// One of `local`, `remote`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum OrderMode {
@@ -748,69 +684,9 @@ pub enum OrderMode {
     /// `remote`
     Remote,
 }
-impl OrderMode {
-    /// Every value, in schema order.
-    pub const ALL: &'static [OrderMode] = &[OrderMode::Local, OrderMode::Remote];
-    /// The JSON string of this value.
-    pub fn as_str(&self) -> &'static str {
-        rt::StrEnum::json(*self)
-    }
-}
-impl rt::StrEnum for OrderMode {
-    const VALUES: &'static [Self] = Self::ALL;
-    const NAMES: &'static [&'static str] = &["local", "remote"];
-    const ALLOWED: &'static str = "`local`, `remote`";
-    const CODE: rt::Keyword = rt::Keyword::Enum;
-    fn index(self) -> usize {
-        self as usize
-    }
-    fn from_json(s: &str) -> ::core::option::Option<Self> {
-        match s {
-            "local" => Some(OrderMode::Local),
-            "remote" => Some(OrderMode::Remote),
-            _ => None,
-        }
-    }
-}
-impl std::fmt::Display for OrderMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl std::str::FromStr for OrderMode {
-    type Err = String;
-    fn from_str(s: &str) -> ::core::result::Result<Self, String> {
-        rt::parse_enum(s)
-    }
-}
-impl<'de> serde::Deserialize<'de> for OrderMode {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_enum(d)
-    }
-}
-impl serde::Serialize for OrderMode {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        s.serialize_str(self.as_str())
-    }
-}
-impl rt::Probed for OrderMode {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Str(self.as_str())
-    }
-}
-impl rt::Check for OrderMode {}
-impl rt::Verify for OrderMode {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_by_decoding::<OrderMode, __D>(d)
-    }
-}
+rt::str_enum!(
+    OrderMode, Enum, "`local`, `remote`", { "local" => Local, "remote" => Remote }
+);
 impl rt::Document for Order {
     const SCHEMA: rt::SchemaInfo = rt::SchemaInfo {
         id: "https://example.test/conditionals/order.schema.json",

@@ -650,74 +650,10 @@ pub enum ReferenceKind {
     /// `note`
     Note,
 }
-impl ReferenceKind {
-    /// Every value, in schema order.
-    pub const ALL: &'static [ReferenceKind] = &[
-        ReferenceKind::Doc,
-        ReferenceKind::Task,
-        ReferenceKind::Note,
-    ];
-    /// The JSON string of this value.
-    pub fn as_str(&self) -> &'static str {
-        rt::StrEnum::json(*self)
-    }
-}
-impl rt::StrEnum for ReferenceKind {
-    const VALUES: &'static [Self] = Self::ALL;
-    const NAMES: &'static [&'static str] = &["doc", "task", "note"];
-    const ALLOWED: &'static str = "`doc`, `task`, `note`";
-    const CODE: rt::Keyword = rt::Keyword::Enum;
-    fn index(self) -> usize {
-        self as usize
-    }
-    fn from_json(s: &str) -> ::core::option::Option<Self> {
-        match s {
-            "doc" => Some(ReferenceKind::Doc),
-            "task" => Some(ReferenceKind::Task),
-            "note" => Some(ReferenceKind::Note),
-            _ => None,
-        }
-    }
-}
-impl std::fmt::Display for ReferenceKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl std::str::FromStr for ReferenceKind {
-    type Err = String;
-    fn from_str(s: &str) -> ::core::result::Result<Self, String> {
-        rt::parse_enum(s)
-    }
-}
-impl<'de> serde::Deserialize<'de> for ReferenceKind {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_enum(d)
-    }
-}
-impl serde::Serialize for ReferenceKind {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        s.serialize_str(self.as_str())
-    }
-}
-impl rt::Probed for ReferenceKind {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Str(self.as_str())
-    }
-}
-impl rt::Check for ReferenceKind {}
-impl rt::Verify for ReferenceKind {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_by_decoding::<ReferenceKind, __D>(d)
-    }
-}
+rt::str_enum!(
+    ReferenceKind, Enum, "`doc`, `task`, `note`", { "doc" => Doc, "task" => Task, "note"
+    => Note }
+);
 /// An object with the members `count`, `kind`, `id`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EnvelopeMerged {
@@ -1027,128 +963,10 @@ impl rt::Check for EnvelopeMerged {
         Ok(())
     }
 }
-///A string of at least 1 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+/// A string of at least 1 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NonEmptyText(rt::Str);
-impl NonEmptyText {
-    /// Checks `s` against the rule; the failure says which part of it `s` breaks.
-    pub fn new(s: impl Into<rt::Str>) -> ::core::result::Result<Self, rt::Failure> {
-        let s = s.into();
-        rt::str_failure(&STR_0, &s)?;
-        Ok(NonEmptyText(s))
-    }
-    /// The string.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-    /// The string, owned.
-    pub fn into_inner(self) -> rt::Str {
-        self.0
-    }
-}
-impl ::core::convert::TryFrom<&str> for NonEmptyText {
-    type Error = rt::Failure;
-    fn try_from(s: &str) -> ::core::result::Result<Self, rt::Failure> {
-        NonEmptyText::new(s)
-    }
-}
-impl ::core::convert::TryFrom<::std::string::String> for NonEmptyText {
-    type Error = rt::Failure;
-    fn try_from(s: ::std::string::String) -> ::core::result::Result<Self, rt::Failure> {
-        NonEmptyText::new(s)
-    }
-}
-impl ::core::convert::TryFrom<rt::Str> for NonEmptyText {
-    type Error = rt::Failure;
-    fn try_from(s: rt::Str) -> ::core::result::Result<Self, rt::Failure> {
-        NonEmptyText::new(s)
-    }
-}
-impl std::str::FromStr for NonEmptyText {
-    type Err = rt::Failure;
-    fn from_str(s: &str) -> ::core::result::Result<Self, rt::Failure> {
-        NonEmptyText::new(s)
-    }
-}
-impl std::ops::Deref for NonEmptyText {
-    type Target = str;
-    fn deref(&self) -> &str {
-        &self.0
-    }
-}
-impl AsRef<str> for NonEmptyText {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl std::borrow::Borrow<str> for NonEmptyText {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-impl PartialEq<str> for NonEmptyText {
-    fn eq(&self, other: &str) -> bool {
-        self.0 == other
-    }
-}
-impl PartialEq<&str> for NonEmptyText {
-    fn eq(&self, other: &&str) -> bool {
-        self.0 == *other
-    }
-}
-impl PartialEq<::std::string::String> for NonEmptyText {
-    fn eq(&self, other: &::std::string::String) -> bool {
-        self.0 == other.as_str()
-    }
-}
-impl PartialEq<NonEmptyText> for str {
-    fn eq(&self, other: &NonEmptyText) -> bool {
-        self == other.as_str()
-    }
-}
-impl PartialEq<NonEmptyText> for &str {
-    fn eq(&self, other: &NonEmptyText) -> bool {
-        *self == other.as_str()
-    }
-}
-impl std::fmt::Debug for NonEmptyText {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Debug::fmt(self.as_str(), f)
-    }
-}
-impl std::fmt::Display for NonEmptyText {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl serde::Serialize for NonEmptyText {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        s.serialize_str(&self.0)
-    }
-}
-impl<'de> serde::Deserialize<'de> for NonEmptyText {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        serde::de::DeserializeSeed::deserialize(rt::StrSeed(&STR_0), d).map(NonEmptyText)
-    }
-}
-impl rt::Verify for NonEmptyText {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::VerifySeed::verify(rt::StrSeed(&STR_0), d)
-    }
-}
-impl rt::Probed for NonEmptyText {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Str(&self.0)
-    }
-}
-impl rt::Check for NonEmptyText {}
+rt::constrained_str!(NonEmptyText, STR_0);
 impl rt::Document for Envelope {
     const SCHEMA: rt::SchemaInfo = rt::SchemaInfo {
         id: "https://example.test/narrowing/envelope.schema.json",

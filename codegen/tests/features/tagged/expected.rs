@@ -524,68 +524,7 @@ pub enum CircleKind {
     /// `circle`
     Circle,
 }
-impl CircleKind {
-    /// Every value, in schema order.
-    pub const ALL: &'static [CircleKind] = &[CircleKind::Circle];
-    /// The JSON string of this value.
-    pub fn as_str(&self) -> &'static str {
-        rt::StrEnum::json(*self)
-    }
-}
-impl rt::StrEnum for CircleKind {
-    const VALUES: &'static [Self] = Self::ALL;
-    const NAMES: &'static [&'static str] = &["circle"];
-    const ALLOWED: &'static str = "`circle`";
-    const CODE: rt::Keyword = rt::Keyword::Const;
-    fn index(self) -> usize {
-        self as usize
-    }
-    fn from_json(s: &str) -> ::core::option::Option<Self> {
-        match s {
-            "circle" => Some(CircleKind::Circle),
-            _ => None,
-        }
-    }
-}
-impl std::fmt::Display for CircleKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl std::str::FromStr for CircleKind {
-    type Err = String;
-    fn from_str(s: &str) -> ::core::result::Result<Self, String> {
-        rt::parse_enum(s)
-    }
-}
-impl<'de> serde::Deserialize<'de> for CircleKind {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_enum(d)
-    }
-}
-impl serde::Serialize for CircleKind {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        s.serialize_str(self.as_str())
-    }
-}
-impl rt::Probed for CircleKind {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Str(self.as_str())
-    }
-}
-impl rt::Check for CircleKind {}
-impl rt::Verify for CircleKind {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_by_decoding::<CircleKind, __D>(d)
-    }
-}
+rt::str_enum!(CircleKind, Const, "`circle`", { "circle" => Circle });
 /// An object with the members `kind`, `side`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Square {
@@ -832,68 +771,7 @@ pub enum SquareKind {
     /// `square`
     Square,
 }
-impl SquareKind {
-    /// Every value, in schema order.
-    pub const ALL: &'static [SquareKind] = &[SquareKind::Square];
-    /// The JSON string of this value.
-    pub fn as_str(&self) -> &'static str {
-        rt::StrEnum::json(*self)
-    }
-}
-impl rt::StrEnum for SquareKind {
-    const VALUES: &'static [Self] = Self::ALL;
-    const NAMES: &'static [&'static str] = &["square"];
-    const ALLOWED: &'static str = "`square`";
-    const CODE: rt::Keyword = rt::Keyword::Const;
-    fn index(self) -> usize {
-        self as usize
-    }
-    fn from_json(s: &str) -> ::core::option::Option<Self> {
-        match s {
-            "square" => Some(SquareKind::Square),
-            _ => None,
-        }
-    }
-}
-impl std::fmt::Display for SquareKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl std::str::FromStr for SquareKind {
-    type Err = String;
-    fn from_str(s: &str) -> ::core::result::Result<Self, String> {
-        rt::parse_enum(s)
-    }
-}
-impl<'de> serde::Deserialize<'de> for SquareKind {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_enum(d)
-    }
-}
-impl serde::Serialize for SquareKind {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        s.serialize_str(self.as_str())
-    }
-}
-impl rt::Probed for SquareKind {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Str(self.as_str())
-    }
-}
-impl rt::Check for SquareKind {}
-impl rt::Verify for SquareKind {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_by_decoding::<SquareKind, __D>(d)
-    }
-}
+rt::str_enum!(SquareKind, Const, "`square`", { "square" => Square });
 impl rt::Document for Shape {
     const SCHEMA: rt::SchemaInfo = rt::SchemaInfo {
         id: "https://example.test/tagged/shape.schema.json",
