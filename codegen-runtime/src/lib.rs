@@ -2523,6 +2523,19 @@ pub fn parse_enum<T: StrEnum>(s: &str) -> Result<T, String> {
     T::from_json(s).ok_or_else(|| format!("`{s}` is not one of {}", T::ALLOWED))
 }
 
+/// A string-enum member a tagged union already read as its discriminator (`pre`), parsed, or
+/// the enum's failure located at `rel`.
+#[inline]
+pub fn pre_read<T: StrEnum, E: de::Error>(s: &str, rel: &str) -> Result<T, E> {
+    parse_enum(s).map_err(|m| fail(T::CODE, rel, m))
+}
+
+/// The verdict-only seed of a generated type.
+#[inline]
+pub const fn verified<T>() -> Verified<TypeSeed<T>> {
+    Verified(TypeSeed::new())
+}
+
 /// Decodes a string enum: every generated string enum's `Deserialize`.
 #[inline]
 pub fn decode_enum<'de, T: StrEnum, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {

@@ -206,3 +206,30 @@ macro_rules! str_enum {
         impl $crate::Check for $name {}
     };
 }
+
+/// A builder's setter of one member (inside the builder's `impl`): `$field` takes anything that
+/// converts into `$ty`, and a value that breaks its rule is kept as the builder's first failure,
+/// which `build` returns. With `null $null_fn = $null`, also the setter that writes `null`
+/// (`$null` is the slot's `null`: `None` for a required member, `Tri::Null` for an optional one).
+#[macro_export]
+macro_rules! setter {
+    ($field:ident: $ty:ty = $json:literal) => {
+        #[doc = concat!(" Sets `", $json, "`; a value that breaks its rule makes `build` fail.")]
+        pub fn $field<V>(mut self, v: V) -> Self
+        where
+            V: ::core::convert::TryInto<$ty>,
+            $crate::Failure: ::core::convert::From<V::Error>,
+        {
+            $crate::set(&mut self.$field, &mut self.__error, v, $json);
+            self
+        }
+    };
+    ($field:ident: $ty:ty = $json:literal, null $null_fn:ident = $null:expr) => {
+        $crate::setter!($field: $ty = $json);
+        #[doc = concat!(" Sets `", $json, "` to `null`.")]
+        pub fn $null_fn(mut self) -> Self {
+            self.$field = $null;
+            self
+        }
+    };
+}

@@ -31,36 +31,20 @@ impl Emitter<'_> {
             ),
             (false, true) => (quote! { rt::Tri<#ity> }, quote! { self.#rust }),
         };
-        let sdoc = format!(" Sets `{json}`; a value that breaks its rule makes `build` fail.");
         p.b_fields.push(quote! { #rust: #slot_ty, });
         p.b_inits.push(quote! { #rust: #init, });
-        p.b_setters.push(quote! {
-            #[doc = #sdoc]
-            pub fn #rust<__V>(mut self, v: __V) -> Self
-            where
-                __V: ::core::convert::TryInto<#ity>,
-                rt::Failure: From<__V::Error>,
-            {
-                rt::set(&mut self.#rust, &mut self.__error, v, #json);
-                self
-            }
-        });
-        if tri {
+        // The setters are the runtime's `setter!`.
+        p.b_setters.push(if tri {
             let null_setter = format_ident!("{}_null", m.f.rust);
-            let ndoc = format!(" Sets `{json}` to `null`.");
             let null = if m.f.required {
                 quote! { None }
             } else {
                 quote! { rt::Tri::Null }
             };
-            p.b_setters.push(quote! {
-                #[doc = #ndoc]
-                pub fn #null_setter(mut self) -> Self {
-                    self.#rust = #null;
-                    self
-                }
-            });
-        }
+            quote! { rt::setter!(#rust: #ity = #json, null #null_setter = #null); }
+        } else {
+            quote! { rt::setter!(#rust: #ity = #json); }
+        });
     }
 
     /// An unset selector follows from the variant of the member it selects, when the selector is

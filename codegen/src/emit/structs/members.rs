@@ -231,18 +231,12 @@ impl Emitter<'_> {
             return;
         }
         let Ty::Named(e) = m.inner else { return };
-        let Item::Enum(en) = &self.model.items[e] else {
+        let Item::Enum(_) = &self.model.items[e] else {
             return;
         };
-        let code = keyword(if en.values.len() == 1 {
-            "const"
-        } else {
-            "enum"
-        });
         let (json, slot, ity, record) = (m.json, &m.slot, &m.ity, &m.record);
         let rel = pointer(json);
-        let parse =
-            quote! { v.parse::<#ity>().map_err(|m| rt::fail::<__A::Error>(#code, #rel, m))? };
+        let parse = quote! { rt::pre_read::<#ity, __A::Error>(v, #rel)? };
         p.pre_arms.push(quote! {
             #json => {
                 #record
@@ -314,7 +308,7 @@ fn verify_member(
     let (v_slot_ty, v_seed) = if kept {
         (slot_ty, seed)
     } else {
-        (quote! { () }, quote! { rt::Verified(#seed) })
+        (quote! { () }, verified(m, seed))
     };
     p.v_slots
         .push(quote! { let mut #slot: ::core::option::Option<#v_slot_ty> = None; });
@@ -361,4 +355,16 @@ fn required(slot: &Ident, json: &str) -> TokenStream {
 fn missing(json: &str) -> TokenStream {
     let msg = format!("missing required member `{json}`");
     quote! { rt::fail::<__A::Error>(rt::Keyword::Required, "", #msg) }
+}
+
+/// The verdict-only seed of a member that keeps nothing: `rt::verified::<T>()` for a generated
+/// type, else its seed wrapped in `rt::Verified`.
+fn verified(m: &Member, seed: TokenStream) -> TokenStream {
+    match &m.inner {
+        Ty::Named(_) if !m.nullable => {
+            let ity = &m.ity;
+            quote! { rt::verified::<#ity>() }
+        }
+        _ => quote! { rt::Verified(#seed) },
+    }
 }

@@ -39,15 +39,7 @@ pub struct RevisionBuilder {
     __error: ::core::option::Option<rt::Failure>,
 }
 impl RevisionBuilder {
-    /// Sets `current`; a value that breaks its rule makes `build` fail.
-    pub fn current<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<RevisionCurrent>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.current, &mut self.__error, v, "current");
-        self
-    }
+    rt::setter!(current : RevisionCurrent = "current");
     /// The value, or the first member that failed its rule, the first required member
     /// left unset, or the first rule the whole value breaks.
     pub fn build(mut self) -> ::core::result::Result<Revision, rt::Failure> {
@@ -146,7 +138,7 @@ impl rt::VerifyMembers for Revision {
                         &mut map,
                         &mut __current,
                         "current",
-                        rt::Verified(rt::TypeSeed::<RevisionCurrent>::new()),
+                        rt::verified::<RevisionCurrent>(),
                     )?
                 }
                 other => {

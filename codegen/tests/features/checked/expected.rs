@@ -232,51 +232,11 @@ pub struct TreeBuilder {
     __error: ::core::option::Option<rt::Failure>,
 }
 impl TreeBuilder {
-    /// Sets `label`; a value that breaks its rule makes `build` fail.
-    pub fn label<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<NonEmptyText>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.label, &mut self.__error, v, "label");
-        self
-    }
-    /// Sets `tags`; a value that breaks its rule makes `build` fail.
-    pub fn tags<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<TreeTags>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.tags, &mut self.__error, v, "tags");
-        self
-    }
-    /// Sets `children`; a value that breaks its rule makes `build` fail.
-    pub fn children<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<Vec<TreeChild>>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.children, &mut self.__error, v, "children");
-        self
-    }
-    /// Sets `note`; a value that breaks its rule makes `build` fail.
-    pub fn note<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<TreeNote>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.note, &mut self.__error, v, "note");
-        self
-    }
-    /// Sets `weight`; a value that breaks its rule makes `build` fail.
-    pub fn weight<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<TreeWeight>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.weight, &mut self.__error, v, "weight");
-        self
-    }
+    rt::setter!(label : NonEmptyText = "label");
+    rt::setter!(tags : TreeTags = "tags");
+    rt::setter!(children : Vec < TreeChild > = "children");
+    rt::setter!(note : TreeNote = "note");
+    rt::setter!(weight : TreeWeight = "weight");
     /// The value, or the first member that failed its rule, the first required member
     /// left unset, or the first rule the whole value breaks.
     pub fn build(mut self) -> ::core::result::Result<Tree, rt::Failure> {
@@ -460,16 +420,11 @@ impl rt::VerifyMembers for Tree {
                         &mut map,
                         &mut __label,
                         "label",
-                        rt::Verified(rt::TypeSeed::<NonEmptyText>::new()),
+                        rt::verified::<NonEmptyText>(),
                     )?
                 }
                 "tags" => {
-                    rt::once(
-                        &mut map,
-                        &mut __tags,
-                        "tags",
-                        rt::Verified(rt::TypeSeed::<TreeTags>::new()),
-                    )?
+                    rt::once(&mut map, &mut __tags, "tags", rt::verified::<TreeTags>())?
                 }
                 "children" => {
                     rt::once(
@@ -485,19 +440,14 @@ impl rt::VerifyMembers for Tree {
                     )?
                 }
                 "note" => {
-                    rt::once(
-                        &mut map,
-                        &mut __note,
-                        "note",
-                        rt::Verified(rt::TypeSeed::<TreeNote>::new()),
-                    )?
+                    rt::once(&mut map, &mut __note, "note", rt::verified::<TreeNote>())?
                 }
                 "weight" => {
                     rt::once(
                         &mut map,
                         &mut __weight,
                         "weight",
-                        rt::Verified(rt::TypeSeed::<TreeWeight>::new()),
+                        rt::verified::<TreeWeight>(),
                     )?
                 }
                 other => {

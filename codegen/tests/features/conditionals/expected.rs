@@ -64,60 +64,12 @@ pub struct OrderBuilder {
     __error: ::core::option::Option<rt::Failure>,
 }
 impl OrderBuilder {
-    /// Sets `state`; a value that breaks its rule makes `build` fail.
-    pub fn state<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<OrderState>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.state, &mut self.__error, v, "state");
-        self
-    }
-    /// Sets `blocker`; a value that breaks its rule makes `build` fail.
-    pub fn blocker<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<rt::Str>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.blocker, &mut self.__error, v, "blocker");
-        self
-    }
-    /// Sets `note`; a value that breaks its rule makes `build` fail.
-    pub fn note<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<rt::Str>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.note, &mut self.__error, v, "note");
-        self
-    }
-    /// Sets `mode`; a value that breaks its rule makes `build` fail.
-    pub fn mode<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<OrderMode>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.mode, &mut self.__error, v, "mode");
-        self
-    }
-    /// Sets `host`; a value that breaks its rule makes `build` fail.
-    pub fn host<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<rt::Str>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.host, &mut self.__error, v, "host");
-        self
-    }
-    /// Sets `items`; a value that breaks its rule makes `build` fail.
-    pub fn items<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<Vec<rt::Str>>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.items, &mut self.__error, v, "items");
-        self
-    }
+    rt::setter!(state : OrderState = "state");
+    rt::setter!(blocker : rt::Str = "blocker");
+    rt::setter!(note : rt::Str = "note");
+    rt::setter!(mode : OrderMode = "mode");
+    rt::setter!(host : rt::Str = "host");
+    rt::setter!(items : Vec < rt::Str > = "items");
     /// The value, or the first member that failed its rule, the first required member
     /// left unset, or the first rule the whole value breaks.
     pub fn build(mut self) -> ::core::result::Result<Order, rt::Failure> {
@@ -213,23 +165,11 @@ impl rt::DecodeMembers for Order {
             match k {
                 "state" => {
                     __order_seen.push(0u16);
-                    __state = Some(
-                        v
-                            .parse::<OrderState>()
-                            .map_err(|m| rt::fail::<
-                                __A::Error,
-                            >(rt::Keyword::Enum, "/state", m))?,
-                    );
+                    __state = Some(rt::pre_read::<OrderState, __A::Error>(v, "/state")?);
                 }
                 "mode" => {
                     __order_seen.push(3u16);
-                    __mode = Some(
-                        v
-                            .parse::<OrderMode>()
-                            .map_err(|m| rt::fail::<
-                                __A::Error,
-                            >(rt::Keyword::Enum, "/mode", m))?,
-                    );
+                    __mode = Some(rt::pre_read::<OrderMode, __A::Error>(v, "/mode")?);
                 }
                 _ => {}
             }
@@ -326,22 +266,10 @@ impl rt::VerifyMembers for Order {
         if let Some((k, v)) = pre {
             match k {
                 "state" => {
-                    __state = Some(
-                        v
-                            .parse::<OrderState>()
-                            .map_err(|m| rt::fail::<
-                                __A::Error,
-                            >(rt::Keyword::Enum, "/state", m))?,
-                    );
+                    __state = Some(rt::pre_read::<OrderState, __A::Error>(v, "/state")?);
                 }
                 "mode" => {
-                    __mode = Some(
-                        v
-                            .parse::<OrderMode>()
-                            .map_err(|m| rt::fail::<
-                                __A::Error,
-                            >(rt::Keyword::Enum, "/mode", m))?,
-                    );
+                    __mode = Some(rt::pre_read::<OrderMode, __A::Error>(v, "/mode")?);
                 }
                 _ => {}
             }

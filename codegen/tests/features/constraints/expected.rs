@@ -74,78 +74,14 @@ pub struct LimitsBuilder {
     __error: ::core::option::Option<rt::Failure>,
 }
 impl LimitsBuilder {
-    /// Sets `path`; a value that breaks its rule makes `build` fail.
-    pub fn path<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<Path>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.path, &mut self.__error, v, "path");
-        self
-    }
-    /// Sets `name`; a value that breaks its rule makes `build` fail.
-    pub fn name<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<Text0To3>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.name, &mut self.__error, v, "name");
-        self
-    }
-    /// Sets `seq`; a value that breaks its rule makes `build` fail.
-    pub fn seq<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<i64>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.seq, &mut self.__error, v, "seq");
-        self
-    }
-    /// Sets `ratio`; a value that breaks its rule makes `build` fail.
-    pub fn ratio<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<f64>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.ratio, &mut self.__error, v, "ratio");
-        self
-    }
-    /// Sets `priority`; a value that breaks its rule makes `build` fail.
-    pub fn priority<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<LimitsPriority>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.priority, &mut self.__error, v, "priority");
-        self
-    }
-    /// Sets `done`; a value that breaks its rule makes `build` fail.
-    pub fn done<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<rt::True>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.done, &mut self.__error, v, "done");
-        self
-    }
-    /// Sets `when`; a value that breaks its rule makes `build` fail.
-    pub fn when<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<DateTime>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.when, &mut self.__error, v, "when");
-        self
-    }
-    /// Sets `refs`; a value that breaks its rule makes `build` fail.
-    pub fn refs<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<Vec<LimitsRef>>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.refs, &mut self.__error, v, "refs");
-        self
-    }
+    rt::setter!(path : Path = "path");
+    rt::setter!(name : Text0To3 = "name");
+    rt::setter!(seq : i64 = "seq");
+    rt::setter!(ratio : f64 = "ratio");
+    rt::setter!(priority : LimitsPriority = "priority");
+    rt::setter!(done : rt::True = "done");
+    rt::setter!(when : DateTime = "when");
+    rt::setter!(refs : Vec < LimitsRef > = "refs");
     /// The value, or the first member that failed its rule, the first required member
     /// left unset, or the first rule the whole value breaks.
     pub fn build(mut self) -> ::core::result::Result<Limits, rt::Failure> {
@@ -360,20 +296,10 @@ impl rt::VerifyMembers for Limits {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "path" => {
-                    rt::once(
-                        &mut map,
-                        &mut __path,
-                        "path",
-                        rt::Verified(rt::TypeSeed::<Path>::new()),
-                    )?
+                    rt::once(&mut map, &mut __path, "path", rt::verified::<Path>())?
                 }
                 "name" => {
-                    rt::once(
-                        &mut map,
-                        &mut __name,
-                        "name",
-                        rt::Verified(rt::TypeSeed::<Text0To3>::new()),
-                    )?
+                    rt::once(&mut map, &mut __name, "name", rt::verified::<Text0To3>())?
                 }
                 "seq" => {
                     rt::once(
@@ -396,7 +322,7 @@ impl rt::VerifyMembers for Limits {
                         &mut map,
                         &mut __priority,
                         "priority",
-                        rt::Verified(rt::TypeSeed::<LimitsPriority>::new()),
+                        rt::verified::<LimitsPriority>(),
                     )?
                 }
                 "done" => {
@@ -408,12 +334,7 @@ impl rt::VerifyMembers for Limits {
                     )?
                 }
                 "when" => {
-                    rt::once(
-                        &mut map,
-                        &mut __when,
-                        "when",
-                        rt::Verified(rt::TypeSeed::<DateTime>::new()),
-                    )?
+                    rt::once(&mut map, &mut __when, "when", rt::verified::<DateTime>())?
                 }
                 "refs" => {
                     rt::once(
@@ -625,15 +546,7 @@ pub struct LimitsRefBuilder {
     __error: ::core::option::Option<rt::Failure>,
 }
 impl LimitsRefBuilder {
-    /// Sets `id`; a value that breaks its rule makes `build` fail.
-    pub fn id<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<rt::Str>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.id, &mut self.__error, v, "id");
-        self
-    }
+    rt::setter!(id : rt::Str = "id");
     /// The value, or the first member that failed its rule, the first required member
     /// left unset, or the first rule the whole value breaks.
     pub fn build(mut self) -> ::core::result::Result<LimitsRef, rt::Failure> {

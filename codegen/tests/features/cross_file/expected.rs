@@ -58,33 +58,9 @@ pub struct ABuilder {
     __error: ::core::option::Option<rt::Failure>,
 }
 impl ABuilder {
-    /// Sets `id`; a value that breaks its rule makes `build` fail.
-    pub fn id<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<Text0To3>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.id, &mut self.__error, v, "id");
-        self
-    }
-    /// Sets `beta`; a value that breaks its rule makes `build` fail.
-    pub fn beta<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<B>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.beta, &mut self.__error, v, "beta");
-        self
-    }
-    /// Sets `betaId`; a value that breaks its rule makes `build` fail.
-    pub fn beta_id<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<Id>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.beta_id, &mut self.__error, v, "betaId");
-        self
-    }
+    rt::setter!(id : Text0To3 = "id");
+    rt::setter!(beta : B = "beta");
+    rt::setter!(beta_id : Id = "betaId");
     /// The value, or the first member that failed its rule, the first required member
     /// left unset, or the first rule the whole value breaks.
     pub fn build(mut self) -> ::core::result::Result<A, rt::Failure> {
@@ -208,29 +184,10 @@ impl rt::VerifyMembers for A {
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
-                "id" => {
-                    rt::once(
-                        &mut map,
-                        &mut __id,
-                        "id",
-                        rt::Verified(rt::TypeSeed::<Text0To3>::new()),
-                    )?
-                }
-                "beta" => {
-                    rt::once(
-                        &mut map,
-                        &mut __beta,
-                        "beta",
-                        rt::Verified(rt::TypeSeed::<B>::new()),
-                    )?
-                }
+                "id" => rt::once(&mut map, &mut __id, "id", rt::verified::<Text0To3>())?,
+                "beta" => rt::once(&mut map, &mut __beta, "beta", rt::verified::<B>())?,
                 "betaId" => {
-                    rt::once(
-                        &mut map,
-                        &mut __beta_id,
-                        "betaId",
-                        rt::Verified(rt::TypeSeed::<Id>::new()),
-                    )?
+                    rt::once(&mut map, &mut __beta_id, "betaId", rt::verified::<Id>())?
                 }
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
@@ -318,15 +275,7 @@ pub struct BBuilder {
     __error: ::core::option::Option<rt::Failure>,
 }
 impl BBuilder {
-    /// Sets `id`; a value that breaks its rule makes `build` fail.
-    pub fn id<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<Id>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.id, &mut self.__error, v, "id");
-        self
-    }
+    rt::setter!(id : Id = "id");
     /// The value, or the first member that failed its rule, the first required member
     /// left unset, or the first rule the whole value breaks.
     pub fn build(mut self) -> ::core::result::Result<B, rt::Failure> {
@@ -419,14 +368,7 @@ impl rt::VerifyMembers for B {
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
-                "id" => {
-                    rt::once(
-                        &mut map,
-                        &mut __id,
-                        "id",
-                        rt::Verified(rt::TypeSeed::<Id>::new()),
-                    )?
-                }
+                "id" => rt::once(&mut map, &mut __id, "id", rt::verified::<Id>())?,
                 _ => {
                     if let Some(k) = __keys.insert(key) {
                         return Err(rt::duplicate(&mut map, k.as_str()));

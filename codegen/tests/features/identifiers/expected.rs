@@ -56,24 +56,8 @@ pub struct CatalogBuilder {
     __error: ::core::option::Option<rt::Failure>,
 }
 impl CatalogBuilder {
-    /// Sets `entries`; a value that breaks its rule makes `build` fail.
-    pub fn entries<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<Vec<Entry>>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.entries, &mut self.__error, v, "entries");
-        self
-    }
-    /// Sets `owner`; a value that breaks its rule makes `build` fail.
-    pub fn owner<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<Person>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.owner, &mut self.__error, v, "owner");
-        self
-    }
+    rt::setter!(entries : Vec < Entry > = "entries");
+    rt::setter!(owner : Person = "owner");
     /// The value, or the first member that failed its rule, the first required member
     /// left unset, or the first rule the whole value breaks.
     pub fn build(mut self) -> ::core::result::Result<Catalog, rt::Failure> {
@@ -210,12 +194,7 @@ impl rt::VerifyMembers for Catalog {
                     )?
                 }
                 "owner" => {
-                    rt::once(
-                        &mut map,
-                        &mut __owner,
-                        "owner",
-                        rt::Verified(rt::TypeSeed::<Person>::new()),
-                    )?
+                    rt::once(&mut map, &mut __owner, "owner", rt::verified::<Person>())?
                 }
                 _ => {
                     if let Some(k) = __keys.insert(key) {
@@ -337,24 +316,8 @@ pub struct EntryBuilder {
     __error: ::core::option::Option<rt::Failure>,
 }
 impl EntryBuilder {
-    /// Sets `sku`; a value that breaks its rule makes `build` fail.
-    pub fn sku<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<Sku>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.sku, &mut self.__error, v, "sku");
-        self
-    }
-    /// Sets `price`; a value that breaks its rule makes `build` fail.
-    pub fn price<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<rt::Integer>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.price, &mut self.__error, v, "price");
-        self
-    }
+    rt::setter!(sku : Sku = "sku");
+    rt::setter!(price : rt::Integer = "price");
     /// The value, or the first member that failed its rule, the first required member
     /// left unset, or the first rule the whole value breaks.
     pub fn build(mut self) -> ::core::result::Result<Entry, rt::Failure> {
@@ -462,14 +425,7 @@ impl rt::VerifyMembers for Entry {
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
-                "sku" => {
-                    rt::once(
-                        &mut map,
-                        &mut __sku,
-                        "sku",
-                        rt::Verified(rt::TypeSeed::<Sku>::new()),
-                    )?
-                }
+                "sku" => rt::once(&mut map, &mut __sku, "sku", rt::verified::<Sku>())?,
                 "price" => {
                     rt::once(
                         &mut map,
@@ -575,15 +531,7 @@ pub struct PersonBuilder {
     __error: ::core::option::Option<rt::Failure>,
 }
 impl PersonBuilder {
-    /// Sets `name`; a value that breaks its rule makes `build` fail.
-    pub fn name<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<Text1To40>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.name, &mut self.__error, v, "name");
-        self
-    }
+    rt::setter!(name : Text1To40 = "name");
     /// The value, or the first member that failed its rule, the first required member
     /// left unset, or the first rule the whole value breaks.
     pub fn build(mut self) -> ::core::result::Result<Person, rt::Failure> {
@@ -682,12 +630,7 @@ impl rt::VerifyMembers for Person {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "name" => {
-                    rt::once(
-                        &mut map,
-                        &mut __name,
-                        "name",
-                        rt::Verified(rt::TypeSeed::<Text1To40>::new()),
-                    )?
+                    rt::once(&mut map, &mut __name, "name", rt::verified::<Text1To40>())?
                 }
                 _ => {
                     if let Some(k) = __keys.insert(key) {

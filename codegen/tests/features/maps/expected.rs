@@ -39,15 +39,7 @@ pub struct AnswersBuilder {
     __error: ::core::option::Option<rt::Failure>,
 }
 impl AnswersBuilder {
-    /// Sets `answers`; a value that breaks its rule makes `build` fail.
-    pub fn answers<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<AnswersAnswers>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.answers, &mut self.__error, v, "answers");
-        self
-    }
+    rt::setter!(answers : AnswersAnswers = "answers");
     /// The value, or the first member that failed its rule, the first required member
     /// left unset, or the first rule the whole value breaks.
     pub fn build(mut self) -> ::core::result::Result<Answers, rt::Failure> {
@@ -146,7 +138,7 @@ impl rt::VerifyMembers for Answers {
                         &mut map,
                         &mut __answers,
                         "answers",
-                        rt::Verified(rt::TypeSeed::<AnswersAnswers>::new()),
+                        rt::verified::<AnswersAnswers>(),
                     )?
                 }
                 other => {
@@ -391,15 +383,7 @@ pub struct AnswersAnswersValueBuilder {
     __error: ::core::option::Option<rt::Failure>,
 }
 impl AnswersAnswersValueBuilder {
-    /// Sets `value`; a value that breaks its rule makes `build` fail.
-    pub fn value<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<rt::Str>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.value, &mut self.__error, v, "value");
-        self
-    }
+    rt::setter!(value : rt::Str = "value");
     /// The value, or the first member that failed its rule, the first required member
     /// left unset, or the first rule the whole value breaks.
     pub fn build(mut self) -> ::core::result::Result<AnswersAnswersValue, rt::Failure> {

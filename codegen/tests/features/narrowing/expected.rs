@@ -53,33 +53,9 @@ pub struct EnvelopeBuilder {
     __error: ::core::option::Option<rt::Failure>,
 }
 impl EnvelopeBuilder {
-    /// Sets `ref`; a value that breaks its rule makes `build` fail.
-    pub fn ref_<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<Reference>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.ref_, &mut self.__error, v, "ref");
-        self
-    }
-    /// Sets `more`; a value that breaks its rule makes `build` fail.
-    pub fn more<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<Vec<Reference>>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.more, &mut self.__error, v, "more");
-        self
-    }
-    /// Sets `merged`; a value that breaks its rule makes `build` fail.
-    pub fn merged<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<EnvelopeMerged>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.merged, &mut self.__error, v, "merged");
-        self
-    }
+    rt::setter!(ref_ : Reference = "ref");
+    rt::setter!(more : Vec < Reference > = "more");
+    rt::setter!(merged : EnvelopeMerged = "merged");
     /// The value, or the first member that failed its rule, the first required member
     /// left unset, or the first rule the whole value breaks.
     pub fn build(mut self) -> ::core::result::Result<Envelope, rt::Failure> {
@@ -262,7 +238,7 @@ impl rt::VerifyMembers for Envelope {
                         &mut map,
                         &mut __merged,
                         "merged",
-                        rt::Verified(rt::TypeSeed::<EnvelopeMerged>::new()),
+                        rt::verified::<EnvelopeMerged>(),
                     )?
                 }
                 _ => {
@@ -397,24 +373,8 @@ pub struct ReferenceBuilder {
     __error: ::core::option::Option<rt::Failure>,
 }
 impl ReferenceBuilder {
-    /// Sets `kind`; a value that breaks its rule makes `build` fail.
-    pub fn kind<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<ReferenceKind>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.kind, &mut self.__error, v, "kind");
-        self
-    }
-    /// Sets `id`; a value that breaks its rule makes `build` fail.
-    pub fn id<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<NonEmptyText>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.id, &mut self.__error, v, "id");
-        self
-    }
+    rt::setter!(kind : ReferenceKind = "kind");
+    rt::setter!(id : NonEmptyText = "id");
     /// The value, or the first member that failed its rule, the first required member
     /// left unset, or the first rule the whole value breaks.
     pub fn build(mut self) -> ::core::result::Result<Reference, rt::Failure> {
@@ -476,11 +436,7 @@ impl rt::DecodeMembers for Reference {
                 "kind" => {
                     __order_seen.push(0u16);
                     __kind = Some(
-                        v
-                            .parse::<ReferenceKind>()
-                            .map_err(|m| rt::fail::<
-                                __A::Error,
-                            >(rt::Keyword::Enum, "/kind", m))?,
+                        rt::pre_read::<ReferenceKind, __A::Error>(v, "/kind")?,
                     );
                 }
                 _ => {}
@@ -542,11 +498,7 @@ impl rt::VerifyMembers for Reference {
             match k {
                 "kind" => {
                     __kind = Some(
-                        v
-                            .parse::<ReferenceKind>()
-                            .map_err(|m| rt::fail::<
-                                __A::Error,
-                            >(rt::Keyword::Enum, "/kind", m))?,
+                        rt::pre_read::<ReferenceKind, __A::Error>(v, "/kind")?,
                     );
                 }
                 _ => {}
@@ -563,12 +515,7 @@ impl rt::VerifyMembers for Reference {
                     )?
                 }
                 "id" => {
-                    rt::once(
-                        &mut map,
-                        &mut __id,
-                        "id",
-                        rt::Verified(rt::TypeSeed::<NonEmptyText>::new()),
-                    )?
+                    rt::once(&mut map, &mut __id, "id", rt::verified::<NonEmptyText>())?
                 }
                 _ => {
                     if let Some(k) = __keys.insert(key) {
@@ -684,33 +631,9 @@ pub struct EnvelopeMergedBuilder {
     __error: ::core::option::Option<rt::Failure>,
 }
 impl EnvelopeMergedBuilder {
-    /// Sets `count`; a value that breaks its rule makes `build` fail.
-    pub fn count<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<rt::Integer>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.count, &mut self.__error, v, "count");
-        self
-    }
-    /// Sets `kind`; a value that breaks its rule makes `build` fail.
-    pub fn kind<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<ReferenceKind>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.kind, &mut self.__error, v, "kind");
-        self
-    }
-    /// Sets `id`; a value that breaks its rule makes `build` fail.
-    pub fn id<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<NonEmptyText>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.id, &mut self.__error, v, "id");
-        self
-    }
+    rt::setter!(count : rt::Integer = "count");
+    rt::setter!(kind : ReferenceKind = "kind");
+    rt::setter!(id : NonEmptyText = "id");
     /// The value, or the first member that failed its rule, the first required member
     /// left unset, or the first rule the whole value breaks.
     pub fn build(mut self) -> ::core::result::Result<EnvelopeMerged, rt::Failure> {
@@ -775,11 +698,7 @@ impl rt::DecodeMembers for EnvelopeMerged {
                 "kind" => {
                     __order_seen.push(1u16);
                     __kind = Some(
-                        v
-                            .parse::<ReferenceKind>()
-                            .map_err(|m| rt::fail::<
-                                __A::Error,
-                            >(rt::Keyword::Enum, "/kind", m))?,
+                        rt::pre_read::<ReferenceKind, __A::Error>(v, "/kind")?,
                     );
                 }
                 _ => {}
@@ -847,10 +766,7 @@ impl rt::VerifyMembers for EnvelopeMerged {
         if let Some((k, v)) = pre {
             match k {
                 "kind" => {
-                    v.parse::<ReferenceKind>()
-                        .map_err(|m| rt::fail::<
-                            __A::Error,
-                        >(rt::Keyword::Enum, "/kind", m))?;
+                    rt::pre_read::<ReferenceKind, __A::Error>(v, "/kind")?;
                     __kind = Some(());
                 }
                 _ => {}
@@ -871,16 +787,11 @@ impl rt::VerifyMembers for EnvelopeMerged {
                         &mut map,
                         &mut __kind,
                         "kind",
-                        rt::Verified(rt::TypeSeed::<ReferenceKind>::new()),
+                        rt::verified::<ReferenceKind>(),
                     )?
                 }
                 "id" => {
-                    rt::once(
-                        &mut map,
-                        &mut __id,
-                        "id",
-                        rt::Verified(rt::TypeSeed::<NonEmptyText>::new()),
-                    )?
+                    rt::once(&mut map, &mut __id, "id", rt::verified::<NonEmptyText>())?
                 }
                 _ => {
                     if let Some(k) = __keys.insert(key) {

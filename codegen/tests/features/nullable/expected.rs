@@ -56,57 +56,10 @@ pub struct RecordBuilder {
     __error: ::core::option::Option<rt::Failure>,
 }
 impl RecordBuilder {
-    /// Sets `a`; a value that breaks its rule makes `build` fail.
-    pub fn a<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<rt::Str>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.a, &mut self.__error, v, "a");
-        self
-    }
-    /// Sets `a` to `null`.
-    pub fn a_null(mut self) -> Self {
-        self.a = None;
-        self
-    }
-    /// Sets `b`; a value that breaks its rule makes `build` fail.
-    pub fn b<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<rt::Integer>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.b, &mut self.__error, v, "b");
-        self
-    }
-    /// Sets `b` to `null`.
-    pub fn b_null(mut self) -> Self {
-        self.b = rt::Tri::Null;
-        self
-    }
-    /// Sets `c`; a value that breaks its rule makes `build` fail.
-    pub fn c<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<RecordC>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.c, &mut self.__error, v, "c");
-        self
-    }
-    /// Sets `c` to `null`.
-    pub fn c_null(mut self) -> Self {
-        self.c = None;
-        self
-    }
-    /// Sets `d`; a value that breaks its rule makes `build` fail.
-    pub fn d<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<rt::Str>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.d, &mut self.__error, v, "d");
-        self
-    }
+    rt::setter!(a : rt::Str = "a", null a_null = None);
+    rt::setter!(b : rt::Integer = "b", null b_null = rt::Tri::Null);
+    rt::setter!(c : RecordC = "c", null c_null = None);
+    rt::setter!(d : rt::Str = "d");
     /// The value, or the first member that failed its rule, the first required member
     /// left unset, or the first rule the whole value breaks.
     pub fn build(mut self) -> ::core::result::Result<Record, rt::Failure> {
@@ -394,15 +347,7 @@ pub struct RecordCBuilder {
     __error: ::core::option::Option<rt::Failure>,
 }
 impl RecordCBuilder {
-    /// Sets `x`; a value that breaks its rule makes `build` fail.
-    pub fn x<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<bool>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.x, &mut self.__error, v, "x");
-        self
-    }
+    rt::setter!(x : bool = "x");
     /// The value, or the first member that failed its rule, the first required member
     /// left unset, or the first rule the whole value breaks.
     pub fn build(mut self) -> ::core::result::Result<RecordC, rt::Failure> {

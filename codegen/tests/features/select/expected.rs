@@ -45,24 +45,8 @@ pub struct MessageBuilder {
     __error: ::core::option::Option<rt::Failure>,
 }
 impl MessageBuilder {
-    /// Sets `type`; a value that breaks its rule makes `build` fail.
-    pub fn type_<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<MessageType>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.type_, &mut self.__error, v, "type");
-        self
-    }
-    /// Sets `body`; a value that breaks its rule makes `build` fail.
-    pub fn body<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<MessageBody>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.body, &mut self.__error, v, "body");
-        self
-    }
+    rt::setter!(type_ : MessageType = "type");
+    rt::setter!(body : MessageBody = "body");
     /// The value, or the first member that failed its rule, the first required member
     /// left unset, or the first rule the whole value breaks.
     pub fn build(mut self) -> ::core::result::Result<Message, rt::Failure> {
@@ -124,13 +108,7 @@ impl rt::DecodeMembers for Message {
             match k {
                 "type" => {
                     __order_seen.push(0u16);
-                    __type_ = Some(
-                        v
-                            .parse::<MessageType>()
-                            .map_err(|m| rt::fail::<
-                                __A::Error,
-                            >(rt::Keyword::Enum, "/type", m))?,
-                    );
+                    __type_ = Some(rt::pre_read::<MessageType, __A::Error>(v, "/type")?);
                 }
                 _ => {}
             }
@@ -220,13 +198,7 @@ impl rt::VerifyMembers for Message {
         if let Some((k, v)) = pre {
             match k {
                 "type" => {
-                    __type_ = Some(
-                        v
-                            .parse::<MessageType>()
-                            .map_err(|m| rt::fail::<
-                                __A::Error,
-                            >(rt::Keyword::Enum, "/type", m))?,
-                    );
+                    __type_ = Some(rt::pre_read::<MessageType, __A::Error>(v, "/type")?);
                 }
                 _ => {}
             }
@@ -541,15 +513,7 @@ pub struct TextBuilder {
     __error: ::core::option::Option<rt::Failure>,
 }
 impl TextBuilder {
-    /// Sets `text`; a value that breaks its rule makes `build` fail.
-    pub fn text<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<Text0To5>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.text, &mut self.__error, v, "text");
-        self
-    }
+    rt::setter!(text : Text0To5 = "text");
     /// The value, or the first member that failed its rule, the first required member
     /// left unset, or the first rule the whole value breaks.
     pub fn build(mut self) -> ::core::result::Result<Text, rt::Failure> {
@@ -644,12 +608,7 @@ impl rt::VerifyMembers for Text {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "text" => {
-                    rt::once(
-                        &mut map,
-                        &mut __text,
-                        "text",
-                        rt::Verified(rt::TypeSeed::<Text0To5>::new()),
-                    )?
+                    rt::once(&mut map, &mut __text, "text", rt::verified::<Text0To5>())?
                 }
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
@@ -720,15 +679,7 @@ pub struct MessageBodyImageBuilder {
     __error: ::core::option::Option<rt::Failure>,
 }
 impl MessageBodyImageBuilder {
-    /// Sets `url`; a value that breaks its rule makes `build` fail.
-    pub fn url<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<Url>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.url, &mut self.__error, v, "url");
-        self
-    }
+    rt::setter!(url : Url = "url");
     /// The value, or the first member that failed its rule, the first required member
     /// left unset, or the first rule the whole value breaks.
     pub fn build(mut self) -> ::core::result::Result<MessageBodyImage, rt::Failure> {
@@ -822,14 +773,7 @@ impl rt::VerifyMembers for MessageBodyImage {
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
-                "url" => {
-                    rt::once(
-                        &mut map,
-                        &mut __url,
-                        "url",
-                        rt::Verified(rt::TypeSeed::<Url>::new()),
-                    )?
-                }
+                "url" => rt::once(&mut map, &mut __url, "url", rt::verified::<Url>())?,
                 "channel" => {
                     if __unknown_0.is_some() {
                         return Err(rt::duplicate(&mut map, "channel"));
@@ -929,15 +873,7 @@ pub struct MessageBodyOtherBuilder {
     __error: ::core::option::Option<rt::Failure>,
 }
 impl MessageBodyOtherBuilder {
-    /// Sets `channel`; a value that breaks its rule makes `build` fail.
-    pub fn channel<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<MessageBodyOtherChannel>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.channel, &mut self.__error, v, "channel");
-        self
-    }
+    rt::setter!(channel : MessageBodyOtherChannel = "channel");
     /// The value, or the first member that failed its rule, the first required member
     /// left unset, or the first rule the whole value breaks.
     pub fn build(mut self) -> ::core::result::Result<MessageBodyOther, rt::Failure> {
@@ -1001,11 +937,10 @@ impl rt::DecodeMembers for MessageBodyOther {
                 "channel" => {
                     __order_seen.push(0u16);
                     __channel = Some(
-                        v
-                            .parse::<MessageBodyOtherChannel>()
-                            .map_err(|m| rt::fail::<
-                                __A::Error,
-                            >(rt::Keyword::Enum, "/channel", m))?,
+                        rt::pre_read::<
+                            MessageBodyOtherChannel,
+                            __A::Error,
+                        >(v, "/channel")?,
                     );
                 }
                 _ => {}
@@ -1054,10 +989,7 @@ impl rt::VerifyMembers for MessageBodyOther {
         if let Some((k, v)) = pre {
             match k {
                 "channel" => {
-                    v.parse::<MessageBodyOtherChannel>()
-                        .map_err(|m| rt::fail::<
-                            __A::Error,
-                        >(rt::Keyword::Enum, "/channel", m))?;
+                    rt::pre_read::<MessageBodyOtherChannel, __A::Error>(v, "/channel")?;
                     __channel = Some(());
                 }
                 _ => {}
@@ -1070,7 +1002,7 @@ impl rt::VerifyMembers for MessageBodyOther {
                         &mut map,
                         &mut __channel,
                         "channel",
-                        rt::Verified(rt::TypeSeed::<MessageBodyOtherChannel>::new()),
+                        rt::verified::<MessageBodyOtherChannel>(),
                     )?
                 }
                 _ => {

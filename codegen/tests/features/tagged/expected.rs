@@ -282,15 +282,7 @@ pub struct CircleBuilder {
     __error: ::core::option::Option<rt::Failure>,
 }
 impl CircleBuilder {
-    /// Sets `radius`; a value that breaks its rule makes `build` fail.
-    pub fn radius<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<f64>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.radius, &mut self.__error, v, "radius");
-        self
-    }
+    rt::setter!(radius : f64 = "radius");
     /// The value, or the first member that failed its rule, the first required member
     /// left unset, or the first rule the whole value breaks.
     pub fn build(mut self) -> ::core::result::Result<Circle, rt::Failure> {
@@ -351,13 +343,7 @@ impl rt::DecodeMembers for Circle {
             match k {
                 "kind" => {
                     __order_seen.push(0u16);
-                    __kind = Some(
-                        v
-                            .parse::<CircleKind>()
-                            .map_err(|m| rt::fail::<
-                                __A::Error,
-                            >(rt::Keyword::Const, "/kind", m))?,
-                    );
+                    __kind = Some(rt::pre_read::<CircleKind, __A::Error>(v, "/kind")?);
                 }
                 _ => {}
             }
@@ -412,10 +398,7 @@ impl rt::VerifyMembers for Circle {
         if let Some((k, v)) = pre {
             match k {
                 "kind" => {
-                    v.parse::<CircleKind>()
-                        .map_err(|m| rt::fail::<
-                            __A::Error,
-                        >(rt::Keyword::Const, "/kind", m))?;
+                    rt::pre_read::<CircleKind, __A::Error>(v, "/kind")?;
                     __kind = Some(());
                 }
                 _ => {}
@@ -428,7 +411,7 @@ impl rt::VerifyMembers for Circle {
                         &mut map,
                         &mut __kind,
                         "kind",
-                        rt::Verified(rt::TypeSeed::<CircleKind>::new()),
+                        rt::verified::<CircleKind>(),
                     )?
                 }
                 "radius" => {
@@ -547,15 +530,7 @@ pub struct SquareBuilder {
     __error: ::core::option::Option<rt::Failure>,
 }
 impl SquareBuilder {
-    /// Sets `side`; a value that breaks its rule makes `build` fail.
-    pub fn side<__V>(mut self, v: __V) -> Self
-    where
-        __V: ::core::convert::TryInto<rt::Integer>,
-        rt::Failure: From<__V::Error>,
-    {
-        rt::set(&mut self.side, &mut self.__error, v, "side");
-        self
-    }
+    rt::setter!(side : rt::Integer = "side");
     /// The value, or the first member that failed its rule, the first required member
     /// left unset, or the first rule the whole value breaks.
     pub fn build(mut self) -> ::core::result::Result<Square, rt::Failure> {
@@ -614,13 +589,7 @@ impl rt::DecodeMembers for Square {
             match k {
                 "kind" => {
                     __order_seen.push(0u16);
-                    __kind = Some(
-                        v
-                            .parse::<SquareKind>()
-                            .map_err(|m| rt::fail::<
-                                __A::Error,
-                            >(rt::Keyword::Const, "/kind", m))?,
-                    );
+                    __kind = Some(rt::pre_read::<SquareKind, __A::Error>(v, "/kind")?);
                 }
                 _ => {}
             }
@@ -673,10 +642,7 @@ impl rt::VerifyMembers for Square {
         if let Some((k, v)) = pre {
             match k {
                 "kind" => {
-                    v.parse::<SquareKind>()
-                        .map_err(|m| rt::fail::<
-                            __A::Error,
-                        >(rt::Keyword::Const, "/kind", m))?;
+                    rt::pre_read::<SquareKind, __A::Error>(v, "/kind")?;
                     __kind = Some(());
                 }
                 _ => {}
@@ -689,7 +655,7 @@ impl rt::VerifyMembers for Square {
                         &mut map,
                         &mut __kind,
                         "kind",
-                        rt::Verified(rt::TypeSeed::<SquareKind>::new()),
+                        rt::verified::<SquareKind>(),
                     )?
                 }
                 "side" => {
