@@ -59,7 +59,7 @@ pub struct SchemaSet {
     pub files: Vec<SchemaFile>,
     by_id: BTreeMap<String, usize>,
     /// Every resource, anchor and base URI.
-    pub index: Index,
+    pub(crate) index: Index,
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
@@ -232,13 +232,13 @@ impl SchemaSet {
     }
 
     /// The schema node at `loc`.
-    pub fn node(&self, loc: &Loc) -> Option<&Value> {
+    pub(crate) fn node(&self, loc: &Loc) -> Option<&Value> {
         self.files.get(loc.file)?.root.pointer(&loc.pointer)
     }
 
     /// Resolves a `$ref` found at `from` against that node's base URI: a JSON pointer into a
     /// resource, or an `$anchor`.
-    pub fn resolve(&self, from: &Loc, reference: &str) -> Result<Loc> {
+    pub(crate) fn resolve(&self, from: &Loc, reference: &str) -> Result<Loc> {
         let (base, _) = self.index.base_of(from);
         let target = crate::uri::resolve(base, reference);
         self.index
@@ -255,7 +255,7 @@ impl SchemaSet {
     }
 
     /// A located error at `at`.
-    pub fn error(&self, at: &Loc, code: &'static str, message: impl Into<String>) -> Error {
+    pub(crate) fn error(&self, at: &Loc, code: &'static str, message: impl Into<String>) -> Error {
         let file = self
             .files
             .get(at.file)

@@ -7,7 +7,7 @@ fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let mut dir: Option<PathBuf> = None;
     let mut out: Option<PathBuf> = None;
-    let mut options = prp_codegen::Options::default();
+    let mut options = prp_codegen::Options::new();
     while let Some(a) = args.next() {
         match a.as_str() {
             "-o" | "--output" => out = args.next().map(PathBuf::from),
@@ -19,10 +19,18 @@ fn main() -> ExitCode {
                     eprintln!("--document-union takes NAME:MEMBER");
                     return ExitCode::from(2);
                 };
-                options.document_union = Some((n, m));
+                options = options.document_union(n, m);
             }
-            "--runtime-path" => options.runtime_path = args.next(),
-            "--base-uri" => options.base_uri = args.next(),
+            "--runtime-path" => {
+                if let Some(path) = args.next() {
+                    options = options.runtime_path(path);
+                }
+            }
+            "--base-uri" => {
+                if let Some(uri) = args.next() {
+                    options = options.base_uri(uri);
+                }
+            }
             // `--format date-time` asserts RFC 3339; `--format NAME=REGEX` a pattern.
             "--format" => {
                 let Some(spec) = args.next() else {
@@ -37,7 +45,7 @@ fn main() -> ExitCode {
                         return ExitCode::from(2);
                     }
                 };
-                options.formats.insert(name, check);
+                options = options.format(name, check);
             }
             "--name" => {
                 let Some((k, v)) = args.next().and_then(|v| {
@@ -47,7 +55,7 @@ fn main() -> ExitCode {
                     eprintln!("--name takes ID#POINTER=TYPE");
                     return ExitCode::from(2);
                 };
-                options.names.insert(k, v);
+                options = options.name(k, v);
             }
             "-h" | "--help" => {
                 println!(

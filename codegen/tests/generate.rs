@@ -137,16 +137,10 @@ fn the_output_reaches_its_runtime_crate_by_one_path() {
     // Nothing of the runtime is pasted in, not even the checker a checked type needs.
     assert!(!code.contains("mod rt") && !code.contains("mod eval") && !code.contains("mod reader"));
     syn::parse_file(&code).expect("the output parses");
-    let options = Options {
-        runtime_path: Some("crate::support::rt".into()),
-        ..Default::default()
-    };
+    let options = Options::new().runtime_path("crate::support::rt");
     let code = generate_dir(&dir, &options).unwrap().code;
     assert!(code.contains("pub use crate::support::rt as rt;"), "{code}");
-    let options = Options {
-        runtime_path: Some("not a path".into()),
-        ..Default::default()
-    };
+    let options = Options::new().runtime_path("not a path");
     let err = generate_dir(&dir, &options).unwrap_err();
     assert_eq!(err.code, "invalid_option", "{err}");
 }
@@ -247,12 +241,10 @@ fn callers_choose_type_names_for_roots_and_defs() {
     schema["$defs"] = serde_json::json!({ "item": { "type": "object", "properties": {} } });
     write(&dir, "thing.schema.json", schema);
     let id = "https://example.test/thing.schema.json";
-    let named = |pairs: &[(&str, &str)]| Options {
-        names: pairs
+    let named = |pairs: &[(&str, &str)]| {
+        pairs
             .iter()
-            .map(|(k, v)| (format!("{id}{k}"), v.to_string()))
-            .collect(),
-        ..Default::default()
+            .fold(Options::new(), |o, (k, v)| o.name(format!("{id}{k}"), *v))
     };
     let code = generate_dir(&dir, &named(&[("#", "Widget"), ("#/$defs/item", "Part")]))
         .unwrap()
@@ -278,10 +270,7 @@ fn callers_choose_type_names_for_roots_and_defs() {
         assert_eq!(e.code, "invalid_type_name");
         assert!(e.message.contains(says), "{pairs:?}: {e}");
     }
-    let mut unknown = named(&[]);
-    unknown
-        .names
-        .insert("https://example.test/other.json#".into(), "Part".into());
+    let unknown = named(&[]).name("https://example.test/other.json#", "Part");
     let e = generate_dir(&dir, &unknown).unwrap_err();
     assert!(e.message.contains("no schema has the `$id`"), "{e}");
 }
@@ -304,17 +293,12 @@ fn formats_are_annotations_unless_asserted() {
         "no format asserted by default"
     );
     // Asked for: RFC 3339 for date-time, a caller's pattern for email.
-    let options = Options {
-        formats: [
-            ("date-time".to_owned(), prp_codegen::Format::DateTime),
-            (
-                "email".to_owned(),
-                prp_codegen::Format::Pattern("^[^@]+@[^@]+$".into()),
-            ),
-        ]
-        .into(),
-        ..Default::default()
-    };
+    let options = Options::new()
+        .format("date-time", prp_codegen::Format::DateTime)
+        .format(
+            "email",
+            prp_codegen::Format::Pattern("^[^@]+@[^@]+$".into()),
+        );
     let code = generate_dir(&dir, &options).unwrap().code;
     assert!(code.contains("rt::FormatKind::DateTime"), "{code}");
     assert!(code.contains("rt::FormatKind::Pattern(rt::Pattern::new(\"^[^@]+@[^@]+$\"))"));
