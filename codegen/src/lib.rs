@@ -2,10 +2,11 @@
 //!
 //! The pipeline is `load` (parse, check the dialect, `$id` or the base URI, `title` or the file
 //! name) -> `index` (every resource, anchor and base URI; `$ref`s resolve through it) ->
-//! `normalize` (const as enum, tagged `oneOf`, `if`/`then` tables, narrowing `allOf`) -> `emit`
-//! (quote) -> prettyplease. Loud or right: a subschema no typed shape says exactly becomes a
-//! checked type, its JSON checked by the `program` the generator compiles (run by the runtime's
-//! `eval`); a schema the generator cannot read is a located error. Nothing is dropped.
+//! `normalize` (const as enum, tagged `oneOf`, `if`/`then` tables, narrowing `allOf`) -> `plan`
+//! (one type per shape, the document union) -> `emit` (quote) -> prettyplease. Loud or right: a
+//! subschema no typed shape says exactly becomes a checked type, its JSON checked by the `program`
+//! the generator compiles (run by the runtime's `eval`); a schema the generator cannot read is a
+//! located error. Nothing is dropped.
 //!
 //! The generated module needs one dependency, its runtime crate `prp-codegen-runtime`, which
 //! carries what every generated type calls and re-exports the crates the generated code names.
@@ -19,12 +20,13 @@ mod load;
 mod model;
 mod names;
 mod normalize;
+mod plan;
 mod program;
-mod shapes;
 mod uri;
 
 pub use error::{Error, Result};
-pub use load::{SchemaFile, SchemaSet};
+pub use index::SchemaSet;
+pub use load::SchemaFile;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -138,10 +140,7 @@ pub fn generate_dir(dir: &Path, options: &Options) -> Result<Output> {
 /// Runs the generator over an already loaded schema set.
 pub fn generate(set: SchemaSet, options: &Options) -> Result<Output> {
     let mut model = normalize::Normalizer::new(&set, options)?.run()?;
-    shapes::merge(&mut model);
-    if let Some((name, tag)) = &options.document_union {
-        document_union(&mut model, name, tag);
-    }
+    plan::run(&mut model, options);
     let tokens = emit::Emitter::new(&model).emit(&set, runtime_support(options)?);
     let file: syn::File = syn::parse2(tokens).map_err(|e| {
         Error::new(
@@ -234,49 +233,4 @@ pub fn compile_checker(set: &SchemaSet, uri: &str, options: &Options) -> Result<
         text: program.text(),
         entry,
     })
-}
-
-/// Adds an enum over every root document with a string constant member `tag`, flattening roots that
-/// are themselves unions on the same member.
-fn document_union(model: &mut model::Model, name: &str, tag: &str) {
-    use model::{Item, Tagged, Ty};
-    let mut variants: Vec<(String, String, Ty)> = Vec::new();
-    let mut seen = std::collections::BTreeSet::new();
-    for root in &model.roots {
-        let Ty::Named(id) = root.ty else { continue };
-        match &model.items[id] {
-            Item::Struct(s) => {
-                let Some(f) = s.fields.iter().find(|f| f.json == tag && f.required) else {
-                    continue;
-                };
-                let Ty::Named(e) = f.ty else { continue };
-                if let Item::Enum(en) = &model.items[e]
-                    && en.values.len() == 1
-                    && seen.insert(en.values[0].0.clone())
-                {
-                    variants.push((en.values[0].0.clone(), s.name.clone(), root.ty.clone()));
-                }
-            }
-            Item::Tagged(t) if t.tag == tag => {
-                for v in &t.variants {
-                    if seen.insert(v.0.clone()) {
-                        variants.push(v.clone());
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    let mut taken = std::collections::BTreeSet::new();
-    for v in &mut variants {
-        v.1 = names::unique(v.1.clone(), &mut taken);
-    }
-    model.items.push(Item::Tagged(Tagged {
-        name: name.to_owned(),
-        doc: Some(format!(
-            "Any document that names its schema in its `{tag}` member."
-        )),
-        tag: tag.to_owned(),
-        variants,
-    }));
 }
