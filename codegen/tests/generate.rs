@@ -307,3 +307,54 @@ fn formats_are_annotations_unless_asserted() {
         "described in the docs"
     );
 }
+
+/// The binary: the options' flags reach the library, stdout holds what `-o` would, and the exit
+/// code tells a usage error (2) from schemas that cannot be generated (1).
+#[cfg(feature = "cli")]
+#[test]
+fn the_binary_maps_flags_to_options_and_failures_to_exit_codes() {
+    use std::process::Command;
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_prp-codegen"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let dir = temp_dir("binary");
+    write(
+        &dir,
+        "thing.schema.json",
+        base(serde_json::json!({ "name": { "type": "string", "format": "date-time" } })),
+    );
+    let path = dir.to_str().unwrap();
+    let options = Options::new()
+        .name("https://example.test/thing.schema.json#", "Widget")
+        .format("date-time", prp_codegen::Format::DateTime)
+        .runtime_path("crate::rt");
+    let want = generate_dir(&dir, &options).unwrap().code;
+    let flags = [
+        "--name",
+        "https://example.test/thing.schema.json#=Widget",
+        "--format",
+        "date-time",
+        "--runtime-path",
+        "crate::rt",
+    ];
+    let out = run(&[&[path][..], &flags].concat());
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), want);
+
+    for usage in [
+        &[][..],
+        &[path, "--format", "email"],
+        &[path, "--document-union", "Document"],
+        &[path, "--name", "Widget"],
+        &[path, "--unknown"],
+    ] {
+        assert_eq!(run(usage).status.code(), Some(2), "{usage:?}");
+    }
+    let missing = dir.join("missing");
+    let out = run(&[missing.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: io: "));
+}
