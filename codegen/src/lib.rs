@@ -1,15 +1,39 @@
 //! prp-codegen: a JSON Schema (draft 2020-12) directory in, one Rust module out.
 //!
-//! The pipeline is `load` (parse, check the dialect, `$id` or the base URI, `title` or the file
-//! name) -> `index` (every resource, anchor and base URI; `$ref`s resolve through it) ->
-//! `normalize` (const as enum, tagged `oneOf`, `if`/`then` tables, narrowing `allOf`) -> `plan`
-//! (one type per shape, the document union) -> `emit` (quote) -> prettyplease. Loud or right: a
-//! subschema no typed shape says exactly becomes a checked type, its JSON checked by the `program`
-//! the generator compiles (run by the runtime's `eval`); a schema the generator cannot read is a
-//! located error. Nothing is dropped.
+//! Five stages, each reading only what the earlier ones produced:
 //!
-//! The generated module needs one dependency, its runtime crate `prp-codegen-runtime`, which
-//! carries what every generated type calls and re-exports the crates the generated code names.
+//! ```text
+//! load       schema files   -> SchemaFile per file (dialect, `$id` or base URI + path, title)
+//! index      SchemaFiles    -> SchemaSet: every resource, anchor and base URI; `$ref`s resolve
+//! normalize  SchemaSet      -> Model: typed items, and checked types with their checker program
+//! plan       Model          -> Model: one item per shape, the caller's document union added
+//! emit       Model          -> tokens, printed by prettyplease as the module's source
+//! ```
+//!
+//! `load` reads and parses the files; `index` builds the [`SchemaSet`]; `normalize` turns each
+//! subschema into an item of the `model` (const as enum, tagged `oneOf`, `if`/`then` tables,
+//! narrowing `allOf`), compiling through `program` the checker of every subschema no typed shape
+//! says exactly; `plan` makes whole-model decisions; `emit` writes the items with `quote`. `names`,
+//! `uri` and `error` serve every stage.
+//!
+//! Loud or right: a subschema no typed shape says exactly becomes a checked type, its JSON checked
+//! by the program the generator compiles (run by the runtime's `eval`); a schema the generator
+//! cannot read is a located [`Error`]. Nothing is dropped. The generated module needs one
+//! dependency, its runtime crate `prp-codegen-runtime`, which carries what every generated type
+//! calls and re-exports the crates the generated code names.
+//!
+//! ```no_run
+//! use prp_codegen::{Format, Options};
+//!
+//! let goal = "https://paperclip.dev/schemas/prp/v2/session-goal.schema.json";
+//! let options = Options::new()
+//!     .document_union("Document", "schema")
+//!     .name(format!("{goal}#/$defs/snapshot"), "GoalSnapshot")
+//!     .format("date-time", Format::DateTime);
+//! let output = prp_codegen::generate_dir("schemas".as_ref(), &options)?;
+//! std::fs::write("prp_types.rs", output.code)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 #![deny(missing_docs)]
 
