@@ -13,23 +13,15 @@ fn main() {
     println!("cargo:rerun-if-changed={}", schemas.display());
     // The session-goal `$defs` keys (`capability`, `snapshot`) are too generic for crate-level names.
     let goal = "https://paperclip.dev/schemas/prp/v2/session-goal.schema.json#/$defs/";
-    let options = prp_codegen::Options {
-        document_union: Some(("Document".into(), "schema".into())),
-        names: [
-            ("capability", "GoalCapability"),
-            ("snapshot", "GoalSnapshot"),
-        ]
-        .into_iter()
-        .map(|(def, name)| (format!("{goal}{def}"), name.to_owned()))
-        .collect(),
+    let options = prp_codegen::Options::new()
+        .document_union("Document", "schema")
+        .name(format!("{goal}capability"), "GoalCapability")
+        .name(format!("{goal}snapshot"), "GoalSnapshot")
         // The contract's `date-time` profile: UTC, whole seconds, optional milliseconds.
-        formats: [(
-            "date-time".to_owned(),
+        .format(
+            "date-time",
             prp_codegen::Format::Pattern(PRP_DATE_TIME.to_owned()),
-        )]
-        .into(),
-        ..Default::default()
-    };
+        );
     let output = match prp_codegen::generate_dir(&schemas, &options) {
         Ok(o) => o,
         Err(e) => {

@@ -5,10 +5,7 @@ use std::hint::black_box;
 
 fn bench(c: &mut Criterion) {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas");
-    let options = prp_codegen::Options {
-        document_union: Some(("Document".into(), "schema".into())),
-        ..Default::default()
-    };
+    let options = prp_codegen::Options::new().document_union("Document", "schema");
     let mut group = c.benchmark_group("generate");
     group.sample_size(10);
     group.bench_function("schemas_dir", |b| {

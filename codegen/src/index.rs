@@ -1,13 +1,16 @@
-//! Where every identifier of a schema set points: each schema resource by its absolute URI (a
-//! file's `$id` and every embedded `$id`, resolved against its parent's base), each `$anchor` and
-//! `$dynamicAnchor` by `uri#name`, and the base URI of every subschema. Only subschemas are walked:
-//! an `$id` inside `enum`, `const` or an unknown keyword identifies nothing.
+//! The second stage: the loaded files become a [`SchemaSet`], whose [`Index`] records where every
+//! identifier points: each schema resource by its absolute URI (a file's `$id` and every embedded
+//! `$id`, resolved against its parent's base), each `$anchor` and `$dynamicAnchor` by `uri#name`,
+//! and the base URI of every subschema. Only subschemas are walked: an `$id` inside `enum`,
+//! `const` or an unknown keyword identifies nothing. Later stages resolve `$ref`s through the set.
 
 use crate::error::{Error, Result};
-use crate::load::{Loc, SchemaFile};
+use crate::load::{self, Loc, SchemaFile};
 use crate::uri;
 use serde_json::Value;
+use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
 
 /// Keywords whose value is one subschema.
 pub const SINGLE: &[&str] = &[
@@ -65,6 +68,7 @@ impl Index {
         Ok(index)
     }
 
+    /// Records the base URI, resource and identifiers of `node` at `loc`, then walks its subschemas.
     fn walk(
         &mut self,
         files: &[SchemaFile],
@@ -77,15 +81,13 @@ impl Index {
             self.bases.insert(loc, (base.to_owned(), resource.clone()));
             return Ok(());
         };
-        let fail = |code: &'static str, at: &Loc, msg: String| {
-            Error::new(code, files[at.file].path.clone(), at.pointer.clone(), msg)
-        };
         let (base, resource) = match obj.get("$id") {
             Some(Value::String(id)) if !loc.pointer.is_empty() => {
                 let abs = uri::resolve(base, id);
                 let abs = abs.strip_suffix('#').unwrap_or(&abs).to_owned();
                 if abs.contains('#') {
                     return Err(fail(
+                        files,
                         "invalid_schema_id",
                         &loc.child("$id"),
                         format!("`$id` {id} has a fragment; use `$anchor` to name a subschema"),
@@ -96,6 +98,7 @@ impl Index {
             Some(Value::String(_)) | None => (base.to_owned(), resource.clone()),
             Some(other) => {
                 return Err(fail(
+                    files,
                     "invalid_schema_id",
                     &loc.child("$id"),
                     format!("`$id` must be a string, found {other}"),
@@ -107,6 +110,7 @@ impl Index {
             && prev != loc
         {
             return Err(fail(
+                files,
                 "duplicate_schema_id",
                 &loc,
                 format!(
@@ -115,38 +119,7 @@ impl Index {
                 ),
             ));
         }
-        for key in ["$anchor", "$dynamicAnchor"] {
-            match obj.get(key) {
-                None => {}
-                Some(Value::String(name)) if is_anchor(name) => {
-                    let full = format!("{base}#{name}");
-                    if let Some(prev) = self.anchors.insert(full.clone(), loc.clone())
-                        && prev != loc
-                    {
-                        return Err(fail(
-                            "duplicate_anchor",
-                            &loc.child(key),
-                            format!("the anchor {full} names two subschemas"),
-                        ));
-                    }
-                    if key == "$dynamicAnchor" {
-                        self.dynamic
-                            .entry(resource.clone())
-                            .or_default()
-                            .insert(name.clone(), loc.clone());
-                    }
-                }
-                Some(other) => {
-                    return Err(fail(
-                        "invalid_schema",
-                        &loc.child(key),
-                        format!(
-                            "`{key}` must be a name (a letter or `_`, then letters, digits, `-`, `.`, `_`), found {other}"
-                        ),
-                    ));
-                }
-            }
-        }
+        self.record_anchors(files, obj, &loc, &base, &resource)?;
         self.bases
             .insert(loc.clone(), (base.clone(), resource.clone()));
         for (k, v) in obj {
@@ -170,6 +143,52 @@ impl Index {
             {
                 for (name, item) in m {
                     self.walk(files, item, loc.child(k).child(name), &base, &resource)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Records the `$anchor` and `$dynamicAnchor` of the subschema `obj` at `loc`.
+    fn record_anchors(
+        &mut self,
+        files: &[SchemaFile],
+        obj: &serde_json::Map<String, Value>,
+        loc: &Loc,
+        base: &str,
+        resource: &Loc,
+    ) -> Result<()> {
+        for key in ["$anchor", "$dynamicAnchor"] {
+            match obj.get(key) {
+                None => {}
+                Some(Value::String(name)) if is_anchor(name) => {
+                    let full = format!("{base}#{name}");
+                    if let Some(prev) = self.anchors.insert(full.clone(), loc.clone())
+                        && prev != *loc
+                    {
+                        return Err(fail(
+                            files,
+                            "duplicate_anchor",
+                            &loc.child(key),
+                            format!("the anchor {full} names two subschemas"),
+                        ));
+                    }
+                    if key == "$dynamicAnchor" {
+                        self.dynamic
+                            .entry(resource.clone())
+                            .or_default()
+                            .insert(name.clone(), loc.clone());
+                    }
+                }
+                Some(other) => {
+                    return Err(fail(
+                        files,
+                        "invalid_schema",
+                        &loc.child(key),
+                        format!(
+                            "`{key}` must be a name (a letter or `_`, then letters, digits, `-`, `.`, `_`), found {other}"
+                        ),
+                    ));
                 }
             }
         }
@@ -223,6 +242,112 @@ impl Index {
     pub fn dynamic_anchors(&self, resource: &Loc) -> Option<&BTreeMap<String, Loc>> {
         self.dynamic.get(resource)
     }
+}
+
+/// Every schema of a directory, addressable by `$id`, with the index of every resource, anchor and
+/// base URI that its `$ref`s resolve through.
+#[derive(Debug)]
+pub struct SchemaSet {
+    /// The schemas, sorted by path when read from a directory.
+    pub files: Vec<SchemaFile>,
+    by_id: BTreeMap<String, usize>,
+    /// Every resource, anchor and base URI.
+    pub(crate) index: Index,
+}
+
+impl SchemaSet {
+    /// Loads every `*.json` file under `dir`, recursively, in sorted path order; a file without
+    /// `$id` is known as `file:///` and its relative path.
+    pub fn load(dir: &Path) -> Result<SchemaSet> {
+        Self::load_with_base(dir, "file:///")
+    }
+
+    /// As [`SchemaSet::load`], a file without `$id` known as `base` joined with its relative path
+    /// (`http://localhost:1234/` makes `nested/a.json` `http://localhost:1234/nested/a.json`).
+    pub fn load_with_base(dir: &Path, base: &str) -> Result<SchemaSet> {
+        Self::from_files(load::read_dir(dir, base)?)
+    }
+
+    /// Parses one schema file's text; without `$id` it is known as `file:///PATH`.
+    pub fn parse(path: String, raw: &str) -> Result<SchemaFile> {
+        load::parse(path, raw, "file:///")
+    }
+
+    /// Parses one schema file's text; without `$id` it is known as `base` joined with `path`.
+    pub fn parse_with_base(path: String, raw: &str, base: &str) -> Result<SchemaFile> {
+        load::parse(path, raw, base)
+    }
+
+    /// A set from already loaded files; two files with one `$id` are an error.
+    pub fn from_files(files: Vec<SchemaFile>) -> Result<SchemaSet> {
+        let mut by_id = BTreeMap::new();
+        for (i, f) in files.iter().enumerate() {
+            if let Some(prev) = by_id.insert(f.id.clone(), i) {
+                return Err(Error::new(
+                    "duplicate_schema_id",
+                    f.path.clone(),
+                    "/$id",
+                    format!("`$id` {} is also declared by {}", f.id, files[prev].path),
+                ));
+            }
+        }
+        let index = Index::build(&files)?;
+        Ok(SchemaSet {
+            files,
+            by_id,
+            index,
+        })
+    }
+
+    /// The schema node at `loc`.
+    pub(crate) fn node(&self, loc: &Loc) -> Option<&Value> {
+        self.files.get(loc.file)?.root.pointer(&loc.pointer)
+    }
+
+    /// Resolves a `$ref` found at `from` against that node's base URI: a JSON pointer into a
+    /// resource, or an `$anchor`.
+    pub(crate) fn resolve(&self, from: &Loc, reference: &str) -> Result<Loc> {
+        let (base, _) = self.index.base_of(from);
+        let target = uri::resolve(base, reference);
+        self.index
+            .lookup(&target, |l| self.node(l).is_some())
+            .ok_or_else(|| {
+                self.error(
+                    from,
+                    "unresolved_reference",
+                    format!(
+                        "`$ref` {reference} (from base {base}: {target}) names no schema, anchor or node of the directory"
+                    ),
+                )
+            })
+    }
+
+    /// A located error at `at`.
+    pub(crate) fn error(&self, at: &Loc, code: &'static str, message: impl Into<String>) -> Error {
+        let file = self
+            .files
+            .get(at.file)
+            .map(|f| f.path.clone())
+            .unwrap_or_default();
+        Error::new(code, file, at.pointer.clone(), message)
+    }
+
+    /// SHA-256 over the sorted `$id`s and the files' LF-normalised bytes: the inputs' digest.
+    pub fn digest(&self) -> String {
+        let mut h = Sha256::new();
+        for (id, &i) in &self.by_id {
+            h.update(id.as_bytes());
+            h.update([0]);
+            h.update(self.files[i].text.as_bytes());
+            h.update([0]);
+        }
+        load::hex(&h.finalize())
+    }
+}
+
+/// A located error at `at`, found while indexing `files`.
+fn fail(files: &[SchemaFile], code: &'static str, at: &Loc, msg: String) -> Error {
+    Error::new(code, files[at.file].path.clone(), at.pointer.clone(), msg)
 }
 
 fn is_anchor(s: &str) -> bool {

@@ -1,57 +1,130 @@
 //! prp-codegen: a JSON Schema (draft 2020-12) directory in, one Rust module out.
 //!
-//! The pipeline is `load` (parse, check the dialect, `$id` or the base URI, `title` or the file
-//! name) -> `index` (every resource, anchor and base URI; `$ref`s resolve through it) ->
-//! `normalize` (const as enum, tagged `oneOf`, `if`/`then` tables, narrowing `allOf`) -> `emit`
-//! (quote) -> prettyplease. Loud or right: a subschema no typed shape says exactly becomes a
-//! checked type, its JSON checked by the `program` the generator compiles (run by the runtime's
-//! `eval`); a schema the generator cannot read is a located error. Nothing is dropped.
+//! Five stages, each reading only what the earlier ones produced:
 //!
-//! The generated module needs one dependency, its runtime crate `prp-codegen-runtime`, which
-//! carries what every generated type calls and re-exports the crates the generated code names.
+//! ```text
+//! load       schema files   -> SchemaFile per file (dialect, `$id` or base URI + path, title)
+//! index      SchemaFiles    -> SchemaSet: every resource, anchor and base URI; `$ref`s resolve
+//! normalize  SchemaSet      -> Model: typed items, and checked types with their checker program
+//! plan       Model          -> Model: one item per shape, the caller's document union added
+//! emit       Model          -> tokens, printed by prettyplease as the module's source
+//! ```
+//!
+//! `load` reads and parses the files; `index` builds the [`SchemaSet`]; `normalize` turns each
+//! subschema into an item of the `model` (const as enum, tagged `oneOf`, `if`/`then` tables,
+//! narrowing `allOf`), compiling through `program` the checker of every subschema no typed shape
+//! says exactly; `plan` makes whole-model decisions; `emit` writes the items with `quote`. `names`,
+//! `uri` and `error` serve every stage.
+//!
+//! Loud or right: a subschema no typed shape says exactly becomes a checked type, its JSON checked
+//! by the program the generator compiles (run by the runtime's `eval`); a schema the generator
+//! cannot read is a located [`Error`]. Nothing is dropped. The generated module needs one
+//! dependency, its runtime crate `prp-codegen-runtime`, which carries what every generated type
+//! calls and re-exports the crates the generated code names.
+//!
+//! ```no_run
+//! use prp_codegen::{Format, Options};
+//!
+//! let goal = "https://paperclip.dev/schemas/prp/v2/session-goal.schema.json";
+//! let options = Options::new()
+//!     .document_union("Document", "schema")
+//!     .name(format!("{goal}#/$defs/snapshot"), "GoalSnapshot")
+//!     .format("date-time", Format::DateTime);
+//! let output = prp_codegen::generate_dir("schemas".as_ref(), &options)?;
+//! std::fs::write("prp_types.rs", output.code)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 #![deny(missing_docs)]
 
-pub mod emit;
-pub mod error;
-pub mod index;
-pub mod load;
-pub mod model;
-pub mod names;
-pub mod normalize;
-pub mod program;
-pub mod shapes;
-pub mod uri;
+mod emit;
+mod error;
+mod index;
+mod load;
+mod model;
+mod names;
+mod normalize;
+mod plan;
+mod program;
+mod uri;
 
 pub use error::{Error, Result};
-pub use load::{SchemaFile, SchemaSet};
+pub use index::SchemaSet;
+pub use load::SchemaFile;
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
-/// Where generated code finds its runtime unless [`Options::runtime_path`] says otherwise.
+/// Where generated code finds its runtime unless [`Options::runtime_path()`] says otherwise.
 pub const DEFAULT_RUNTIME_PATH: &str = "::prp_codegen_runtime";
 
-/// Generator settings.
+/// Generator settings, built from [`Options::new`] by chaining the methods below.
+///
+/// The stages read the fields directly; the methods document what each one means.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
-    /// Also emit an enum over every root document that carries this string constant member
-    /// (`Some(("Document", "schema"))`): decoding reads the member and picks the type.
-    pub document_union: Option<(String, String)>,
-    /// The path generated code reaches its runtime crate by (default
-    /// [`DEFAULT_RUNTIME_PATH`], the `prp-codegen-runtime` crate as a dependency of the crate that
-    /// includes the output). A crate that re-exports the runtime can name its own path.
-    pub runtime_path: Option<String>,
-    /// Type names chosen by the caller, keyed by `$id#pointer` of a root (`…json#`) or of a `$defs`
-    /// entry (`…json#/$defs/snapshot`). A generic key such as `snapshot` makes a poor type name in a
-    /// crate with many schemas; a key that matches no root or `$defs` entry is an error.
-    pub names: std::collections::BTreeMap<String, String>,
-    /// The `format`s to assert, and how. In draft 2020-12 `format` is an annotation: a format not
-    /// named here is accepted whatever the string says, as the specification's default is.
-    pub formats: std::collections::BTreeMap<String, Format>,
+    /// See [`Options::document_union()`].
+    pub(crate) document_union: Option<(String, String)>,
+    /// See [`Options::runtime_path()`].
+    pub(crate) runtime_path: Option<String>,
+    /// See [`Options::name`].
+    pub(crate) names: BTreeMap<String, String>,
+    /// See [`Options::format`].
+    pub(crate) formats: BTreeMap<String, Format>,
+    /// See [`Options::base_uri()`].
+    pub(crate) base_uri: Option<String>,
+}
+
+impl Options {
+    /// The defaults: no document union, no chosen names, no asserted format, the runtime at
+    /// [`DEFAULT_RUNTIME_PATH`] and files without `$id` known under `file:///`.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Also emits an enum `name` over every root document that carries the string constant
+    /// `member` (`("Document", "schema")`): decoding reads the member and picks the type.
+    #[must_use]
+    pub fn document_union(mut self, name: impl Into<String>, member: impl Into<String>) -> Self {
+        self.document_union = Some((name.into(), member.into()));
+        self
+    }
+
+    /// The path generated code reaches its runtime crate by (default [`DEFAULT_RUNTIME_PATH`], the
+    /// `prp-codegen-runtime` crate as a dependency of the crate that includes the output). A crate
+    /// that re-exports the runtime can name its own path.
+    #[must_use]
+    pub fn runtime_path(mut self, path: impl Into<String>) -> Self {
+        self.runtime_path = Some(path.into());
+        self
+    }
+
+    /// Names the type of a root (key `…json#`) or of a `$defs` entry (`…json#/$defs/snapshot`),
+    /// keyed by `$id#pointer`. A generic key such as `snapshot` makes a poor type name in a crate
+    /// with many schemas; a key that matches no root or `$defs` entry is an error. Repeatable.
+    #[must_use]
+    pub fn name(mut self, key: impl Into<String>, type_name: impl Into<String>) -> Self {
+        self.names.insert(key.into(), type_name.into());
+        self
+    }
+
+    /// Asserts the `format` `name`, checked as `check` says. In draft 2020-12 `format` is an
+    /// annotation: a format not named here is accepted whatever the string says, as the
+    /// specification's default is. Repeatable; a later call for one name replaces the earlier.
+    #[must_use]
+    pub fn format(mut self, name: impl Into<String>, check: Format) -> Self {
+        self.formats.insert(name.into(), check);
+        self
+    }
+
     /// The base URI of files without `$id`: such a file is known as this joined with its path
     /// inside the directory (default `file:///`). With `http://localhost:1234/`, a `$ref` to
     /// `http://localhost:1234/nested/a.json` finds `nested/a.json` of the directory.
-    pub base_uri: Option<String>,
+    #[must_use]
+    pub fn base_uri(mut self, uri: impl Into<String>) -> Self {
+        self.base_uri = Some(uri.into());
+        self
+    }
 }
 
 /// How an asserted `format` is checked.
@@ -91,30 +164,8 @@ pub fn generate_dir(dir: &Path, options: &Options) -> Result<Output> {
 /// Runs the generator over an already loaded schema set.
 pub fn generate(set: SchemaSet, options: &Options) -> Result<Output> {
     let mut model = normalize::Normalizer::new(&set, options)?.run()?;
-    shapes::merge(&mut model);
-    if let Some((name, tag)) = &options.document_union {
-        document_union(&mut model, name, tag);
-    }
-    let path = options
-        .runtime_path
-        .as_deref()
-        .unwrap_or(DEFAULT_RUNTIME_PATH);
-    let path: syn::Path = syn::parse_str(path).map_err(|e| {
-        Error::new(
-            "invalid_option",
-            "",
-            "",
-            format!("runtime path `{path}`: {e}"),
-        )
-    })?;
-    let support = quote::quote! {
-        /// The generator's runtime, under the name the generated code uses.
-        #[doc(hidden)]
-        pub use #path as rt;
-        #[allow(unused_imports)]
-        use rt::{indexmap, serde, serde_json};
-    };
-    let tokens = emit::Emitter::new(&model).emit(&set, support);
+    plan::run(&mut model, options);
+    let tokens = emit::Emitter::new(&model).emit(&set, runtime_support(options)?);
     let file: syn::File = syn::parse2(tokens).map_err(|e| {
         Error::new(
             "internal",
@@ -138,47 +189,72 @@ pub fn generate(set: SchemaSet, options: &Options) -> Result<Output> {
     })
 }
 
-/// Adds an enum over every root document with a string constant member `tag`, flattening roots that
-/// are themselves unions on the same member.
-fn document_union(model: &mut model::Model, name: &str, tag: &str) {
-    use model::{Item, Tagged, Ty};
-    let mut variants: Vec<(String, String, Ty)> = Vec::new();
-    let mut seen = std::collections::BTreeSet::new();
-    for root in &model.roots {
-        let Ty::Named(id) = root.ty else { continue };
-        match &model.items[id] {
-            Item::Struct(s) => {
-                let Some(f) = s.fields.iter().find(|f| f.json == tag && f.required) else {
-                    continue;
-                };
-                let Ty::Named(e) = f.ty else { continue };
-                if let Item::Enum(en) = &model.items[e]
-                    && en.values.len() == 1
-                    && seen.insert(en.values[0].0.clone())
-                {
-                    variants.push((en.values[0].0.clone(), s.name.clone(), root.ty.clone()));
-                }
-            }
-            Item::Tagged(t) if t.tag == tag => {
-                for v in &t.variants {
-                    if seen.insert(v.0.clone()) {
-                        variants.push(v.clone());
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    let mut taken = std::collections::BTreeSet::new();
-    for v in &mut variants {
-        v.1 = names::unique(v.1.clone(), &mut taken);
-    }
-    model.items.push(Item::Tagged(Tagged {
-        name: name.to_owned(),
-        doc: Some(format!(
-            "Any document that names its schema in its `{tag}` member."
-        )),
-        tag: tag.to_owned(),
-        variants,
-    }));
+/// The output's first items: the runtime under the name `rt` the generated code uses.
+fn runtime_support(options: &Options) -> Result<proc_macro2::TokenStream> {
+    let path = options
+        .runtime_path
+        .as_deref()
+        .unwrap_or(DEFAULT_RUNTIME_PATH);
+    let path: syn::Path = syn::parse_str(path).map_err(|e| {
+        Error::new(
+            "invalid_option",
+            "",
+            "",
+            format!("runtime path `{path}`: {e}"),
+        )
+    })?;
+    Ok(quote::quote! {
+        /// The generator's runtime, under the name the generated code uses.
+        #[doc(hidden)]
+        pub use #path as rt;
+        #[allow(unused_imports)]
+        use rt::{indexmap, serde, serde_json};
+    })
+}
+
+/// One schema compiled to the program the runtime's checker runs: what a generated checked type
+/// carries, here for checking any JSON value against any schema of a set at run time.
+#[derive(Debug, Clone)]
+pub struct CheckerProgram {
+    /// The node table as the JSON text `prp_codegen_runtime::eval::Program::parse` reads.
+    pub text: String,
+    /// The node that checks the schema itself: the first argument of the runtime's
+    /// `Program::check`.
+    pub entry: usize,
+}
+
+/// Compiles the checker program of the schema `uri` names in `set`: a resource's `$id` (or a
+/// file's location) with an optional fragment, a JSON pointer (`#/$defs/item`) or an anchor. The
+/// program asserts the formats [`Options::format`] asserts; the other options play no part.
+///
+/// ```
+/// use prp_codegen::{Options, SchemaSet};
+/// use prp_codegen_runtime::eval::Program;
+///
+/// let file = SchemaSet::parse("item.json".into(), r#"{"type": "integer", "multipleOf": 3}"#)?;
+/// let set = SchemaSet::from_files(vec![file])?;
+/// let checker = prp_codegen::compile_checker(&set, "file:///item.json", &Options::new())?;
+/// let program = Program::parse(&checker.text)?;
+/// assert!(program.check(checker.entry, &serde_json::json!(9)).is_ok());
+/// assert!(program.check(checker.entry, &serde_json::json!(10)).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn compile_checker(set: &SchemaSet, uri: &str, options: &Options) -> Result<CheckerProgram> {
+    let loc = set
+        .index
+        .lookup(uri, |l| set.node(l).is_some())
+        .ok_or_else(|| {
+            Error::new(
+                "unknown_schema",
+                "",
+                "",
+                format!("`{uri}` names no schema, anchor or node of the set"),
+            )
+        })?;
+    let mut program = program::Program::new(options.formats.clone());
+    let (entry, _) = program.entry(set, &loc)?;
+    Ok(CheckerProgram {
+        text: program.text(),
+        entry,
+    })
 }

@@ -1,13 +1,15 @@
-//! `load` and `resolve`: read every schema file of a directory, check the dialect, the `$id` and the
-//! `title`, and resolve `$ref`s against their base URI through the [`Index`] of every resource and
-//! anchor (files are found by `$id`, never by file name).
+//! The first stage: read every schema file of a directory and parse each, checking its dialect,
+//! its `$id` and its `title`. What comes out is a list of [`SchemaFile`]s; the `index` stage makes
+//! them a [`SchemaSet`] whose `$ref`s resolve.
 
 use crate::error::{Error, Result};
-use crate::index::Index;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+// The indexed set is built by the next stage from this one's files; it is re-exported here only so
+// that the later stages keep naming the loaded schemas by one path. Nothing in this module uses it.
+pub(crate) use crate::index::SchemaSet;
 
 /// The only dialect the generator reads.
 pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -52,16 +54,6 @@ impl Loc {
     }
 }
 
-/// Every schema of a directory, addressable by `$id`.
-#[derive(Debug)]
-pub struct SchemaSet {
-    /// The schemas, sorted by path.
-    pub files: Vec<SchemaFile>,
-    by_id: BTreeMap<String, usize>,
-    /// Every resource, anchor and base URI.
-    pub index: Index,
-}
-
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     let entries = std::fs::read_dir(dir).map_err(|e| {
         Error::new(
@@ -91,190 +83,110 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     Ok(())
 }
 
-impl SchemaSet {
-    /// Loads every `*.json` file under `dir`, recursively, in sorted path order; a file without
-    /// `$id` is known as `file:///` and its relative path.
-    pub fn load(dir: &Path) -> Result<SchemaSet> {
-        Self::load_with_base(dir, "file:///")
+/// Reads and parses every `*.json` file under `dir`, recursively, sorted by path; a file without
+/// `$id` is known as `base` joined with its path relative to `dir`.
+pub fn read_dir(dir: &Path, base: &str) -> Result<Vec<SchemaFile>> {
+    let mut paths = Vec::new();
+    collect(dir, &mut paths)?;
+    let mut files = Vec::new();
+    for path in paths {
+        let rel = path
+            .strip_prefix(dir)
+            .unwrap_or(&path)
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect::<Vec<_>>()
+            .join("/");
+        let raw = std::fs::read_to_string(&path)
+            .map_err(|e| Error::new("io", rel.clone(), "", format!("cannot read the file: {e}")))?;
+        files.push(parse(rel, &raw, base)?);
     }
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(files)
+}
 
-    /// As [`SchemaSet::load`], a file without `$id` known as `base` joined with its relative path
-    /// (`http://localhost:1234/` makes `nested/a.json` `http://localhost:1234/nested/a.json`).
-    pub fn load_with_base(dir: &Path, base: &str) -> Result<SchemaSet> {
-        let mut paths = Vec::new();
-        collect(dir, &mut paths)?;
-        let mut files = Vec::new();
-        for path in paths {
-            let rel = path
-                .strip_prefix(dir)
-                .unwrap_or(&path)
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect::<Vec<_>>()
-                .join("/");
-            let raw = std::fs::read_to_string(&path).map_err(|e| {
-                Error::new("io", rel.clone(), "", format!("cannot read the file: {e}"))
-            })?;
-            files.push(Self::parse_with_base(rel, &raw, base)?);
-        }
-        files.sort_by(|a, b| a.path.cmp(&b.path));
-        Self::from_files(files)
-    }
-
-    /// Parses one schema file's text; without `$id` it is known as `file:///PATH`.
-    pub fn parse(path: String, raw: &str) -> Result<SchemaFile> {
-        Self::parse_with_base(path, raw, "file:///")
-    }
-
-    /// Parses one schema file's text; without `$id` it is known as `base` joined with `path`.
-    pub fn parse_with_base(path: String, raw: &str, base: &str) -> Result<SchemaFile> {
-        let text = raw.replace("\r\n", "\n");
-        let root: Value = serde_json::from_str(&text).map_err(|e| {
-            Error::new(
-                "invalid_json",
-                path.clone(),
+/// Parses one schema file's text; without `$id` it is known as `base` joined with `path`.
+pub fn parse(path: String, raw: &str, base: &str) -> Result<SchemaFile> {
+    let text = raw.replace("\r\n", "\n");
+    let root: Value = serde_json::from_str(&text).map_err(|e| {
+        Error::new(
+            "invalid_json",
+            path.clone(),
+            "",
+            format!("the file is not JSON: {e}"),
+        )
+    })?;
+    let empty = serde_json::Map::new();
+    let obj = match &root {
+        Value::Object(o) => o,
+        Value::Bool(_) => &empty,
+        _ => {
+            return Err(Error::new(
+                "invalid_schema",
+                path,
                 "",
-                format!("the file is not JSON: {e}"),
-            )
-        })?;
-        let empty = serde_json::Map::new();
-        let obj = match &root {
-            Value::Object(o) => o,
-            Value::Bool(_) => &empty,
-            _ => {
-                return Err(Error::new(
-                    "invalid_schema",
-                    path,
-                    "",
-                    "a schema file must hold a JSON object or a boolean",
-                ));
-            }
-        };
-        // Without `$schema` a file is read as draft 2020-12, the only dialect generated.
-        match obj.get("$schema").map(|s| s.as_str()) {
-            None | Some(Some(DIALECT)) => {}
-            other => {
-                return Err(Error::new(
-                    "unsupported_schema_dialect",
-                    path,
-                    "/$schema",
-                    format!("`$schema` must be {DIALECT}, found {other:?}"),
-                ));
-            }
+                "a schema file must hold a JSON object or a boolean",
+            ));
         }
-        // Without `$id`, a file is known by a URI made from its path; an `$id` is any absolute
-        // URI (`https://…`, `urn:…`), an empty trailing fragment allowed.
-        let location = crate::uri::resolve(base, &path);
-        let id = match obj.get("$id") {
-            None => location.clone(),
-            Some(Value::String(id)) if is_absolute_uri(id.strip_suffix('#').unwrap_or(id)) => {
-                id.strip_suffix('#').unwrap_or(id).to_owned()
-            }
-            Some(other) => {
-                return Err(Error::new(
-                    "invalid_schema_id",
-                    path,
-                    "/$id",
-                    format!("`$id` must be an absolute URI without a fragment, found {other}"),
-                ));
-            }
-        };
-        // Without `title`, the file's name stands in (types are named after the file anyway).
-        let title = match obj.get("title") {
-            None => path
-                .rsplit('/')
-                .next()
-                .unwrap_or(&path)
-                .trim_end_matches(".json")
-                .trim_end_matches(".schema")
-                .to_owned(),
-            Some(Value::String(t)) if !t.trim().is_empty() => t.to_owned(),
-            Some(_) => {
-                return Err(Error::new(
-                    "missing_schema_title",
-                    path,
-                    "/title",
-                    "`title` must be a non-empty string",
-                ));
-            }
-        };
-        let sha256 = hex(&Sha256::digest(text.as_bytes()));
-        Ok(SchemaFile {
-            path,
-            id,
-            location,
-            title,
-            text,
-            sha256,
-            root,
-        })
-    }
-
-    /// A set from already loaded files; two files with one `$id` are an error.
-    pub fn from_files(files: Vec<SchemaFile>) -> Result<SchemaSet> {
-        let mut by_id = BTreeMap::new();
-        for (i, f) in files.iter().enumerate() {
-            if let Some(prev) = by_id.insert(f.id.clone(), i) {
-                return Err(Error::new(
-                    "duplicate_schema_id",
-                    f.path.clone(),
-                    "/$id",
-                    format!("`$id` {} is also declared by {}", f.id, files[prev].path),
-                ));
-            }
+    };
+    // Without `$schema` a file is read as draft 2020-12, the only dialect generated.
+    match obj.get("$schema").map(|s| s.as_str()) {
+        None | Some(Some(DIALECT)) => {}
+        other => {
+            return Err(Error::new(
+                "unsupported_schema_dialect",
+                path,
+                "/$schema",
+                format!("`$schema` must be {DIALECT}, found {other:?}"),
+            ));
         }
-        let index = Index::build(&files)?;
-        Ok(SchemaSet {
-            files,
-            by_id,
-            index,
-        })
     }
-
-    /// The schema node at `loc`.
-    pub fn node(&self, loc: &Loc) -> Option<&Value> {
-        self.files.get(loc.file)?.root.pointer(&loc.pointer)
-    }
-
-    /// Resolves a `$ref` found at `from` against that node's base URI: a JSON pointer into a
-    /// resource, or an `$anchor`.
-    pub fn resolve(&self, from: &Loc, reference: &str) -> Result<Loc> {
-        let (base, _) = self.index.base_of(from);
-        let target = crate::uri::resolve(base, reference);
-        self.index
-            .lookup(&target, |l| self.node(l).is_some())
-            .ok_or_else(|| {
-                self.error(
-                    from,
-                    "unresolved_reference",
-                    format!(
-                        "`$ref` {reference} (from base {base}: {target}) names no schema, anchor or node of the directory"
-                    ),
-                )
-            })
-    }
-
-    /// A located error at `at`.
-    pub fn error(&self, at: &Loc, code: &'static str, message: impl Into<String>) -> Error {
-        let file = self
-            .files
-            .get(at.file)
-            .map(|f| f.path.clone())
-            .unwrap_or_default();
-        Error::new(code, file, at.pointer.clone(), message)
-    }
-
-    /// SHA-256 over the sorted `$id`s and the files' LF-normalised bytes: the inputs' digest.
-    pub fn digest(&self) -> String {
-        let mut h = Sha256::new();
-        for (id, &i) in &self.by_id {
-            h.update(id.as_bytes());
-            h.update([0]);
-            h.update(self.files[i].text.as_bytes());
-            h.update([0]);
+    // Without `$id`, a file is known by a URI made from its path; an `$id` is any absolute
+    // URI (`https://…`, `urn:…`), an empty trailing fragment allowed.
+    let location = crate::uri::resolve(base, &path);
+    let id = match obj.get("$id") {
+        None => location.clone(),
+        Some(Value::String(id)) if is_absolute_uri(id.strip_suffix('#').unwrap_or(id)) => {
+            id.strip_suffix('#').unwrap_or(id).to_owned()
         }
-        hex(&h.finalize())
-    }
+        Some(other) => {
+            return Err(Error::new(
+                "invalid_schema_id",
+                path,
+                "/$id",
+                format!("`$id` must be an absolute URI without a fragment, found {other}"),
+            ));
+        }
+    };
+    // Without `title`, the file's name stands in (types are named after the file anyway).
+    let title = match obj.get("title") {
+        None => path
+            .rsplit('/')
+            .next()
+            .unwrap_or(&path)
+            .trim_end_matches(".json")
+            .trim_end_matches(".schema")
+            .to_owned(),
+        Some(Value::String(t)) if !t.trim().is_empty() => t.to_owned(),
+        Some(_) => {
+            return Err(Error::new(
+                "missing_schema_title",
+                path,
+                "/title",
+                "`title` must be a non-empty string",
+            ));
+        }
+    };
+    let sha256 = hex(&Sha256::digest(text.as_bytes()));
+    Ok(SchemaFile {
+        path,
+        id,
+        location,
+        title,
+        text,
+        sha256,
+        root,
+    })
 }
 
 /// Lowercase hex of `bytes`.

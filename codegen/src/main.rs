@@ -1,93 +1,109 @@
-//! `prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER] [--runtime-path PATH] [--name ID#POINTER=TYPE]... [--format NAME[=REGEX]]... [--base-uri URI]`: the generator on any schema directory.
+//! `prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER] [--runtime-path PATH]
+//! [--name ID#POINTER=TYPE]... [--format NAME[=REGEX]]... [--base-uri URI]`: the generator on any
+//! schema directory. Exits 2 on a usage error, 1 when the schemas cannot be generated.
 
+use clap::Parser;
+use prp_codegen::{Format, Options};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-fn main() -> ExitCode {
-    let mut args = std::env::args().skip(1);
-    let mut dir: Option<PathBuf> = None;
-    let mut out: Option<PathBuf> = None;
-    let mut options = prp_codegen::Options::default();
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "-o" | "--output" => out = args.next().map(PathBuf::from),
-            "--document-union" => {
-                let Some((n, m)) = args
-                    .next()
-                    .and_then(|v| v.split_once(':').map(|(a, b)| (a.to_owned(), b.to_owned())))
-                else {
-                    eprintln!("--document-union takes NAME:MEMBER");
-                    return ExitCode::from(2);
-                };
-                options.document_union = Some((n, m));
-            }
-            "--runtime-path" => options.runtime_path = args.next(),
-            "--base-uri" => options.base_uri = args.next(),
-            // `--format date-time` asserts RFC 3339; `--format NAME=REGEX` a pattern.
-            "--format" => {
-                let Some(spec) = args.next() else {
-                    eprintln!("--format takes NAME or NAME=REGEX");
-                    return ExitCode::from(2);
-                };
-                let (name, check) = match spec.split_once('=') {
-                    Some((n, re)) => (n.to_owned(), prp_codegen::Format::Pattern(re.to_owned())),
-                    None if spec == "date-time" => (spec, prp_codegen::Format::DateTime),
-                    None => {
-                        eprintln!("--format {spec}: only date-time is built in; give NAME=REGEX");
-                        return ExitCode::from(2);
-                    }
-                };
-                options.formats.insert(name, check);
-            }
-            "--name" => {
-                let Some((k, v)) = args.next().and_then(|v| {
-                    v.rsplit_once('=')
-                        .map(|(a, b)| (a.to_owned(), b.to_owned()))
-                }) else {
-                    eprintln!("--name takes ID#POINTER=TYPE");
-                    return ExitCode::from(2);
-                };
-                options.names.insert(k, v);
-            }
-            "-h" | "--help" => {
-                println!(
-                    "usage: prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER] [--runtime-path PATH] [--name ID#POINTER=TYPE]... [--format NAME[=REGEX]]... [--base-uri URI]"
-                );
-                return ExitCode::SUCCESS;
-            }
-            _ if dir.is_none() => dir = Some(PathBuf::from(a)),
-            other => {
-                eprintln!("unexpected argument `{other}`");
-                return ExitCode::from(2);
-            }
+/// Generates one Rust module from a directory of JSON Schemas (draft 2020-12).
+#[derive(Parser)]
+#[command(name = "prp-codegen", version, args_override_self = true)]
+struct Args {
+    /// The schema directory: every `*.json` file under it, recursively.
+    #[arg(value_name = "SCHEMA_DIR")]
+    dir: PathBuf,
+    /// Write the module to FILE rather than standard output.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+    /// Also emit an enum NAME over every root document with the string constant member MEMBER.
+    #[arg(long, value_name = "NAME:MEMBER", value_parser = document_union)]
+    document_union: Option<(String, String)>,
+    /// The path the generated code reaches its runtime crate by [default: ::prp_codegen_runtime].
+    #[arg(long, value_name = "PATH")]
+    runtime_path: Option<String>,
+    /// Name the type of a root (`ID#`) or of a `$defs` entry (`ID#/$defs/KEY`). Repeatable.
+    #[arg(long = "name", value_name = "ID#POINTER=TYPE", value_parser = type_name)]
+    names: Vec<(String, String)>,
+    /// Assert a format: `date-time` (RFC 3339, the one built in) or NAME=REGEX. Repeatable.
+    #[arg(long = "format", value_name = "NAME[=REGEX]", value_parser = format)]
+    formats: Vec<(String, Format)>,
+    /// The base URI of files without `$id`, joined with their path [default: file:///].
+    #[arg(long, value_name = "URI")]
+    base_uri: Option<String>,
+}
+
+impl Args {
+    fn options(&self) -> Options {
+        let mut options = Options::new();
+        if let Some((name, member)) = &self.document_union {
+            options = options.document_union(name, member);
         }
+        if let Some(path) = &self.runtime_path {
+            options = options.runtime_path(path);
+        }
+        if let Some(uri) = &self.base_uri {
+            options = options.base_uri(uri);
+        }
+        for (key, type_name) in &self.names {
+            options = options.name(key, type_name);
+        }
+        for (name, check) in &self.formats {
+            options = options.format(name, check.clone());
+        }
+        options
     }
-    let Some(dir) = dir else {
-        eprintln!(
-            "usage: prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER] [--runtime-path PATH] [--name ID#POINTER=TYPE]... [--format NAME[=REGEX]]... [--base-uri URI]"
-        );
-        return ExitCode::from(2);
-    };
-    match prp_codegen::generate_dir(&dir, &options) {
-        Ok(output) => {
-            let written = match &out {
-                Some(path) => std::fs::write(path, output.code),
-                None => {
-                    use std::io::Write;
-                    std::io::stdout().write_all(output.code.as_bytes())
-                }
-            };
-            match written {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("cannot write the output: {e}");
-                    ExitCode::from(2)
-                }
-            }
-        }
+}
+
+/// `NAME:MEMBER`, split at the first colon.
+fn document_union(v: &str) -> Result<(String, String), String> {
+    v.split_once(':')
+        .map(|(n, m)| (n.to_owned(), m.to_owned()))
+        .ok_or_else(|| "expected NAME:MEMBER".to_owned())
+}
+
+/// `ID#POINTER=TYPE`, split at the last `=` (a pointer may hold one, a type name cannot).
+fn type_name(v: &str) -> Result<(String, String), String> {
+    v.rsplit_once('=')
+        .map(|(k, t)| (k.to_owned(), t.to_owned()))
+        .ok_or_else(|| "expected ID#POINTER=TYPE".to_owned())
+}
+
+/// `NAME=REGEX` (split at the first `=`, since a regex may hold one) or a built-in `date-time`.
+fn format(v: &str) -> Result<(String, Format), String> {
+    match v.split_once('=') {
+        Some((name, re)) => Ok((name.to_owned(), Format::Pattern(re.to_owned()))),
+        None if v == "date-time" => Ok((v.to_owned(), Format::DateTime)),
+        None => Err("only date-time is built in; give NAME=REGEX".to_owned()),
+    }
+}
+
+fn main() -> ExitCode {
+    // A usage error exits 2 here, and `--help` 0.
+    let args = Args::parse();
+    let output = match prp_codegen::generate_dir(&args.dir, &args.options()) {
+        Ok(output) => output,
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(1)
+            return ExitCode::from(1);
+        }
+    };
+    let written = match &args.output {
+        Some(path) => std::fs::write(path, output.code),
+        None => {
+            let mut stdout = std::io::stdout().lock();
+            stdout
+                .write_all(output.code.as_bytes())
+                .and_then(|()| stdout.flush())
+        }
+    };
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("cannot write the output: {e}");
+            ExitCode::from(2)
         }
     }
 }

@@ -353,7 +353,9 @@ pub struct Root {
     pub file: usize,
     /// The root's type.
     pub ty: Ty,
-    /// Where the root is.
+    /// Where the root is. Normalize records it though no later stage reads it yet (`file` says
+    /// as much); kept so that a plan or emit error can be located without a change to normalize.
+    #[allow(dead_code)]
     pub loc: Loc,
 }
 

@@ -38,10 +38,7 @@ feature!(tagged);
 #[test]
 fn snapshots_match_the_generator() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/features");
-    let options = Options {
-        formats: [("date-time".to_owned(), prp_codegen::Format::DateTime)].into(),
-        ..Default::default()
-    };
+    let options = Options::new().format("date-time", prp_codegen::Format::DateTime);
     let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some();
     let mut stale = Vec::new();
     let mut dirs: Vec<_> = std::fs::read_dir(&root)

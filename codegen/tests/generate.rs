@@ -137,16 +137,10 @@ fn the_output_reaches_its_runtime_crate_by_one_path() {
     // Nothing of the runtime is pasted in, not even the checker a checked type needs.
     assert!(!code.contains("mod rt") && !code.contains("mod eval") && !code.contains("mod reader"));
     syn::parse_file(&code).expect("the output parses");
-    let options = Options {
-        runtime_path: Some("crate::support::rt".into()),
-        ..Default::default()
-    };
+    let options = Options::new().runtime_path("crate::support::rt");
     let code = generate_dir(&dir, &options).unwrap().code;
     assert!(code.contains("pub use crate::support::rt as rt;"), "{code}");
-    let options = Options {
-        runtime_path: Some("not a path".into()),
-        ..Default::default()
-    };
+    let options = Options::new().runtime_path("not a path");
     let err = generate_dir(&dir, &options).unwrap_err();
     assert_eq!(err.code, "invalid_option", "{err}");
 }
@@ -247,12 +241,10 @@ fn callers_choose_type_names_for_roots_and_defs() {
     schema["$defs"] = serde_json::json!({ "item": { "type": "object", "properties": {} } });
     write(&dir, "thing.schema.json", schema);
     let id = "https://example.test/thing.schema.json";
-    let named = |pairs: &[(&str, &str)]| Options {
-        names: pairs
+    let named = |pairs: &[(&str, &str)]| {
+        pairs
             .iter()
-            .map(|(k, v)| (format!("{id}{k}"), v.to_string()))
-            .collect(),
-        ..Default::default()
+            .fold(Options::new(), |o, (k, v)| o.name(format!("{id}{k}"), *v))
     };
     let code = generate_dir(&dir, &named(&[("#", "Widget"), ("#/$defs/item", "Part")]))
         .unwrap()
@@ -278,10 +270,7 @@ fn callers_choose_type_names_for_roots_and_defs() {
         assert_eq!(e.code, "invalid_type_name");
         assert!(e.message.contains(says), "{pairs:?}: {e}");
     }
-    let mut unknown = named(&[]);
-    unknown
-        .names
-        .insert("https://example.test/other.json#".into(), "Part".into());
+    let unknown = named(&[]).name("https://example.test/other.json#", "Part");
     let e = generate_dir(&dir, &unknown).unwrap_err();
     assert!(e.message.contains("no schema has the `$id`"), "{e}");
 }
@@ -304,17 +293,12 @@ fn formats_are_annotations_unless_asserted() {
         "no format asserted by default"
     );
     // Asked for: RFC 3339 for date-time, a caller's pattern for email.
-    let options = Options {
-        formats: [
-            ("date-time".to_owned(), prp_codegen::Format::DateTime),
-            (
-                "email".to_owned(),
-                prp_codegen::Format::Pattern("^[^@]+@[^@]+$".into()),
-            ),
-        ]
-        .into(),
-        ..Default::default()
-    };
+    let options = Options::new()
+        .format("date-time", prp_codegen::Format::DateTime)
+        .format(
+            "email",
+            prp_codegen::Format::Pattern("^[^@]+@[^@]+$".into()),
+        );
     let code = generate_dir(&dir, &options).unwrap().code;
     assert!(code.contains("rt::FormatKind::DateTime"), "{code}");
     assert!(code.contains("rt::FormatKind::Pattern(rt::Pattern::new(\"^[^@]+@[^@]+$\"))"));
@@ -322,4 +306,55 @@ fn formats_are_annotations_unless_asserted() {
         code.contains("an RFC 3339 date-time"),
         "described in the docs"
     );
+}
+
+/// The binary: the options' flags reach the library, stdout holds what `-o` would, and the exit
+/// code tells a usage error (2) from schemas that cannot be generated (1).
+#[cfg(feature = "cli")]
+#[test]
+fn the_binary_maps_flags_to_options_and_failures_to_exit_codes() {
+    use std::process::Command;
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_prp-codegen"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let dir = temp_dir("binary");
+    write(
+        &dir,
+        "thing.schema.json",
+        base(serde_json::json!({ "name": { "type": "string", "format": "date-time" } })),
+    );
+    let path = dir.to_str().unwrap();
+    let options = Options::new()
+        .name("https://example.test/thing.schema.json#", "Widget")
+        .format("date-time", prp_codegen::Format::DateTime)
+        .runtime_path("crate::rt");
+    let want = generate_dir(&dir, &options).unwrap().code;
+    let flags = [
+        "--name",
+        "https://example.test/thing.schema.json#=Widget",
+        "--format",
+        "date-time",
+        "--runtime-path",
+        "crate::rt",
+    ];
+    let out = run(&[&[path][..], &flags].concat());
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), want);
+
+    for usage in [
+        &[][..],
+        &[path, "--format", "email"],
+        &[path, "--document-union", "Document"],
+        &[path, "--name", "Widget"],
+        &[path, "--unknown"],
+    ] {
+        assert_eq!(run(usage).status.code(), Some(2), "{usage:?}");
+    }
+    let missing = dir.join("missing");
+    let out = run(&[missing.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: io: "));
 }

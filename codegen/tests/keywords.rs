@@ -1,15 +1,12 @@
 //! The schema checker one keyword at a time: each test compiles a schema with the generator's
-//! `program` module, runs the program with the runtime checker (`prp_codegen_runtime::eval`), and compares
+//! `compile_checker`, runs the program with the runtime checker (`prp_codegen_runtime::eval`), and compares
 //! verdicts, codes and pointers. Then the generator as a whole on the shapes that used to panic or
 //! be refused: every one generates, or fails with a located error.
 
 use prp_codegen_runtime as rt;
 
-use prp_codegen::load::{Loc, SchemaSet};
-use prp_codegen::program::Program;
-use prp_codegen::{Format, Options};
+use prp_codegen::{Format, Options, SchemaSet};
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
 
 fn try_set_of(schemas: &[(&str, Value)]) -> prp_codegen::Result<SchemaSet> {
     let files = schemas
@@ -31,21 +28,18 @@ struct Checker {
 }
 
 impl Checker {
-    fn with_formats(schemas: &[(&str, Value)], formats: BTreeMap<String, Format>) -> Checker {
+    /// The checker of the first of `schemas`.
+    fn with_options(schemas: &[(&str, Value)], options: &Options) -> Checker {
         let set = set_of(schemas);
-        let mut p = Program::new(formats);
-        let root = Loc {
-            file: 0,
-            pointer: String::new(),
-        };
-        let (entry, _) = p.entry(&set, &root).unwrap();
+        let uri = format!("https://x.test/{}", schemas[0].0);
+        let compiled = prp_codegen::compile_checker(&set, &uri, options).unwrap();
         Checker {
-            program: rt::eval::Program::parse(&p.text()).unwrap(),
-            entry,
+            program: rt::eval::Program::parse(&compiled.text).unwrap(),
+            entry: compiled.entry,
         }
     }
     fn new(schema: Value) -> Checker {
-        Self::with_formats(&[("s.json", schema)], BTreeMap::new())
+        Self::with_options(&[("s.json", schema)], &Options::new())
     }
     fn ok(&self, v: Value) -> bool {
         self.program.check(self.entry, &v).is_ok()
@@ -174,18 +168,18 @@ fn strings_count_code_points_and_patterns_are_unicode() {
 fn formats_are_annotations_unless_asserted() {
     let schema = json!({"format": "date-time"});
     Checker::new(schema.clone()).verdicts(&[(json!("not a date"), true)]);
-    let c = Checker::with_formats(
+    let c = Checker::with_options(
         &[("s.json", schema.clone())],
-        [("date-time".to_owned(), Format::DateTime)].into(),
+        &Options::new().format("date-time", Format::DateTime),
     );
     c.verdicts(&[
         (json!("2026-02-29T00:00:00Z"), false),
         (json!("2028-02-29T23:59:59.5+01:00"), true),
         (json!(7), true),
     ]);
-    let c = Checker::with_formats(
+    let c = Checker::with_options(
         &[("s.json", schema)],
-        [("date-time".to_owned(), Format::Pattern("^[0-9]{4}-".into()))].into(),
+        &Options::new().format("date-time", Format::Pattern("^[0-9]{4}-".into())),
     );
     c.verdicts(&[(json!("2026-"), true), (json!("26-"), false)]);
     assert_eq!(c.failure(json!("x")).0, "format");
@@ -414,7 +408,7 @@ fn a_dynamic_reference_lands_on_the_outermost_anchor() {
             }),
         ),
     ];
-    let c = Checker::with_formats(&schemas, BTreeMap::new());
+    let c = Checker::with_options(&schemas, &Options::new());
     c.verdicts(&[
         (json!({"children": [{"data": 1}]}), true),
         (json!({"children": [{"daat": 1}]}), false),
@@ -430,7 +424,7 @@ fn boolean_schemas() {
 
 /// Generates `schemas` (path, schema) as one directory would.
 fn generate(schemas: &[(&str, Value)]) -> prp_codegen::Result<String> {
-    prp_codegen::generate(try_set_of(schemas)?, &Options::default()).map(|o| o.code)
+    prp_codegen::generate(try_set_of(schemas)?, &Options::new()).map(|o| o.code)
 }
 
 #[test]

@@ -87,10 +87,7 @@ fn generate(remotes: &Path, dir: &Path, schema: &Value) -> Generated {
     if text.contains(REMOTE) {
         copy_remotes(remotes, dir);
     }
-    let options = prp_codegen::Options {
-        base_uri: Some(REMOTE.into()),
-        ..Default::default()
-    };
+    let options = prp_codegen::Options::new().base_uri(REMOTE);
     let dir = dir.to_path_buf();
     // A deep recursion is a panic too: run on a thread with a normal stack and catch both.
     let outcome = std::thread::Builder::new()

@@ -11,7 +11,7 @@ use crate::names::unversioned;
 use std::collections::{HashMap, HashSet};
 
 /// Merges the items that describe one shape, until none are left to merge.
-pub fn merge(model: &mut Model) {
+pub(super) fn merge(model: &mut Model) {
     loop {
         let mut first: HashMap<(String, String), usize> = HashMap::new();
         let mut rep: Vec<usize> = (0..model.items.len()).collect();

@@ -1,0 +1,50 @@
+//! The document union: one enum over every root document that names its schema in a string
+//! constant member, so that a reader that does not know a document's kind can decode it.
+
+use crate::model::{Item, Model, Tagged, Ty};
+use crate::names;
+use std::collections::BTreeSet;
+
+/// Adds an enum `name` over every root document with a string constant member `tag`, flattening
+/// roots that are themselves unions on the same member.
+pub(super) fn union(model: &mut Model, name: &str, tag: &str) {
+    let mut variants: Vec<(String, String, Ty)> = Vec::new();
+    let mut seen = BTreeSet::new();
+    for root in &model.roots {
+        let Ty::Named(id) = root.ty else { continue };
+        match &model.items[id] {
+            Item::Struct(s) => {
+                let Some(f) = s.fields.iter().find(|f| f.json == tag && f.required) else {
+                    continue;
+                };
+                let Ty::Named(e) = f.ty else { continue };
+                if let Item::Enum(en) = &model.items[e]
+                    && en.values.len() == 1
+                    && seen.insert(en.values[0].0.clone())
+                {
+                    variants.push((en.values[0].0.clone(), s.name.clone(), root.ty.clone()));
+                }
+            }
+            Item::Tagged(t) if t.tag == tag => {
+                for v in &t.variants {
+                    if seen.insert(v.0.clone()) {
+                        variants.push(v.clone());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut taken = BTreeSet::new();
+    for v in &mut variants {
+        v.1 = names::unique(v.1.clone(), &mut taken);
+    }
+    model.items.push(Item::Tagged(Tagged {
+        name: name.to_owned(),
+        doc: Some(format!(
+            "Any document that names its schema in its `{tag}` member."
+        )),
+        tag: tag.to_owned(),
+        variants,
+    }));
+}
