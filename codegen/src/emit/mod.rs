@@ -12,7 +12,7 @@ mod structs;
 mod unions;
 mod values;
 
-use crate::load::SchemaSet;
+use crate::index::SchemaSet;
 use crate::model::*;
 use docs::*;
 use proc_macro2::{Ident, Span, TokenStream};
