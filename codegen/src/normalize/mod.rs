@@ -36,8 +36,8 @@ mod scalars;
 mod unions;
 
 pub use naming::file_stem_name;
-use naming::{RESERVED, chosen_name_target};
 
+/// The keywords the typed path reads; any other sends a node to the checked path.
 const KNOWN: &[&str] = &[
     "$schema",
     "$id",
@@ -109,55 +109,7 @@ pub struct Normalizer<'a> {
 impl<'a> Normalizer<'a> {
     /// A normalizer over `set`, with the caller's type `names` (see [`crate::Options::names`]).
     pub fn new(set: &'a SchemaSet, options: &crate::Options) -> Result<Self> {
-        let names = &options.names;
-        // Roots are named after their file; `$defs` after their key, prefixed by the file when the key
-        // is used by more than one file (their constraints may differ).
-        let mut def_names = HashMap::new();
-        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-        for f in &set.files {
-            *counts.entry(file_stem_name(&f.path)).or_default() += 1;
-            if let Some(defs) = f.root.get("$defs").and_then(Value::as_object) {
-                for k in defs.keys() {
-                    *counts.entry(pascal(k)).or_default() += 1;
-                }
-            }
-        }
-        for (i, f) in set.files.iter().enumerate() {
-            let mut root = file_stem_name(&f.path);
-            if RESERVED.contains(&root.as_str()) {
-                root = pascal(&f.title);
-            }
-            def_names.insert(
-                Loc {
-                    file: i,
-                    pointer: String::new(),
-                },
-                root,
-            );
-            if let Some(defs) = f.root.get("$defs").and_then(Value::as_object) {
-                for k in defs.keys() {
-                    let plain = pascal(k);
-                    let name = if counts[&plain] > 1 || RESERVED.contains(&plain.as_str()) {
-                        format!("{}{}", file_stem_name(&f.path), plain)
-                    } else {
-                        plain
-                    };
-                    def_names.insert(
-                        Loc {
-                            file: i,
-                            pointer: String::new(),
-                        }
-                        .child("$defs")
-                        .child(k),
-                        name,
-                    );
-                }
-            }
-        }
-        for (key, name) in names {
-            let loc = chosen_name_target(set, key, name)?;
-            def_names.insert(loc, name.clone());
-        }
+        let def_names = naming::def_names(set, &options.names)?;
         Ok(Normalizer {
             set,
             model: Model::default(),
@@ -215,19 +167,23 @@ impl<'a> Normalizer<'a> {
         Ok(self.model)
     }
 
+    /// The schema at `loc`; `null` (refused as a schema) when there is none.
     fn node(&self, loc: &Loc) -> &'a Value {
         self.set.node(loc).unwrap_or(&Value::Null)
     }
 
+    /// An error located at `loc` in its schema file.
     fn err(&self, loc: &Loc, code: &'static str, msg: impl Into<String>) -> crate::Error {
         self.set.error(loc, code, msg)
     }
 
+    /// Adds `item` to the model and returns its id.
     fn push(&mut self, item: Item) -> usize {
         self.model.items.push(item);
         self.model.items.len() - 1
     }
 
+    /// The doc comment of the item for `loc`: its description, after the title for a root.
     fn doc(&self, loc: &Loc) -> Option<String> {
         let n = self.node(loc);
         let d = n.get("description").and_then(Value::as_str);
@@ -244,6 +200,8 @@ impl<'a> Normalizer<'a> {
         }
     }
 
+    /// Refuses a keyword the typed path does not read (`unsupported_keyword` makes the node a
+    /// checked type) and a `format` that is not a string.
     fn check_keywords(&self, loc: &Loc, obj: &Map<String, Value>) -> Result<()> {
         for k in obj.keys() {
             if !KNOWN.contains(&k.as_str()) {
@@ -272,6 +230,7 @@ pub fn named_id(t: &Ty) -> Option<usize> {
     }
 }
 
+/// The strings of an array of strings (`required`); `None` for anything else.
 fn strings(v: &Value) -> Option<Vec<String>> {
     v.as_array()?
         .iter()

@@ -7,15 +7,73 @@ use crate::error::Result;
 use crate::load::{Loc, SchemaSet};
 use crate::names::{join, pascal, unique};
 use serde_json::Value;
+use std::collections::{BTreeMap, HashMap};
 
 /// Names of the standard prelude that a generated type must not shadow.
-pub(super) const RESERVED: &[&str] = &[
+const RESERVED: &[&str] = &[
     "Option", "Result", "String", "Vec", "Box", "Some", "None", "Ok", "Err", "Self", "Default",
 ];
 
+/// The name of every root and `$defs` entry, before any type takes a name: the caller's choice
+/// (`names`, keyed by `$id#pointer`) where there is one.
+pub(super) fn def_names(
+    set: &SchemaSet,
+    names: &BTreeMap<String, String>,
+) -> Result<HashMap<Loc, String>> {
+    // Roots are named after their file; `$defs` after their key, prefixed by the file when the key
+    // is used by more than one file (their constraints may differ).
+    let mut def_names = HashMap::new();
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for f in &set.files {
+        *counts.entry(file_stem_name(&f.path)).or_default() += 1;
+        if let Some(defs) = f.root.get("$defs").and_then(Value::as_object) {
+            for k in defs.keys() {
+                *counts.entry(pascal(k)).or_default() += 1;
+            }
+        }
+    }
+    for (i, f) in set.files.iter().enumerate() {
+        let mut root = file_stem_name(&f.path);
+        if RESERVED.contains(&root.as_str()) {
+            root = pascal(&f.title);
+        }
+        def_names.insert(
+            Loc {
+                file: i,
+                pointer: String::new(),
+            },
+            root,
+        );
+        if let Some(defs) = f.root.get("$defs").and_then(Value::as_object) {
+            for k in defs.keys() {
+                let plain = pascal(k);
+                let name = if counts[&plain] > 1 || RESERVED.contains(&plain.as_str()) {
+                    format!("{}{}", file_stem_name(&f.path), plain)
+                } else {
+                    plain
+                };
+                def_names.insert(
+                    Loc {
+                        file: i,
+                        pointer: String::new(),
+                    }
+                    .child("$defs")
+                    .child(k),
+                    name,
+                );
+            }
+        }
+    }
+    for (key, name) in names {
+        let loc = chosen_name_target(set, key, name)?;
+        def_names.insert(loc, name.clone());
+    }
+    Ok(def_names)
+}
+
 /// Where a caller-chosen type name applies: the root or `$defs` entry that `key` (`$id#pointer`)
 /// names, once the name is checked to be a usable type name.
-pub(super) fn chosen_name_target(set: &SchemaSet, key: &str, name: &str) -> Result<Loc> {
+fn chosen_name_target(set: &SchemaSet, key: &str, name: &str) -> Result<Loc> {
     let fail = |msg: String| crate::Error::new("invalid_type_name", "", "", msg);
     let ident = name.chars().next().is_some_and(|c| c.is_ascii_uppercase())
         && name.chars().all(|c| c.is_ascii_alphanumeric());
@@ -56,6 +114,8 @@ pub(super) fn chosen_name_target(set: &SchemaSet, key: &str, name: &str) -> Resu
 }
 
 impl Normalizer<'_> {
+    /// A unique type name for the item at `loc`: its `$defs` or root name if it has one, else
+    /// `hint`.
     pub(super) fn name_for(&mut self, loc: &Loc, hint: &str) -> String {
         let mut base = self
             .def_names

@@ -43,195 +43,6 @@ impl Normalizer<'_> {
         self.usable_here(loc, t)
     }
 
-    fn ty_uncached(&mut self, loc: &Loc, hint: &str) -> Result<Ty> {
-        let node = self.node(loc);
-        let obj = match node {
-            Value::Bool(true) => return Ok(Ty::Any),
-            Value::Bool(false) => return Ok(Ty::Never),
-            Value::Object(o) => o,
-            _ => {
-                return Err(self.err(
-                    loc,
-                    "invalid_schema",
-                    "a schema must be an object or a boolean",
-                ));
-            }
-        };
-        self.check_keywords(loc, obj)?;
-        if obj.contains_key("allOf") || obj.contains_key("if") {
-            return self.all_of(loc, hint);
-        }
-        if let Some(r) = obj.get("$ref") {
-            let r = r
-                .as_str()
-                .ok_or_else(|| self.err(loc, "invalid_schema", "`$ref` must be a string"))?;
-            let target = self.set.resolve(loc, r)?;
-            let extra: Vec<&String> = obj
-                .keys()
-                .filter(|k| !matches!(k.as_str(), "$ref" | "description" | "$comment"))
-                .collect();
-            if !extra.is_empty() {
-                return Err(self.err(
-                    loc,
-                    "unsupported_keyword",
-                    "`$ref` with sibling keywords is not supported; use `allOf`",
-                ));
-            }
-            let target_hint = self
-                .def_names
-                .get(&target)
-                .cloned()
-                .unwrap_or_else(|| hint.to_owned());
-            return self.ty(&target, &target_hint);
-        }
-        if obj.contains_key("not") {
-            return Err(self.err(
-                loc,
-                "unsupported_keyword",
-                "`not` is supported only inside `then`",
-            ));
-        }
-        if obj.get("type") == Some(&Value::from("object")) {
-            return self.typed(loc, obj, "object", hint);
-        }
-        if let Some(alts) = obj.get("oneOf").or_else(|| obj.get("anyOf")) {
-            return self.union(loc, alts, hint);
-        }
-        if let Some(c) = obj.get("const") {
-            return self.enumeration(loc, std::slice::from_ref(c), hint);
-        }
-        if let Some(e) = obj.get("enum") {
-            let values = e
-                .as_array()
-                .ok_or_else(|| self.err(loc, "invalid_schema", "`enum` must be an array"))?;
-            return self.enumeration(loc, values, hint);
-        }
-        match obj.get("type") {
-            // Without `type` an assertion applies to the values of its own kind and lets every
-            // other value through (`maxItems` accepts any string); a Rust type cannot say that, so
-            // such a schema is refused rather than narrowed or dropped.
-            None => match obj.keys().find(|k| {
-                // An unasserted `format` is an annotation too.
-                let unasserted_format = k.as_str() == "format"
-                    && obj["format"]
-                        .as_str()
-                        .is_some_and(|f| !self.formats.contains_key(f));
-                !(ANNOTATIONS.contains(&k.as_str()) || unasserted_format)
-            }) {
-                None => Ok(Ty::Any),
-                Some(k) => Err(self.err(
-                    loc,
-                    "unsupported_keyword",
-                    format!(
-                        "`{k}` without `type` is not supported: it would also have to accept every \
-                         value of another type"
-                    ),
-                )),
-            },
-            Some(Value::String(t)) => self.typed(loc, obj, t, hint),
-            Some(Value::Array(ts)) => {
-                let names: Vec<&str> = ts.iter().filter_map(Value::as_str).collect();
-                match names.as_slice() {
-                    [t, "null"] | ["null", t] => {
-                        Ok(Ty::Nullable(Box::new(self.typed(loc, obj, t, hint)?)))
-                    }
-                    [t] => self.typed(loc, obj, t, hint),
-                    _ => Err(self.err(
-                        loc,
-                        "unsupported_keyword",
-                        "a `type` list must be one type and `null`",
-                    )),
-                }
-            }
-            Some(_) => Err(self.err(loc, "invalid_schema", "`type` must be a string or an array")),
-        }
-    }
-
-    pub(super) fn typed(
-        &mut self,
-        loc: &Loc,
-        obj: &Map<String, Value>,
-        t: &str,
-        hint: &str,
-    ) -> Result<Ty> {
-        let uint = |k: &str| obj.get(k).and_then(Value::as_u64);
-        Ok(match t {
-            "string" => Ty::Str(StrRule {
-                min: uint("minLength"),
-                max: uint("maxLength"),
-                pattern: match obj.get("pattern") {
-                    Some(Value::String(p)) => {
-                        if let Err(e) = regress::Regex::with_flags(p, "u") {
-                            return Err(self.err(
-                                loc,
-                                "invalid_pattern",
-                                format!("pattern {p} does not compile: {e}"),
-                            ));
-                        }
-                        self.name_pattern(loc, p);
-                        Some(p.clone())
-                    }
-                    Some(_) => {
-                        return Err(self.err(loc, "invalid_schema", "`pattern` must be a string"));
-                    }
-                    None => None,
-                },
-                format: obj
-                    .get("format")
-                    .and_then(Value::as_str)
-                    .and_then(|f| self.formats.get(f).map(|c| (f.to_owned(), c.clone()))),
-            }),
-            "integer" => Ty::Int(IntRule {
-                min: self.int_bound(loc, obj, "minimum")?,
-                max: self.int_bound(loc, obj, "maximum")?,
-                values: None,
-            }),
-            "number" => Ty::Num(NumRule {
-                min: obj.get("minimum").and_then(Value::as_f64),
-                max: obj.get("maximum").and_then(Value::as_f64),
-            }),
-            "boolean" => Ty::Bool(None),
-            "null" => Ty::Null,
-            "array" => {
-                let item = match obj.get("items") {
-                    Some(Value::Array(_)) => {
-                        return Err(self.err(
-                            loc,
-                            "unsupported_keyword",
-                            "tuple `items` are not supported",
-                        ));
-                    }
-                    Some(_) => self.ty(&loc.child("items"), &singular(hint))?,
-                    None => Ty::Any,
-                };
-                Ty::Array(Box::new(ArrayTy {
-                    item,
-                    min: uint("minItems"),
-                    max: uint("maxItems"),
-                    unique: obj.get("uniqueItems") == Some(&Value::Bool(true)),
-                }))
-            }
-            "object" => {
-                let open_only = !obj.contains_key("properties")
-                    && !obj.contains_key("required")
-                    && !obj.contains_key("propertyNames")
-                    && !obj.contains_key("oneOf")
-                    && matches!(
-                        obj.get("additionalProperties"),
-                        None | Some(Value::Bool(true))
-                    );
-                if open_only {
-                    Ty::Object
-                } else {
-                    self.object(loc, hint)?
-                }
-            }
-            other => {
-                return Err(self.err(loc, "invalid_schema", format!("unknown type `{other}`")));
-            }
-        })
-    }
-
     /// Forgets the items a failed typed attempt made.
     fn rollback(&mut self, mark: usize) {
         for item in self.model.items.drain(mark..) {
@@ -243,7 +54,7 @@ impl Normalizer<'_> {
     }
 
     /// A checked type for the node at `loc`.
-    pub(super) fn checked(&mut self, loc: &Loc, hint: &str, why: crate::Error) -> Result<Ty> {
+    fn checked(&mut self, loc: &Loc, hint: &str, why: crate::Error) -> Result<Ty> {
         let (node, dynamic) = self.program.entry(self.set, loc)?;
         let name = self.name_for(loc, hint);
         let doc = self.doc(loc);
@@ -271,5 +82,155 @@ impl Normalizer<'_> {
             )),
             t => Ok(t),
         }
+    }
+
+    /// The type of the node at `loc`, read by the first keyword that decides its shape.
+    fn ty_uncached(&mut self, loc: &Loc, hint: &str) -> Result<Ty> {
+        let node = self.node(loc);
+        let obj = match node {
+            Value::Bool(true) => return Ok(Ty::Any),
+            Value::Bool(false) => return Ok(Ty::Never),
+            Value::Object(o) => o,
+            _ => {
+                return Err(self.err(
+                    loc,
+                    "invalid_schema",
+                    "a schema must be an object or a boolean",
+                ));
+            }
+        };
+        self.check_keywords(loc, obj)?;
+        if obj.contains_key("allOf") || obj.contains_key("if") {
+            return self.all_of(loc, hint);
+        }
+        if let Some(r) = obj.get("$ref") {
+            return self.reference(loc, obj, r, hint);
+        }
+        if obj.contains_key("not") {
+            return Err(self.err(
+                loc,
+                "unsupported_keyword",
+                "`not` is supported only inside `then`",
+            ));
+        }
+        if obj.get("type") == Some(&Value::from("object")) {
+            return self.object_type(loc, obj, hint);
+        }
+        if let Some(alts) = obj.get("oneOf").or_else(|| obj.get("anyOf")) {
+            return self.union(loc, alts, hint);
+        }
+        if let Some(c) = obj.get("const") {
+            return self.enumeration(loc, std::slice::from_ref(c), hint);
+        }
+        if let Some(e) = obj.get("enum") {
+            let values = e
+                .as_array()
+                .ok_or_else(|| self.err(loc, "invalid_schema", "`enum` must be an array"))?;
+            return self.enumeration(loc, values, hint);
+        }
+        match obj.get("type") {
+            None => self.untyped(loc, obj),
+            Some(Value::String(t)) => self.typed(loc, obj, t, hint),
+            Some(Value::Array(ts)) => self.type_list(loc, obj, ts, hint),
+            Some(_) => Err(self.err(loc, "invalid_schema", "`type` must be a string or an array")),
+        }
+    }
+
+    /// A node without `type`: any value when it asserts nothing. Without `type` an assertion
+    /// applies to the values of its own kind and lets every other value through (`maxItems` accepts
+    /// any string); a Rust type cannot say that, so such a schema is refused rather than narrowed
+    /// or dropped.
+    fn untyped(&self, loc: &Loc, obj: &Map<String, Value>) -> Result<Ty> {
+        let asserting = obj.keys().find(|k| {
+            // An unasserted `format` is an annotation too.
+            let unasserted_format = k.as_str() == "format"
+                && obj["format"]
+                    .as_str()
+                    .is_some_and(|f| !self.formats.contains_key(f));
+            !(ANNOTATIONS.contains(&k.as_str()) || unasserted_format)
+        });
+        match asserting {
+            None => Ok(Ty::Any),
+            Some(k) => Err(self.err(
+                loc,
+                "unsupported_keyword",
+                format!(
+                    "`{k}` without `type` is not supported: it would also have to accept every \
+                     value of another type"
+                ),
+            )),
+        }
+    }
+
+    /// A `type` list: one type, or one type and `null` (a nullable).
+    fn type_list(
+        &mut self,
+        loc: &Loc,
+        obj: &Map<String, Value>,
+        ts: &[Value],
+        hint: &str,
+    ) -> Result<Ty> {
+        let names: Vec<&str> = ts.iter().filter_map(Value::as_str).collect();
+        match names.as_slice() {
+            [t, "null"] | ["null", t] => Ok(Ty::Nullable(Box::new(self.typed(loc, obj, t, hint)?))),
+            [t] => self.typed(loc, obj, t, hint),
+            _ => Err(self.err(
+                loc,
+                "unsupported_keyword",
+                "a `type` list must be one type and `null`",
+            )),
+        }
+    }
+
+    /// The type of a schema of JSON type `t`, shaped by the keywords of `obj` that apply to it.
+    pub(super) fn typed(
+        &mut self,
+        loc: &Loc,
+        obj: &Map<String, Value>,
+        t: &str,
+        hint: &str,
+    ) -> Result<Ty> {
+        Ok(match t {
+            "string" => Ty::Str(self.string_rule(loc, obj)?),
+            "integer" => Ty::Int(IntRule {
+                min: self.int_bound(loc, obj, "minimum")?,
+                max: self.int_bound(loc, obj, "maximum")?,
+                values: None,
+            }),
+            "number" => Ty::Num(NumRule {
+                min: obj.get("minimum").and_then(Value::as_f64),
+                max: obj.get("maximum").and_then(Value::as_f64),
+            }),
+            "boolean" => Ty::Bool(None),
+            "null" => Ty::Null,
+            "array" => self.array(loc, obj, hint)?,
+            "object" => self.object_type(loc, obj, hint)?,
+            other => {
+                return Err(self.err(loc, "invalid_schema", format!("unknown type `{other}`")));
+            }
+        })
+    }
+
+    /// An array of one item type (any JSON without `items`), with its length bounds; tuples have
+    /// no typed shape.
+    fn array(&mut self, loc: &Loc, obj: &Map<String, Value>, hint: &str) -> Result<Ty> {
+        let uint = |k: &str| obj.get(k).and_then(Value::as_u64);
+        let item = match obj.get("items") {
+            Some(Value::Array(_)) => {
+                return Err(self.err(
+                    loc,
+                    "unsupported_keyword",
+                    "tuple `items` are not supported",
+                ));
+            }
+            Some(_) => self.ty(&loc.child("items"), &singular(hint))?,
+            None => Ty::Any,
+        };
+        Ok(Ty::Array(Box::new(ArrayTy {
+            item,
+            min: uint("minItems"),
+            max: uint("maxItems"),
+            unique: obj.get("uniqueItems") == Some(&Value::Bool(true)),
+        })))
     }
 }

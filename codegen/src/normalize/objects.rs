@@ -2,15 +2,67 @@
 //! members, `required`, extra members (`additionalProperties`, `propertyNames`) and the checks
 //! that narrow it.
 
+use super::conditionals::Selects;
 use super::{Normalizer, strings};
 use crate::error::Result;
 use crate::load::Loc;
 use crate::model::*;
 use crate::names::{join, join_plain, pascal, snake, unique};
-use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
+use serde_json::{Map, Value};
+use std::collections::BTreeSet;
+
+/// What the object schemas of one struct say, read from all of them before any member is typed:
+/// `required` or `additionalProperties` in one of them applies to members another declares.
+#[derive(Default)]
+struct ObjectParts {
+    /// Every member, in order of first declaration, with each place that declares it.
+    props: Vec<(String, Vec<Loc>)>,
+    required: Vec<String>,
+    /// Per `additionalProperties: false`: the members declared beside it.
+    closed: Vec<BTreeSet<String>>,
+    /// The schema of extra members, and the schema of their names if one is given.
+    typed_extra: Option<(Loc, Option<Loc>)>,
+    /// Each `if`, read as a predicate, with the place of its `then`.
+    conds: Vec<(ObjPred, Loc)>,
+    /// The branches of each `oneOf` that tests member values.
+    one_ofs: Vec<Vec<ObjPred>>,
+    /// `allOf` members that only narrow the object.
+    checks: Vec<ObjPred>,
+}
+
+impl ObjectParts {
+    /// `additionalProperties: false` sees only its own siblings: members outside every closed set
+    /// can never appear.
+    fn allowed(&self, member: &str) -> bool {
+        self.closed.iter().all(|c| c.contains(member))
+    }
+}
 
 impl Normalizer<'_> {
+    /// The type of a `type: object` schema: a plain JSON object when it says nothing about its
+    /// members, else a struct.
+    pub(super) fn object_type(
+        &mut self,
+        loc: &Loc,
+        obj: &Map<String, Value>,
+        hint: &str,
+    ) -> Result<Ty> {
+        let open_only = !obj.contains_key("properties")
+            && !obj.contains_key("required")
+            && !obj.contains_key("propertyNames")
+            && !obj.contains_key("oneOf")
+            && matches!(
+                obj.get("additionalProperties"),
+                None | Some(Value::Bool(true))
+            );
+        if open_only {
+            Ok(Ty::Object)
+        } else {
+            self.object(loc, hint)
+        }
+    }
+
+    /// A struct for the object schema at `loc`, remembered so that every user shares it.
     pub(super) fn object(&mut self, loc: &Loc, hint: &str) -> Result<Ty> {
         let name = self.name_for(loc, hint);
         let id = self.build_object(std::slice::from_ref(loc), name, self.doc(loc))?;
@@ -25,6 +77,7 @@ impl Normalizer<'_> {
         name: String,
         doc: Option<String>,
     ) -> Result<usize> {
+        // Reserve the name first so recursive users see it.
         let id = self.push(Item::Struct(Struct {
             name: name.clone(),
             doc,
@@ -34,14 +87,33 @@ impl Normalizer<'_> {
             one_ofs: vec![],
             checks: vec![],
         }));
-        // Reserve the name first so recursive users see it.
-        let mut props: Vec<(String, Vec<Loc>)> = Vec::new();
-        let mut required: Vec<String> = Vec::new();
-        let mut closed: Vec<BTreeSet<String>> = Vec::new();
-        let mut typed_extra: Option<(Loc, Option<Loc>)> = None;
-        let mut conds: Vec<(ObjPred, Loc)> = Vec::new();
-        let mut one_ofs = Vec::new();
-        let mut checks = Vec::new();
+        let mut parts = self.gather_object(locs)?;
+        if let Some(r) = parts.required.iter().find(|r| !parts.allowed(r)) {
+            return Err(self.err(
+                &locs[0],
+                "unsatisfiable",
+                format!("`{r}` is required but forbidden by `additionalProperties: false`"),
+            ));
+        }
+        let (conds, selects) = self.split_conds(std::mem::take(&mut parts.conds))?;
+        let mut checks = std::mem::take(&mut parts.checks);
+        let mut fields = self.fields(&name, &parts, &selects, &mut checks)?;
+        self.select_members(&name, &locs[0], selects, &mut fields, &parts.props)?;
+        let extra = self.extra(&name, &parts)?;
+        if let Item::Struct(s) = &mut self.model.items[id] {
+            s.fields = fields;
+            s.extra = extra;
+            s.conds = conds;
+            s.one_ofs = parts.one_ofs;
+            s.checks = checks;
+        }
+        Ok(id)
+    }
+
+    /// Reads the object schemas at `locs`, and the `allOf` members of theirs that bring structure
+    /// or conditions, each once; nothing is typed yet.
+    fn gather_object(&self, locs: &[Loc]) -> Result<ObjectParts> {
+        let mut parts = ObjectParts::default();
         let mut pending: Vec<Loc> = locs.to_vec();
         let mut seen = BTreeSet::new();
         while let Some(l) = pending.pop() {
@@ -54,201 +126,146 @@ impl Normalizer<'_> {
                 .as_object()
                 .ok_or_else(|| self.err(&l, "unsupported_keyword", "expected an object schema"))?;
             self.check_keywords(&l, obj)?;
-            if let Some(p) = obj.get("properties").and_then(Value::as_object) {
-                for k in p.keys() {
-                    let child = l.child("properties").child(k);
-                    match props.iter_mut().find(|(n, _)| n == k) {
-                        Some((_, v)) => v.push(child),
-                        None => props.push((k.clone(), vec![child])),
-                    }
+            self.gather_members(&mut parts, &l, obj)?;
+            self.gather_rules(&mut parts, &l, obj, &mut pending)?;
+        }
+        Ok(parts)
+    }
+
+    /// The member keywords of the object schema at `l`: `properties`, `required`,
+    /// `additionalProperties` and `propertyNames`.
+    fn gather_members(
+        &self,
+        parts: &mut ObjectParts,
+        l: &Loc,
+        obj: &Map<String, Value>,
+    ) -> Result<()> {
+        if let Some(p) = obj.get("properties").and_then(Value::as_object) {
+            for k in p.keys() {
+                let child = l.child("properties").child(k);
+                match parts.props.iter_mut().find(|(n, _)| n == k) {
+                    Some((_, v)) => v.push(child),
+                    None => parts.props.push((k.clone(), vec![child])),
                 }
             }
-            if let Some(r) = obj.get("required") {
-                for s in strings(r)
-                    .ok_or_else(|| self.err(&l, "invalid_schema", "`required` must list strings"))?
-                {
-                    if !required.contains(&s) {
-                        required.push(s);
-                    }
-                }
-            }
-            match obj.get("additionalProperties") {
-                None | Some(Value::Bool(true)) => {}
-                Some(Value::Bool(false)) => closed.push(
-                    obj.get("properties")
-                        .and_then(Value::as_object)
-                        .map(|p| p.keys().cloned().collect())
-                        .unwrap_or_default(),
-                ),
-                Some(_) => {
-                    let names = obj.get("propertyNames").map(|_| l.child("propertyNames"));
-                    typed_extra = Some((l.child("additionalProperties"), names));
-                }
-            }
-            if obj.contains_key("propertyNames")
-                && !matches!(obj.get("additionalProperties"), Some(Value::Object(_)))
+        }
+        if let Some(r) = obj.get("required") {
+            for s in strings(r)
+                .ok_or_else(|| self.err(l, "invalid_schema", "`required` must list strings"))?
             {
-                return Err(self.err(
-                    &l,
+                if !parts.required.contains(&s) {
+                    parts.required.push(s);
+                }
+            }
+        }
+        match obj.get("additionalProperties") {
+            None | Some(Value::Bool(true)) => {}
+            Some(Value::Bool(false)) => parts.closed.push(
+                obj.get("properties")
+                    .and_then(Value::as_object)
+                    .map(|p| p.keys().cloned().collect())
+                    .unwrap_or_default(),
+            ),
+            Some(_) => {
+                let names = obj.get("propertyNames").map(|_| l.child("propertyNames"));
+                parts.typed_extra = Some((l.child("additionalProperties"), names));
+            }
+        }
+        if obj.contains_key("propertyNames")
+            && !matches!(obj.get("additionalProperties"), Some(Value::Object(_)))
+        {
+            return Err(self.err(
+                l,
+                "unsupported_keyword",
+                "`propertyNames` is supported only with a schema-valued `additionalProperties`",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The rule keywords of the object schema at `l`: `if`, a `oneOf` of member tests, and
+    /// `allOf`, whose members either narrow the object or join `pending` to be read as part of it.
+    /// Keywords that would make the object something else are refused.
+    fn gather_rules(
+        &self,
+        parts: &mut ObjectParts,
+        l: &Loc,
+        obj: &Map<String, Value>,
+        pending: &mut Vec<Loc>,
+    ) -> Result<()> {
+        if obj.contains_key("if") {
+            let when = self.obj_pred(&l.child("if")).ok_or_else(|| {
+                self.err(
+                    &l.child("if"),
                     "unsupported_keyword",
-                    "`propertyNames` is supported only with a schema-valued `additionalProperties`",
-                ));
-            }
-            if obj.contains_key("if") {
-                let when = self.obj_pred(&l.child("if")).ok_or_else(|| {
+                    "an `if` may only test member constants",
+                )
+            })?;
+            parts.conds.push((when, l.child("then")));
+        }
+        if let Some(alts) = obj.get("oneOf").and_then(Value::as_array) {
+            let mut branches = Vec::new();
+            for i in 0..alts.len() {
+                let b = l.child("oneOf").child(&i.to_string());
+                branches.push(self.obj_pred(&b).ok_or_else(|| {
                     self.err(
-                        &l.child("if"),
+                        &b,
                         "unsupported_keyword",
-                        "an `if` may only test member constants",
+                        "a `oneOf` beside `properties` may only test member values",
                     )
-                })?;
-                conds.push((when, l.child("then")));
+                })?);
             }
-            if let Some(alts) = obj.get("oneOf").and_then(Value::as_array) {
-                let mut branches = Vec::new();
-                for i in 0..alts.len() {
-                    let b = l.child("oneOf").child(&i.to_string());
-                    branches.push(self.obj_pred(&b).ok_or_else(|| {
-                        self.err(
-                            &b,
-                            "unsupported_keyword",
-                            "a `oneOf` beside `properties` may only test member values",
-                        )
-                    })?);
-                }
-                one_ofs.push(branches);
-            }
-            if let Some(a) = obj.get("allOf").and_then(Value::as_array) {
-                for i in (0..a.len()).rev() {
-                    let m = l.child("allOf").child(&i.to_string());
-                    let mnode = self.node(&m);
-                    if mnode.get("if").is_some()
-                        || mnode.get("oneOf").is_some()
-                        || mnode.get("$ref").is_some()
-                    {
-                        pending.push(m);
-                    } else if let Some(p) = self.obj_pred(&m) {
-                        checks.push(p);
-                    } else {
-                        pending.push(m);
-                    }
-                }
-            }
-            for k in ["not", "anyOf", "const", "enum", "items"] {
-                if obj.contains_key(k) {
-                    return Err(self.err(
-                        &l,
-                        "unsupported_keyword",
-                        format!("`{k}` on an object schema is not supported"),
-                    ));
+            parts.one_ofs.push(branches);
+        }
+        if let Some(a) = obj.get("allOf").and_then(Value::as_array) {
+            // Reversed, so that `pending.pop()` reads the members in order.
+            for i in (0..a.len()).rev() {
+                let m = l.child("allOf").child(&i.to_string());
+                let mnode = self.node(&m);
+                if mnode.get("if").is_some()
+                    || mnode.get("oneOf").is_some()
+                    || mnode.get("$ref").is_some()
+                {
+                    pending.push(m);
+                } else if let Some(p) = self.obj_pred(&m) {
+                    parts.checks.push(p);
+                } else {
+                    pending.push(m);
                 }
             }
         }
-        // `additionalProperties: false` sees only its own siblings: members outside every closed set
-        // can never appear.
-        let allowed = |k: &str| closed.iter().all(|c| c.contains(k));
-        for r in &required {
-            if !allowed(r) {
+        for k in ["not", "anyOf", "const", "enum", "items"] {
+            if obj.contains_key(k) {
                 return Err(self.err(
-                    &locs[0],
-                    "unsatisfiable",
-                    format!("`{r}` is required but forbidden by `additionalProperties: false`"),
+                    l,
+                    "unsupported_keyword",
+                    format!("`{k}` on an object schema is not supported"),
                 ));
             }
         }
-        // `then` members that bring structure select the member's type by the tested constant.
-        let mut selects: BTreeMap<String, Vec<(ObjPred, Loc)>> = BTreeMap::new();
-        let mut plain_conds = Vec::new();
-        for (when, then_loc) in conds {
-            let then_node = self.node(&then_loc);
-            let mut then = ObjPred::default();
-            let tobj = then_node
-                .as_object()
-                .ok_or_else(|| self.err(&then_loc, "invalid_schema", "`then` must be an object"))?;
-            for (k, v) in tobj {
-                match k.as_str() {
-                    "required" => then.required = strings(v).unwrap_or_default(),
-                    "not" => match v.get("required").and_then(strings) {
-                        Some(r) if v.as_object().is_some_and(|o| o.len() == 1) => {
-                            then.not_required.push(r)
-                        }
-                        _ => {
-                            return Err(self.err(
-                                &then_loc.child("not"),
-                                "unsupported_keyword",
-                                "`not` may only forbid `required` members",
-                            ));
-                        }
-                    },
-                    "properties" => {
-                        for name in v.as_object().into_iter().flat_map(|o| o.keys()) {
-                            let pl = then_loc.child("properties").child(name);
-                            match self.val_pred(&pl) {
-                                Some(p) => then.props.push((name.clone(), p)),
-                                None => selects
-                                    .entry(name.clone())
-                                    .or_default()
-                                    .push((when.clone(), pl)),
-                            }
-                        }
-                    }
-                    "description" | "$comment" => {}
-                    other => {
-                        return Err(self.err(
-                            &then_loc,
-                            "unsupported_keyword",
-                            format!("`{other}` in `then` is not supported"),
-                        ));
-                    }
-                }
-            }
-            if !then.is_empty() {
-                plain_conds.push(Cond { when, then });
-            }
-        }
+        Ok(())
+    }
+
+    /// The struct's fields, in declaration order, leaving out members `additionalProperties: false`
+    /// forbids. Later declarations that narrow a member's values are added to `checks`.
+    fn fields(
+        &mut self,
+        owner: &str,
+        parts: &ObjectParts,
+        selects: &Selects,
+        checks: &mut Vec<ObjPred>,
+    ) -> Result<Vec<Field>> {
         let mut fields = Vec::new();
         let mut taken = BTreeSet::new();
-        let mut struct_checks = checks;
-        for (json, plocs) in &props {
-            if !allowed(json) {
+        for (json, plocs) in &parts.props {
+            if !parts.allowed(json) {
                 continue;
             }
             let rust = unique(snake(json), &mut taken);
-            let mut hint = join(&name, &pascal(json));
-            if props
-                .iter()
-                .any(|(other, _)| other != json && join_plain(&name, &pascal(other)) == hint)
-            {
-                hint = join_plain(&name, &pascal(json));
-            }
-            // The first location with structure gives the type; the others narrow it.
-            let mut ty = None;
-            let mut narrow = Vec::new();
-            if selects.contains_key(json) {
-                ty = Some(Ty::Any);
-            }
-            for pl in plocs {
-                if ty.is_some() && selects.contains_key(json) {
-                    break;
-                }
-                if ty.is_some()
-                    && let Some(p) = self.val_pred(pl)
-                {
-                    narrow.extend(p);
-                    continue;
-                }
-                if ty.is_none() {
-                    ty = Some(self.ty(pl, &hint)?);
-                } else {
-                    return Err(self.err(
-                        pl,
-                        "unsupported_keyword",
-                        format!("member `{json}` is declared twice with structure"),
-                    ));
-                }
-            }
+            let hint = member_hint(owner, json, &parts.props);
+            let (ty, narrow) = self.member_ty(json, plocs, &hint, selects.contains_key(json))?;
             if !narrow.is_empty() {
-                struct_checks.push(ObjPred {
+                checks.push(ObjPred {
                     props: vec![(json.clone(), narrow)],
                     ..Default::default()
                 });
@@ -260,60 +277,91 @@ impl Normalizer<'_> {
             fields.push(Field {
                 json: json.clone(),
                 rust,
-                ty: ty.unwrap_or(Ty::Any),
-                required: required.contains(json),
+                ty,
+                required: parts.required.contains(json),
                 doc,
                 select: None,
             });
         }
-        for (member, rules) in selects {
-            let sel = self.build_select(&name, &member, rules, &fields, &props)?;
-            let f = fields
-                .iter_mut()
-                .find(|f| f.json == member)
-                .ok_or_else(|| {
-                    self.err(
-                        &locs[0],
-                        "unsupported_keyword",
-                        format!("`then` selects a type for undeclared member `{member}`"),
-                    )
-                })?;
-            f.select = Some(sel);
-            f.ty = Ty::Named(sel);
+        Ok(fields)
+    }
+
+    /// The type of the member `json` declared at `plocs`: the first declaration gives it, the
+    /// others may only narrow its values (returned apart, as checks). A member whose type `then`
+    /// selects is typed with its selected type later.
+    fn member_ty(
+        &mut self,
+        json: &str,
+        plocs: &[Loc],
+        hint: &str,
+        selected: bool,
+    ) -> Result<(Ty, Vec<ValPred>)> {
+        if selected {
+            return Ok((Ty::Any, Vec::new()));
         }
-        let extra = if !closed.is_empty() {
-            Extra::Closed
-        } else if let Some((vl, nl)) = typed_extra {
-            let vty = self.ty(&vl, &join(&name, "Value"))?;
-            let key = match nl {
-                Some(nl) => match self
-                    .node(&nl)
-                    .as_object()
-                    .map(|o| self.typed(&nl, o, "string", ""))
-                    .transpose()?
-                {
-                    Some(Ty::Str(r)) => Some(r),
-                    _ => {
-                        return Err(self.err(
-                            &nl,
-                            "unsupported_keyword",
-                            "`propertyNames` must be a string schema",
-                        ));
-                    }
-                },
-                None => None,
-            };
-            Extra::Typed(vty, key.map(Box::new))
-        } else {
-            Extra::Open
+        let mut ty = None;
+        let mut narrow = Vec::new();
+        for pl in plocs {
+            if ty.is_none() {
+                ty = Some(self.ty(pl, hint)?);
+            } else if let Some(p) = self.val_pred(pl) {
+                narrow.extend(p);
+            } else {
+                return Err(self.err(
+                    pl,
+                    "unsupported_keyword",
+                    format!("member `{json}` is declared twice with structure"),
+                ));
+            }
+        }
+        Ok((ty.unwrap_or(Ty::Any), narrow))
+    }
+
+    /// What the struct does with members it does not declare: refuses them, keeps them as JSON, or
+    /// types their values (and their names, with `propertyNames`).
+    fn extra(&mut self, owner: &str, parts: &ObjectParts) -> Result<Extra> {
+        if !parts.closed.is_empty() {
+            return Ok(Extra::Closed);
+        }
+        let Some((vl, nl)) = &parts.typed_extra else {
+            return Ok(Extra::Open);
         };
-        if let Item::Struct(s) = &mut self.model.items[id] {
-            s.fields = fields;
-            s.extra = extra;
-            s.conds = plain_conds;
-            s.one_ofs = one_ofs;
-            s.checks = struct_checks;
+        let vty = self.ty(vl, &join(owner, "Value"))?;
+        let key = match nl {
+            Some(nl) => Some(self.property_names(nl)?),
+            None => None,
+        };
+        Ok(Extra::Typed(vty, key.map(Box::new)))
+    }
+
+    /// The string rule `propertyNames` at `nl` sets on the names of extra members.
+    fn property_names(&mut self, nl: &Loc) -> Result<StrRule> {
+        match self
+            .node(nl)
+            .as_object()
+            .map(|o| self.typed(nl, o, "string", ""))
+            .transpose()?
+        {
+            Some(Ty::Str(r)) => Ok(r),
+            _ => Err(self.err(
+                nl,
+                "unsupported_keyword",
+                "`propertyNames` must be a string schema",
+            )),
         }
-        Ok(id)
+    }
+}
+
+/// The name hint of member `json`'s type: `owner` joined with the member, or plainly concatenated
+/// when joining would give the same hint as another member's plain concatenation.
+fn member_hint(owner: &str, json: &str, props: &[(String, Vec<Loc>)]) -> String {
+    let hint = join(owner, &pascal(json));
+    if props
+        .iter()
+        .any(|(other, _)| other != json && join_plain(owner, &pascal(other)) == hint)
+    {
+        join_plain(owner, &pascal(json))
+    } else {
+        hint
     }
 }

@@ -67,8 +67,39 @@ impl Normalizer<'_> {
         });
     }
 
+    /// The rule of a string schema: length bounds, a pattern that must compile (its declaration
+    /// remembered to name the type), and the `format` if the caller asserts it.
+    pub(super) fn string_rule(&mut self, loc: &Loc, obj: &Map<String, Value>) -> Result<StrRule> {
+        let uint = |k: &str| obj.get(k).and_then(Value::as_u64);
+        Ok(StrRule {
+            min: uint("minLength"),
+            max: uint("maxLength"),
+            pattern: match obj.get("pattern") {
+                Some(Value::String(p)) => {
+                    if let Err(e) = regress::Regex::with_flags(p, "u") {
+                        return Err(self.err(
+                            loc,
+                            "invalid_pattern",
+                            format!("pattern {p} does not compile: {e}"),
+                        ));
+                    }
+                    self.name_pattern(loc, p);
+                    Some(p.clone())
+                }
+                Some(_) => {
+                    return Err(self.err(loc, "invalid_schema", "`pattern` must be a string"));
+                }
+                None => None,
+            },
+            format: obj
+                .get("format")
+                .and_then(Value::as_str)
+                .and_then(|f| self.formats.get(f).map(|c| (f.to_owned(), c.clone()))),
+        })
+    }
+
     /// Remembers where the pattern of the string schema at `loc` is declared, to name its type.
-    pub(super) fn name_pattern(&mut self, loc: &Loc, pattern: &str) {
+    fn name_pattern(&mut self, loc: &Loc, pattern: &str) {
         let mut tokens = loc.pointer.rsplit('/');
         let (Some(last), parent) = (tokens.next(), tokens.next()) else {
             return;
@@ -84,6 +115,7 @@ impl Normalizer<'_> {
             .push((is_def, name));
     }
 
+    /// An integer's `minimum` or `maximum`, which must be a whole number (`1.0` counts).
     pub(super) fn int_bound(
         &self,
         loc: &Loc,
@@ -110,6 +142,8 @@ impl Normalizer<'_> {
         }
     }
 
+    /// The type of a `const` (one value) or an `enum`: an enum of strings or of integers, a
+    /// boolean constant, or `null`.
     pub(super) fn enumeration(&mut self, loc: &Loc, values: &[Value], hint: &str) -> Result<Ty> {
         if values.is_empty() {
             return Err(self.err(
