@@ -1,0 +1,239 @@
+//! `normalize`: turns schema nodes into model types, naming every item that needs a name.
+//!
+//! [`Normalizer::run`] types every file's root and `$defs` entries; [`Normalizer::ty`] is the entry
+//! for one node. Each submodule reads one kind of schema:
+//!
+//! - `nodes`: any node; dispatches by keyword and `type`, reads arrays, and falls back to a
+//!   checked type (its JSON checked by the compiled [`crate::program`]) when no typed shape says
+//!   the node exactly.
+//! - `refs`: `$ref`; an object, enum or union behind one is a named item shared by every user, a
+//!   scalar is inlined with its constraints.
+//! - `scalars`: strings, integers, numbers; `const`/`enum` as enums of strings or of integers.
+//! - `objects`: object schemas, their members and extra members.
+//! - `unions`: `oneOf`/`anyOf` as a tagged enum (told apart by a constant member), a by-type enum,
+//!   an enum tried variant by variant, or a nullable.
+//! - `all_of`: `allOf`; members with structure merge, members that only narrow values (`const`,
+//!   `enum`, `type`, item counts) become checks on the shared type, read by `predicates`.
+//! - `conditionals`: `if`/`then` on sibling constants as conditional checks, or, when `then` gives
+//!   a member a whole schema, a type selected by the tested enum.
+//! - `naming`: the names of roots, `$defs` entries and everything else.
+
+use crate::error::Result;
+use crate::load::{Loc, SchemaSet};
+use crate::model::*;
+use crate::names::pascal;
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+mod all_of;
+mod conditionals;
+mod naming;
+mod nodes;
+mod objects;
+mod predicates;
+mod refs;
+mod scalars;
+mod unions;
+
+pub use naming::file_stem_name;
+
+/// The keywords the typed path reads; any other sends a node to the checked path.
+const KNOWN: &[&str] = &[
+    "$schema",
+    "$id",
+    "$anchor",
+    "$defs",
+    "$comment",
+    "$ref",
+    "title",
+    "description",
+    "default",
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "propertyNames",
+    "items",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "enum",
+    "const",
+    "oneOf",
+    "anyOf",
+    "allOf",
+    "if",
+    "then",
+    "not",
+    "pattern",
+    "format",
+    "minLength",
+    "maxLength",
+    "minimum",
+    "maximum",
+];
+
+/// Keywords that assert nothing: a node made only of these accepts any value.
+const ANNOTATIONS: &[&str] = &[
+    "$schema",
+    "$id",
+    "$anchor",
+    "$defs",
+    "$comment",
+    "title",
+    "description",
+    "default",
+];
+
+/// Builds the [`Model`] of a schema set, one named item per schema node that needs a name.
+pub struct Normalizer<'a> {
+    set: &'a SchemaSet,
+    /// The model built so far.
+    pub model: Model,
+    taken: BTreeSet<String>,
+    memo: HashMap<Loc, Ty>,
+    /// The nodes whose type is being worked out, to refuse a schema that contains itself.
+    active: BTreeSet<Loc>,
+    def_names: HashMap<Loc, String>,
+    /// Where each string pattern is declared: (under `$defs`, key) per site, in visiting order.
+    pattern_names: HashMap<String, Vec<(bool, String)>>,
+    formats: BTreeMap<String, crate::Format>,
+    /// The node table of the checked types.
+    program: crate::program::Program,
+    /// How many `ty` calls are under way: 0 for a file's root or a `$defs` entry of its own.
+    depth: usize,
+    /// Checked items whose verdict depends on the dynamic scope.
+    dynamic: BTreeSet<usize>,
+}
+
+impl<'a> Normalizer<'a> {
+    /// A normalizer over `set`, with the caller's type `names` (see [`crate::Options::names`]).
+    pub fn new(set: &'a SchemaSet, options: &crate::Options) -> Result<Self> {
+        let def_names = naming::def_names(set, &options.names)?;
+        Ok(Normalizer {
+            set,
+            model: Model::default(),
+            taken: BTreeSet::new(),
+            memo: HashMap::new(),
+            active: BTreeSet::new(),
+            def_names,
+            pattern_names: HashMap::new(),
+            formats: options.formats.clone(),
+            program: crate::program::Program::new(options.formats.clone()),
+            depth: 0,
+            dynamic: BTreeSet::new(),
+        })
+    }
+
+    /// Normalizes every file's root and named `$defs`, then gives constrained strings their types.
+    pub fn run(mut self) -> Result<Model> {
+        for file in 0..self.set.files.len() {
+            let loc = Loc {
+                file,
+                pointer: String::new(),
+            };
+            let ty = self.ty(&loc, "")?;
+            self.model.roots.push(Root { file, ty, loc });
+        }
+        for file in 0..self.set.files.len() {
+            let f = &self.set.files[file];
+            let names: Vec<String> = f
+                .root
+                .get("$defs")
+                .and_then(Value::as_object)
+                .map(|d| d.keys().cloned().collect())
+                .unwrap_or_default();
+            for name in names {
+                let loc = Loc {
+                    file,
+                    pointer: String::new(),
+                }
+                .child("$defs")
+                .child(&name);
+                let hint = self
+                    .def_names
+                    .get(&loc)
+                    .cloned()
+                    .unwrap_or_else(|| pascal(&name));
+                let ty = self.ty(&loc, &hint)?;
+                let key = format!("{}#/$defs/{}", self.set.files[file].id, name);
+                self.model.defs.push((key, ty));
+            }
+        }
+        self.texts();
+        if !self.program.is_empty() {
+            self.model.program = self.program.text();
+        }
+        Ok(self.model)
+    }
+
+    /// The schema at `loc`; `null` (refused as a schema) when there is none.
+    fn node(&self, loc: &Loc) -> &'a Value {
+        self.set.node(loc).unwrap_or(&Value::Null)
+    }
+
+    /// An error located at `loc` in its schema file.
+    fn err(&self, loc: &Loc, code: &'static str, msg: impl Into<String>) -> crate::Error {
+        self.set.error(loc, code, msg)
+    }
+
+    /// Adds `item` to the model and returns its id.
+    fn push(&mut self, item: Item) -> usize {
+        self.model.items.push(item);
+        self.model.items.len() - 1
+    }
+
+    /// The doc comment of the item for `loc`: its description, after the title for a root.
+    fn doc(&self, loc: &Loc) -> Option<String> {
+        let n = self.node(loc);
+        let d = n.get("description").and_then(Value::as_str);
+        let t = if loc.pointer.is_empty() {
+            n.get("title").and_then(Value::as_str)
+        } else {
+            None
+        };
+        match (t, d) {
+            (Some(t), Some(d)) => Some(format!("{t}.\n\n{d}")),
+            (Some(t), None) => Some(format!("{t}.")),
+            (None, Some(d)) => Some(d.to_owned()),
+            (None, None) => None,
+        }
+    }
+
+    /// Refuses a keyword the typed path does not read (`unsupported_keyword` makes the node a
+    /// checked type) and a `format` that is not a string.
+    fn check_keywords(&self, loc: &Loc, obj: &Map<String, Value>) -> Result<()> {
+        for k in obj.keys() {
+            if !KNOWN.contains(&k.as_str()) {
+                return Err(self.err(
+                    loc,
+                    "unsupported_keyword",
+                    format!("unsupported keyword `{k}`"),
+                ));
+            }
+        }
+        if let Some(f) = obj.get("format")
+            && !f.is_string()
+        {
+            return Err(self.err(loc, "invalid_schema", "`format` must be a string"));
+        }
+        Ok(())
+    }
+}
+
+/// The item a type names, through narrowings.
+pub fn named_id(t: &Ty) -> Option<usize> {
+    match t {
+        Ty::Named(i) => Some(*i),
+        Ty::Refined(inner, _) => named_id(inner),
+        _ => None,
+    }
+}
+
+/// The strings of an array of strings (`required`); `None` for anything else.
+fn strings(v: &Value) -> Option<Vec<String>> {
+    v.as_array()?
+        .iter()
+        .map(|s| s.as_str().map(str::to_owned))
+        .collect()
+}

@@ -1,0 +1,236 @@
+//! Any schema node: the memo, the guard against a schema that contains itself, the choice of reader
+//! by keyword and `type`, and the fallback to a checked type when no typed shape says the node
+//! exactly.
+
+use super::{ANNOTATIONS, Normalizer, named_id};
+use crate::error::Result;
+use crate::load::Loc;
+use crate::model::*;
+use crate::names::singular;
+use serde_json::{Map, Value};
+
+impl Normalizer<'_> {
+    /// The type of the schema node at `loc`; `hint` names any item it needs. A node the typed
+    /// shapes cannot say exactly (the typed path answers `unsupported_keyword`) becomes a checked
+    /// type: its JSON, checked by the compiled schema program.
+    pub fn ty(&mut self, loc: &Loc, hint: &str) -> Result<Ty> {
+        if let Some(t) = self.memo.get(loc) {
+            let t = t.clone();
+            return self.usable_here(loc, t);
+        }
+        if !self.active.insert(loc.clone()) {
+            return Err(self.err(
+                loc,
+                "unsupported_keyword",
+                "a schema that contains itself (a recursive `$ref`) has no finite typed shape",
+            ));
+        }
+        let mark = self.model.items.len();
+        self.depth += 1;
+        let t = self.ty_uncached(loc, hint);
+        self.depth -= 1;
+        self.active.remove(loc);
+        let t = match t {
+            Err(e) if e.code == "unsupported_keyword" => {
+                self.rollback(mark);
+                self.checked(loc, hint, e)?
+            }
+            t => t?,
+        };
+        if matches!(t, Ty::Named(_)) {
+            self.memo.insert(loc.clone(), t.clone());
+        }
+        self.usable_here(loc, t)
+    }
+
+    /// Forgets the items a failed typed attempt made.
+    fn rollback(&mut self, mark: usize) {
+        for item in self.model.items.drain(mark..) {
+            self.taken.remove(item.name());
+        }
+        self.memo
+            .retain(|_, t| named_id(t).is_none_or(|id| id < mark));
+        self.dynamic.retain(|&id| id < mark);
+    }
+
+    /// A checked type for the node at `loc`.
+    fn checked(&mut self, loc: &Loc, hint: &str, why: crate::Error) -> Result<Ty> {
+        let (node, dynamic) = self.program.entry(self.set, loc)?;
+        let name = self.name_for(loc, hint);
+        let doc = self.doc(loc);
+        let id = self.push(Item::Checked(Checked {
+            name,
+            doc,
+            node,
+            why: why.message,
+        }));
+        if dynamic {
+            self.dynamic.insert(id);
+        }
+        Ok(Ty::Named(id))
+    }
+
+    /// `t`, unless it is a checked type whose `$dynamicRef`s depend on the dynamic scope and the
+    /// node is reached from another schema: its verdict would then depend on resources the typed
+    /// code around it does not track, so the enclosing schema is checked whole instead.
+    fn usable_here(&self, loc: &Loc, t: Ty) -> Result<Ty> {
+        match t {
+            Ty::Named(id) if self.depth > 0 && self.dynamic.contains(&id) => Err(self.err(
+                loc,
+                "unsupported_keyword",
+                "a `$dynamicRef` resolved through the dynamic scope is checked from the root it is reached from",
+            )),
+            t => Ok(t),
+        }
+    }
+
+    /// The type of the node at `loc`, read by the first keyword that decides its shape.
+    fn ty_uncached(&mut self, loc: &Loc, hint: &str) -> Result<Ty> {
+        let node = self.node(loc);
+        let obj = match node {
+            Value::Bool(true) => return Ok(Ty::Any),
+            Value::Bool(false) => return Ok(Ty::Never),
+            Value::Object(o) => o,
+            _ => {
+                return Err(self.err(
+                    loc,
+                    "invalid_schema",
+                    "a schema must be an object or a boolean",
+                ));
+            }
+        };
+        self.check_keywords(loc, obj)?;
+        if obj.contains_key("allOf") || obj.contains_key("if") {
+            return self.all_of(loc, hint);
+        }
+        if let Some(r) = obj.get("$ref") {
+            return self.reference(loc, obj, r, hint);
+        }
+        if obj.contains_key("not") {
+            return Err(self.err(
+                loc,
+                "unsupported_keyword",
+                "`not` is supported only inside `then`",
+            ));
+        }
+        if obj.get("type") == Some(&Value::from("object")) {
+            return self.object_type(loc, obj, hint);
+        }
+        if let Some(alts) = obj.get("oneOf").or_else(|| obj.get("anyOf")) {
+            return self.union(loc, alts, hint);
+        }
+        if let Some(c) = obj.get("const") {
+            return self.enumeration(loc, std::slice::from_ref(c), hint);
+        }
+        if let Some(e) = obj.get("enum") {
+            let values = e
+                .as_array()
+                .ok_or_else(|| self.err(loc, "invalid_schema", "`enum` must be an array"))?;
+            return self.enumeration(loc, values, hint);
+        }
+        match obj.get("type") {
+            None => self.untyped(loc, obj),
+            Some(Value::String(t)) => self.typed(loc, obj, t, hint),
+            Some(Value::Array(ts)) => self.type_list(loc, obj, ts, hint),
+            Some(_) => Err(self.err(loc, "invalid_schema", "`type` must be a string or an array")),
+        }
+    }
+
+    /// A node without `type`: any value when it asserts nothing. Without `type` an assertion
+    /// applies to the values of its own kind and lets every other value through (`maxItems` accepts
+    /// any string); a Rust type cannot say that, so such a schema is refused rather than narrowed
+    /// or dropped.
+    fn untyped(&self, loc: &Loc, obj: &Map<String, Value>) -> Result<Ty> {
+        let asserting = obj.keys().find(|k| {
+            // An unasserted `format` is an annotation too.
+            let unasserted_format = k.as_str() == "format"
+                && obj["format"]
+                    .as_str()
+                    .is_some_and(|f| !self.formats.contains_key(f));
+            !(ANNOTATIONS.contains(&k.as_str()) || unasserted_format)
+        });
+        match asserting {
+            None => Ok(Ty::Any),
+            Some(k) => Err(self.err(
+                loc,
+                "unsupported_keyword",
+                format!(
+                    "`{k}` without `type` is not supported: it would also have to accept every \
+                     value of another type"
+                ),
+            )),
+        }
+    }
+
+    /// A `type` list: one type, or one type and `null` (a nullable).
+    fn type_list(
+        &mut self,
+        loc: &Loc,
+        obj: &Map<String, Value>,
+        ts: &[Value],
+        hint: &str,
+    ) -> Result<Ty> {
+        let names: Vec<&str> = ts.iter().filter_map(Value::as_str).collect();
+        match names.as_slice() {
+            [t, "null"] | ["null", t] => Ok(Ty::Nullable(Box::new(self.typed(loc, obj, t, hint)?))),
+            [t] => self.typed(loc, obj, t, hint),
+            _ => Err(self.err(
+                loc,
+                "unsupported_keyword",
+                "a `type` list must be one type and `null`",
+            )),
+        }
+    }
+
+    /// The type of a schema of JSON type `t`, shaped by the keywords of `obj` that apply to it.
+    pub(super) fn typed(
+        &mut self,
+        loc: &Loc,
+        obj: &Map<String, Value>,
+        t: &str,
+        hint: &str,
+    ) -> Result<Ty> {
+        Ok(match t {
+            "string" => Ty::Str(self.string_rule(loc, obj)?),
+            "integer" => Ty::Int(IntRule {
+                min: self.int_bound(loc, obj, "minimum")?,
+                max: self.int_bound(loc, obj, "maximum")?,
+                values: None,
+            }),
+            "number" => Ty::Num(NumRule {
+                min: obj.get("minimum").and_then(Value::as_f64),
+                max: obj.get("maximum").and_then(Value::as_f64),
+            }),
+            "boolean" => Ty::Bool(None),
+            "null" => Ty::Null,
+            "array" => self.array(loc, obj, hint)?,
+            "object" => self.object_type(loc, obj, hint)?,
+            other => {
+                return Err(self.err(loc, "invalid_schema", format!("unknown type `{other}`")));
+            }
+        })
+    }
+
+    /// An array of one item type (any JSON without `items`), with its length bounds; tuples have
+    /// no typed shape.
+    fn array(&mut self, loc: &Loc, obj: &Map<String, Value>, hint: &str) -> Result<Ty> {
+        let uint = |k: &str| obj.get(k).and_then(Value::as_u64);
+        let item = match obj.get("items") {
+            Some(Value::Array(_)) => {
+                return Err(self.err(
+                    loc,
+                    "unsupported_keyword",
+                    "tuple `items` are not supported",
+                ));
+            }
+            Some(_) => self.ty(&loc.child("items"), &singular(hint))?,
+            None => Ty::Any,
+        };
+        Ok(Ty::Array(Box::new(ArrayTy {
+            item,
+            min: uint("minItems"),
+            max: uint("maxItems"),
+            unique: obj.get("uniqueItems") == Some(&Value::Bool(true)),
+        })))
+    }
+}

@@ -1,0 +1,71 @@
+//! Schemas that only narrow values (`const`, `enum`, `type`, item counts) or objects (`required`,
+//! members of such values, `not: {required}`), read as predicates the generated code checks.
+
+use super::{Normalizer, strings};
+use crate::load::Loc;
+use crate::model::*;
+use serde_json::Value;
+
+impl Normalizer<'_> {
+    /// A value predicate, when the schema only narrows values.
+    pub(super) fn val_pred(&self, loc: &Loc) -> Option<Vec<ValPred>> {
+        let node = self.node(loc);
+        let obj = match node {
+            Value::Bool(false) => return Some(vec![ValPred::Never]),
+            Value::Object(o) => o,
+            _ => return None,
+        };
+        let mut preds = Vec::new();
+        for (k, v) in obj {
+            match k.as_str() {
+                "description" | "$comment" => {}
+                "const" => preds.push(ValPred::In(vec![v.clone()])),
+                "enum" => preds.push(ValPred::In(v.as_array()?.clone())),
+                "type" => preds.push(ValPred::Types(match v {
+                    Value::String(s) => vec![s.clone()],
+                    Value::Array(a) => a
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_owned)
+                        .collect(),
+                    _ => return None,
+                })),
+                "minItems" => preds.push(ValPred::MinItems(v.as_u64()?)),
+                "maxItems" => preds.push(ValPred::MaxItems(v.as_u64()?)),
+                _ => return None,
+            }
+        }
+        Some(preds)
+    }
+
+    /// An object predicate (`properties` of value predicates, `required`, `not: {required}`).
+    pub(super) fn obj_pred(&self, loc: &Loc) -> Option<ObjPred> {
+        let obj = self.node(loc).as_object()?;
+        let mut p = ObjPred::default();
+        for (k, v) in obj {
+            match k.as_str() {
+                "description" | "$comment" => {}
+                "type" if v == "object" => {}
+                "additionalProperties" if v == &Value::Bool(true) => {}
+                "properties" => {
+                    for name in v.as_object()?.keys() {
+                        p.props.push((
+                            name.clone(),
+                            self.val_pred(&loc.child("properties").child(name))?,
+                        ));
+                    }
+                }
+                "required" => p.required = strings(v)?,
+                "not" => {
+                    let n = v.as_object()?;
+                    if n.len() != 1 {
+                        return None;
+                    }
+                    p.not_required.push(strings(n.get("required")?)?);
+                }
+                _ => return None,
+            }
+        }
+        Some(p)
+    }
+}

@@ -1,0 +1,59 @@
+//! `$ref`: a reference names its target's type, so an object, enum or union behind it is one item
+//! shared by every user, and a scalar is inlined with its constraints.
+
+use super::Normalizer;
+use crate::error::Result;
+use crate::load::Loc;
+use crate::model::Ty;
+use serde_json::{Map, Value};
+
+impl Normalizer<'_> {
+    /// The type of the node `obj` at `loc`, a `$ref` to `r`: its target's, named after the target
+    /// when it is a `$defs` entry or root. Beside `$ref` only comments are allowed; other keywords
+    /// belong in an `allOf`.
+    pub(super) fn reference(
+        &mut self,
+        loc: &Loc,
+        obj: &Map<String, Value>,
+        r: &Value,
+        hint: &str,
+    ) -> Result<Ty> {
+        let r = r
+            .as_str()
+            .ok_or_else(|| self.err(loc, "invalid_schema", "`$ref` must be a string"))?;
+        let target = self.set.resolve(loc, r)?;
+        let extra: Vec<&String> = obj
+            .keys()
+            .filter(|k| !matches!(k.as_str(), "$ref" | "description" | "$comment"))
+            .collect();
+        if !extra.is_empty() {
+            return Err(self.err(
+                loc,
+                "unsupported_keyword",
+                "`$ref` with sibling keywords is not supported; use `allOf`",
+            ));
+        }
+        let target_hint = self
+            .def_names
+            .get(&target)
+            .cloned()
+            .unwrap_or_else(|| hint.to_owned());
+        self.ty(&target, &target_hint)
+    }
+
+    /// Follows `$ref`s to the node that holds the schema.
+    pub(super) fn deref(&self, loc: &Loc) -> Result<Loc> {
+        let mut loc = loc.clone();
+        for _ in 0..32 {
+            match self.node(&loc).get("$ref").and_then(Value::as_str) {
+                Some(r) => loc = self.set.resolve(&loc, r)?,
+                None => return Ok(loc),
+            }
+        }
+        Err(self.err(
+            &loc,
+            "unsupported_keyword",
+            "`$ref` chain too long or cyclic",
+        ))
+    }
+}

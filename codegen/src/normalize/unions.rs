@@ -1,0 +1,259 @@
+//! `oneOf` and `anyOf`: `X or null` is a nullable; otherwise a `oneOf` becomes an enum tagged by a
+//! constant member, an enum by JSON type, or an enum whose variants are tried in turn.
+
+use super::{ANNOTATIONS, Normalizer};
+use crate::error::Result;
+use crate::load::Loc;
+use crate::model::*;
+use crate::names::{join, pascal, unique, variant_names};
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+impl Normalizer<'_> {
+    /// The type of the `oneOf` or `anyOf` node at `loc`, whose alternatives are `alts`.
+    pub(super) fn union(&mut self, loc: &Loc, alts: &Value, hint: &str) -> Result<Ty> {
+        let alts = alts
+            .as_array()
+            .ok_or_else(|| self.err(loc, "invalid_schema", "`oneOf` must be an array"))?;
+        let key = if self.node(loc).get("oneOf").is_some() {
+            "oneOf"
+        } else {
+            "anyOf"
+        };
+        let locs: Vec<Loc> = (0..alts.len())
+            .map(|i| loc.child(key).child(&i.to_string()))
+            .collect();
+        self.check_union_node(loc, key, alts, &locs)?;
+        // X or null.
+        if alts.len() == 2 && alts.iter().filter(|a| is_bare_null(a)).count() == 1 {
+            let other = if is_bare_null(&alts[0]) {
+                &locs[1]
+            } else {
+                &locs[0]
+            };
+            return self.nullable(key, other, hint);
+        }
+        if key == "anyOf" {
+            return Err(self.err(
+                loc,
+                "unsupported_keyword",
+                "`anyOf` is supported only as `X or null`",
+            ));
+        }
+        let targets: Vec<Loc> = locs.iter().map(|l| self.deref(l)).collect::<Result<_>>()?;
+        // Objects told apart by a constant member.
+        if let Some(tag) = self.common_tag(&targets) {
+            return self.tagged(loc, hint, tag, &locs, &targets);
+        }
+        // Scalars told apart by JSON type.
+        let kinds = self.json_kinds(&locs, &targets);
+        if kinds.is_empty() {
+            return self.untagged(loc, hint, &locs);
+        }
+        self.by_type(loc, hint, kinds)
+    }
+
+    /// Refuses what a union type cannot say: keywords beside `key` that assert something (the
+    /// alternatives must be all there is to the node), and boolean alternatives.
+    fn check_union_node(&self, loc: &Loc, key: &str, alts: &[Value], locs: &[Loc]) -> Result<()> {
+        if let Some(k) = self.node(loc).as_object().and_then(|o| {
+            o.keys()
+                .find(|k| !ANNOTATIONS.contains(&k.as_str()) && k.as_str() != key)
+        }) {
+            return Err(self.err(
+                loc,
+                "unsupported_keyword",
+                format!("`{key}` beside `{k}` is not supported"),
+            ));
+        }
+        if let Some(i) = alts.iter().position(Value::is_boolean) {
+            return Err(self.err(
+                &locs[i],
+                "unsupported_keyword",
+                format!("a boolean schema as a `{key}` alternative is not supported"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// `other` or `null`.
+    fn nullable(&mut self, key: &str, other: &Loc, hint: &str) -> Result<Ty> {
+        let ty = self.ty(other, hint)?;
+        // With `oneOf`, `null` is valid only if the other alternative refuses it.
+        if key == "oneOf" && self.may_accept_null(&ty) {
+            return Err(self.err(
+                other,
+                "unsupported_keyword",
+                "a `oneOf` of `null` and a schema that may accept `null` too has no typed shape",
+            ));
+        }
+        Ok(Ty::Nullable(Box::new(ty)))
+    }
+
+    /// An enum of object types told apart by the constant of their member `tag`; `targets` are the
+    /// alternatives at `locs` with `$ref`s followed.
+    fn tagged(
+        &mut self,
+        loc: &Loc,
+        hint: &str,
+        tag: String,
+        locs: &[Loc],
+        targets: &[Loc],
+    ) -> Result<Ty> {
+        let name = self.name_for(loc, hint);
+        let id = self.push(Item::Tagged(Tagged {
+            name: name.clone(),
+            doc: self.doc(loc),
+            tag: tag.clone(),
+            variants: vec![],
+        }));
+        self.memo.insert(loc.clone(), Ty::Named(id));
+        let mut taken = BTreeSet::new();
+        let mut variants = Vec::new();
+        let values: Vec<String> = targets
+            .iter()
+            .map(|t| {
+                self.node(t)["properties"][&tag]["const"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned()
+            })
+            .collect();
+        let hints = variant_names(&name, &values);
+        for ((l, value), vhint) in locs.iter().zip(values).zip(hints) {
+            let ty = self.ty(l, &vhint)?;
+            let vname = match &ty {
+                Ty::Named(i) => self.model.items[*i].name().to_owned(),
+                _ => vhint,
+            };
+            // A tagged variant is decoded member by member as a struct, its tag read first.
+            if !matches!(&ty, Ty::Named(i) if matches!(self.model.items[*i], Item::Struct(_))) {
+                return Err(self.err(
+                    l,
+                    "unsupported_keyword",
+                    "a `oneOf` told apart by a constant member needs every alternative to be an object type",
+                ));
+            }
+            variants.push((value, unique(vname, &mut taken), ty));
+        }
+        if let Item::Tagged(t) = &mut self.model.items[id] {
+            t.variants = variants;
+        }
+        Ok(Ty::Named(id))
+    }
+
+    /// The JSON type of each alternative when every one is a string, integer, number or boolean
+    /// schema; else nothing.
+    fn json_kinds(&self, locs: &[Loc], targets: &[Loc]) -> Vec<(String, Loc)> {
+        let mut kinds = Vec::new();
+        for (l, t) in locs.iter().zip(targets) {
+            match self.node(t).get("type").and_then(Value::as_str) {
+                Some(k @ ("string" | "integer" | "number" | "boolean")) => {
+                    kinds.push((k.to_owned(), l.clone()))
+                }
+                _ => return Vec::new(),
+            }
+        }
+        kinds
+    }
+
+    /// No cheap discriminator: decode every variant; exactly one must succeed (an empty tag).
+    fn untagged(&mut self, loc: &Loc, hint: &str, locs: &[Loc]) -> Result<Ty> {
+        let name = self.name_for(loc, hint);
+        let id = self.push(Item::Tagged(Tagged {
+            name: name.clone(),
+            doc: self.doc(loc),
+            tag: String::new(),
+            variants: vec![],
+        }));
+        self.memo.insert(loc.clone(), Ty::Named(id));
+        let mut taken = BTreeSet::new();
+        let mut variants = Vec::new();
+        for (i, l) in locs.iter().enumerate() {
+            let ty = self.ty(l, &join(&name, &format!("Variant{i}")))?;
+            let vname = match &ty {
+                Ty::Named(n) => self.model.items[*n].name().to_owned(),
+                _ => format!("Variant{i}"),
+            };
+            variants.push((String::new(), unique(vname, &mut taken), ty));
+        }
+        if let Item::Tagged(t) = &mut self.model.items[id] {
+            t.variants = variants;
+        }
+        Ok(Ty::Named(id))
+    }
+
+    /// An enum of scalars told apart by their JSON type (`kinds`, one per alternative); an integer
+    /// is a number too, so they may not overlap.
+    fn by_type(&mut self, loc: &Loc, hint: &str, kinds: Vec<(String, Loc)>) -> Result<Ty> {
+        let distinct: BTreeSet<&str> = kinds
+            .iter()
+            .map(|(k, _)| if k == "integer" { "number" } else { k.as_str() })
+            .collect();
+        if distinct.len() != kinds.len() {
+            return Err(self.err(
+                loc,
+                "unsupported_keyword",
+                "`oneOf` variants overlap in JSON type",
+            ));
+        }
+        let name = self.name_for(loc, hint);
+        let mut variants = Vec::new();
+        for (k, l) in kinds {
+            let ty = self.ty(&l, &join(&name, &pascal(&k)))?;
+            variants.push((k.clone(), pascal(&k), ty));
+        }
+        let id = self.push(Item::ByType(ByType {
+            name,
+            doc: self.doc(loc),
+            variants,
+        }));
+        Ok(Ty::Named(id))
+    }
+
+    /// A member required by every alternative, holding a distinct string constant in each.
+    fn common_tag(&self, targets: &[Loc]) -> Option<String> {
+        let first = self.node(targets.first()?);
+        let candidates = first.get("required")?.as_array()?;
+        'next: for c in candidates.iter().filter_map(Value::as_str) {
+            let mut seen = BTreeSet::new();
+            for t in targets {
+                let n = self.node(t);
+                let required = n
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .is_some_and(|r| r.iter().any(|x| x == c));
+                let konst = n
+                    .get("properties")
+                    .and_then(|p| p.get(c))
+                    .and_then(|p| p.get("const"))
+                    .and_then(Value::as_str);
+                match konst {
+                    Some(k) if required && seen.insert(k) => {}
+                    _ => continue 'next,
+                }
+            }
+            return Some(c.to_owned());
+        }
+        None
+    }
+
+    /// Whether a value of `ty` may be `null` (a checked type is not looked into).
+    fn may_accept_null(&self, ty: &Ty) -> bool {
+        match ty {
+            Ty::Any | Ty::Null | Ty::Nullable(_) => true,
+            Ty::Refined(t, _) => self.may_accept_null(t),
+            Ty::Named(i) => match &self.model.items[*i] {
+                Item::Checked(_) => true,
+                Item::ByType(b) => b.variants.iter().any(|v| v.0 == "null"),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+}
+
+/// Whether `v` is `{"type": "null"}` and nothing else.
+fn is_bare_null(v: &Value) -> bool {
+    v.get("type") == Some(&Value::from("null")) && v.as_object().is_some_and(|o| o.len() == 1)
+}

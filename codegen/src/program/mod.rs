@@ -1,0 +1,193 @@
+//! `program`: compiles the subschemas a checked type reaches into the node table its runtime
+//! checker runs (`prp_codegen_runtime::eval`). Every `$ref` is resolved here, against its base
+//! URI, to a node index; every keyword's value is checked, so that a malformed schema is a
+//! located error at generation time and never a surprise at run time. The walk is a work list,
+//! not a recursion: a schema that refers to itself compiles to a cycle of nodes. This module
+//! holds the table and the walk; `keywords` says what each keyword compiles to.
+
+use crate::Format;
+use crate::error::Result;
+use crate::load::{DIALECT, Loc, SchemaSet};
+use serde_json::{Value, json};
+use std::collections::{BTreeMap, HashMap, VecDeque};
+
+mod keywords;
+
+use keywords::Keyword;
+
+/// Keywords evaluated after every other one of their schema object (they read its annotations).
+const LAST: &[&str] = &["unevaluatedItems", "unevaluatedProperties"];
+
+/// The node table of one generated output, shared by all its checked types.
+#[derive(Debug, Default)]
+pub struct Program {
+    nodes: Vec<Value>,
+    at: HashMap<Loc, usize>,
+    /// Per node: the nodes it refers to, and whether it holds a dynamic `$dynamicRef`.
+    edges: Vec<(Vec<usize>, bool)>,
+    resources: Vec<Loc>,
+    resource_at: HashMap<Loc, usize>,
+    /// Per resource: its `$dynamicAnchor`s, compiled.
+    dynamic_anchors: HashMap<Loc, Vec<(String, usize)>>,
+    queue: VecDeque<(usize, Loc)>,
+    formats: BTreeMap<String, Format>,
+}
+
+impl Program {
+    /// An empty program asserting `formats`.
+    pub fn new(formats: BTreeMap<String, Format>) -> Self {
+        Program {
+            formats,
+            ..Default::default()
+        }
+    }
+
+    /// Whether no node was compiled.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The node of the schema at `loc`, compiled with everything it reaches; and whether a
+    /// `$dynamicRef` resolved through the dynamic scope is reachable from it (its verdict then
+    /// depends on the resources evaluation entered before it).
+    pub fn entry(&mut self, set: &SchemaSet, loc: &Loc) -> Result<(usize, bool)> {
+        let n = self.intern(set, loc);
+        while let Some((i, l)) = self.queue.pop_front() {
+            let compiled = self.compile(set, &l)?;
+            self.nodes[i] = compiled;
+        }
+        let mut seen = vec![false; self.nodes.len()];
+        let mut stack = vec![n];
+        let mut dynamic = false;
+        while let Some(m) = stack.pop() {
+            if std::mem::replace(&mut seen[m], true) {
+                continue;
+            }
+            dynamic |= self.edges[m].1;
+            stack.extend(self.edges[m].0.iter().copied());
+        }
+        Ok((n, dynamic))
+    }
+
+    /// The program as the JSON text the runtime reads.
+    pub fn text(&self) -> String {
+        let dynamic: Vec<Value> = self
+            .resources
+            .iter()
+            .map(|r| {
+                Value::Array(
+                    self.dynamic_of(r)
+                        .iter()
+                        .map(|(name, n)| json!([name, n]))
+                        .collect(),
+                )
+            })
+            .collect();
+        json!({"nodes": self.nodes, "dynamic": dynamic}).to_string()
+    }
+
+    /// The compiled `$dynamicAnchor`s of `resource`, by name.
+    fn dynamic_of(&self, resource: &Loc) -> Vec<(String, usize)> {
+        self.dynamic_anchors
+            .get(resource)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// The node of the schema at `loc`, made (and queued for compiling) on first use, so that
+    /// every reference to one schema shares its node and a cycle ends.
+    fn intern(&mut self, set: &SchemaSet, loc: &Loc) -> usize {
+        if let Some(&n) = self.at.get(loc) {
+            return n;
+        }
+        let n = self.nodes.len();
+        self.nodes.push(Value::Null);
+        self.edges.push((Vec::new(), false));
+        self.at.insert(loc.clone(), n);
+        self.queue.push_back((n, loc.clone()));
+        // Entering a resource brings its dynamic anchors: a `$dynamicRef` may land on any of them.
+        let resource = set.index.base_of(loc).1.clone();
+        if !self.resource_at.contains_key(&resource) {
+            self.resource_at
+                .insert(resource.clone(), self.resources.len());
+            self.resources.push(resource.clone());
+            let anchors: Vec<(String, Loc)> = set
+                .index
+                .dynamic_anchors(&resource)
+                .map(|m| m.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+                .unwrap_or_default();
+            let mut compiled = Vec::new();
+            for (name, l) in anchors {
+                compiled.push((name, self.intern(set, &l)));
+            }
+            self.dynamic_anchors.insert(resource, compiled);
+        }
+        n
+    }
+
+    /// The node of the schema at `loc`: its resource and its keywords' entries, the keywords that
+    /// read annotations last.
+    fn compile(&mut self, set: &SchemaSet, loc: &Loc) -> Result<Value> {
+        let node = set.node(loc).cloned().unwrap_or(Value::Null);
+        let obj = match node {
+            Value::Bool(b) => return Ok(Value::Bool(b)),
+            Value::Object(o) => o,
+            _ => {
+                return Err(set.error(
+                    loc,
+                    "invalid_schema",
+                    "a schema must be an object or a boolean",
+                ));
+            }
+        };
+        let n = self.at[loc];
+        let resource = self.resource_at[set.index.base_of(loc).1];
+        if !loc.pointer.is_empty()
+            && let Some(d) = obj.get("$schema")
+            && d.as_str() != Some(DIALECT)
+        {
+            return Err(set.error(
+                &loc.child("$schema"),
+                "unsupported_schema_dialect",
+                format!("an embedded resource declares {d}; only {DIALECT} is generated"),
+            ));
+        }
+        let mut keywords = Vec::new();
+        let mut last = Vec::new();
+        for (k, v) in &obj {
+            let at = loc.child(k);
+            let kw = self.keyword(&Keyword {
+                set,
+                loc,
+                obj: &obj,
+                k,
+                v,
+                at: &at,
+                n,
+            })?;
+            if let Some(kw) = kw {
+                if LAST.contains(&k.as_str()) {
+                    last.push(kw);
+                } else {
+                    keywords.push(kw);
+                }
+            }
+        }
+        keywords.extend(last);
+        Ok(json!([resource, keywords]))
+    }
+
+    /// The node of the subschema `v` at `at`, recorded as an edge of node `from`.
+    fn sub(&mut self, set: &SchemaSet, at: &Loc, v: &Value, from: usize) -> Result<usize> {
+        if !(v.is_object() || v.is_boolean()) {
+            return Err(set.error(
+                at,
+                "invalid_schema",
+                "expected a schema (an object or a boolean)",
+            ));
+        }
+        let m = self.intern(set, at);
+        self.edges[from].0.push(m);
+        Ok(m)
+    }
+}
