@@ -1,15 +1,11 @@
 //! The first stage: read every schema file of a directory and parse each, checking its dialect,
 //! its `$id` and its `title`. What comes out is a list of [`SchemaFile`]s; the `index` stage makes
-//! them a [`SchemaSet`] whose `$ref`s resolve.
+//! them a [`SchemaSet`](crate::index::SchemaSet) whose `$ref`s resolve.
 
 use crate::error::{Error, Result};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
-
-// The indexed set is built by the next stage from this one's files; it is re-exported here only so
-// that the later stages keep naming the loaded schemas by one path. Nothing in this module uses it.
-pub(crate) use crate::index::SchemaSet;
 
 /// The only dialect the generator reads.
 pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -37,7 +33,7 @@ pub struct SchemaFile {
 /// A location inside the schema set: a file and a JSON pointer in it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Loc {
-    /// Index of the file in its [`SchemaSet`].
+    /// Index of the file in its [`SchemaSet`](crate::index::SchemaSet).
     pub file: usize,
     /// JSON pointer of the node inside the file.
     pub pointer: String,

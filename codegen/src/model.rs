@@ -1,6 +1,5 @@
 //! The generator's intermediate model: one entry per Rust item, with every constraint kept.
 
-use crate::load::Loc;
 use serde_json::Value;
 
 /// The type of a value position.
@@ -353,10 +352,6 @@ pub struct Root {
     pub file: usize,
     /// The root's type.
     pub ty: Ty,
-    /// Where the root is. Normalize records it though no later stage reads it yet (`file` says
-    /// as much); kept so that a plan or emit error can be located without a change to normalize.
-    #[allow(dead_code)]
-    pub loc: Loc,
 }
 
 #[derive(Debug, Default)]

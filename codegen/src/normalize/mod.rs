@@ -19,7 +19,8 @@
 //! - `naming`: the names of roots, `$defs` entries and everything else.
 
 use crate::error::Result;
-use crate::load::{Loc, SchemaSet};
+use crate::index::SchemaSet;
+use crate::load::Loc;
 use crate::model::*;
 use crate::names::pascal;
 use serde_json::{Map, Value};
@@ -34,8 +35,6 @@ mod predicates;
 mod refs;
 mod scalars;
 mod unions;
-
-pub use naming::file_stem_name;
 
 /// The keywords the typed path reads; any other sends a node to the checked path.
 const KNOWN: &[&str] = &[
@@ -133,7 +132,7 @@ impl<'a> Normalizer<'a> {
                 pointer: String::new(),
             };
             let ty = self.ty(&loc, "")?;
-            self.model.roots.push(Root { file, ty, loc });
+            self.model.roots.push(Root { file, ty });
         }
         for file in 0..self.set.files.len() {
             let f = &self.set.files[file];

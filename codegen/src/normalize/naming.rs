@@ -4,7 +4,8 @@
 
 use super::Normalizer;
 use crate::error::Result;
-use crate::load::{Loc, SchemaSet};
+use crate::index::SchemaSet;
+use crate::load::Loc;
 use crate::names::{join, pascal, unique};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};

@@ -6,7 +6,8 @@
 use super::Program;
 use crate::Format;
 use crate::error::Result;
-use crate::load::{Loc, SchemaSet};
+use crate::index::SchemaSet;
+use crate::load::Loc;
 use serde_json::{Map, Value, json};
 
 /// One keyword of a schema object being compiled, with what reading it needs.

@@ -7,7 +7,8 @@
 
 use crate::Format;
 use crate::error::Result;
-use crate::load::{DIALECT, Loc, SchemaSet};
+use crate::index::SchemaSet;
+use crate::load::{DIALECT, Loc};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
