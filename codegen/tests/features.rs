@@ -515,6 +515,15 @@ fn references_follow_base_uris_anchors_and_urns() {
     let c: Catalog = ok(r#"{"entries":[{"sku":"ABC-1234","price":3}],"owner":{"name":"Ada"}}"#);
     assert_eq!(c.entries[0].sku, "ABC-1234");
     assert_eq!(c.owner.unwrap().name, "Ada");
+    // Members named like the decoder's own locals decode, verify and encode as any other.
+    let text = r#"{"entries":[{"sku":"ABC-1234","orderSeen":2,"keys":"k"}]}"#;
+    let c: Catalog = ok(text);
+    assert_eq!(
+        c.entries[0].order_seen,
+        Some(rt_support::Integer::from(2i64))
+    );
+    assert_eq!(c.entries[0].keys.as_deref(), Some("k"));
+    assert_eq!(serde_json::to_string(&c).unwrap(), text);
     assert_eq!(code::<Catalog>(r#"{"entries":[{"sku":"abc"}]}"#), "pattern");
     assert_eq!(
         code::<Catalog>(r#"{"entries":[{"sku":"ABC-1234","price":-1}]}"#),

@@ -18,6 +18,12 @@ pub(super) struct Member<'f> {
     record: TokenStream,
 }
 
+/// The decoder's local for a member. Its own prefix keeps it apart from the decoder's other
+/// locals (`__order_seen`, `__keys`, `__view`, ...) whatever the member is called.
+fn slot_of(rust: &str) -> Ident {
+    format_ident!("__m_{}", rust)
+}
+
 /// `/json` as a JSON pointer token.
 fn pointer(json: &str) -> String {
     format!("/{}", json.replace('~', "~0").replace('/', "~1"))
@@ -27,7 +33,7 @@ impl Emitter<'_> {
     /// Adds member `f` to every part.
     pub(super) fn member(&mut self, cx: &Context, p: &mut Parts, f: &Field) {
         let json = f.json.as_str();
-        let slot = format_ident!("__{}", f.rust);
+        let slot = slot_of(&f.rust);
         if f.ty == Ty::Never {
             let msg = format!("member `{json}` is not allowed here");
             let arm = quote! { #json => { map.next_value_seed(rt::Reject(rt::Failure::new(rt::Keyword::FalseSchema, "", #msg)))?; } };
@@ -107,7 +113,7 @@ impl Emitter<'_> {
     /// selector is still unread.
     fn selected_member(&mut self, p: &mut Parts, m: &Member, sd: &Select) {
         let (json, rust, slot, ity, record) = (m.json, &m.rust, &m.slot, &m.ity, &m.record);
-        let sel_slot = format_ident!("__{}", sd.selector_rust);
+        let sel_slot = slot_of(&sd.selector_rust);
         let sel_local = ident(&sd.selector_rust);
         let seed_ty = format_ident!("__{}Seed", sd.name);
         let rel = pointer(json);

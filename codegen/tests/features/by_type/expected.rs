@@ -89,7 +89,7 @@ impl rt::DecodeMembers for Revision {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Revision, __A::Error> {
-        let mut __current: ::core::option::Option<RevisionCurrent> = None;
+        let mut __m_current: ::core::option::Option<RevisionCurrent> = None;
         let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
@@ -97,7 +97,7 @@ impl rt::DecodeMembers for Revision {
                 "current" => {
                     rt::once(
                         &mut map,
-                        &mut __current,
+                        &mut __m_current,
                         "current",
                         rt::TypeSeed::<RevisionCurrent>::new(),
                     )?;
@@ -113,7 +113,7 @@ impl rt::DecodeMembers for Revision {
                 }
             }
         }
-        let current = rt::required::<_, __A::Error>(__current, "current")?;
+        let current = rt::required::<_, __A::Error>(__m_current, "current")?;
         let value = Revision {
             current,
             __order: __order_seen.finish(),
@@ -129,14 +129,14 @@ impl rt::VerifyMembers for Revision {
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
-        let mut __current: ::core::option::Option<()> = None;
+        let mut __m_current: ::core::option::Option<()> = None;
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "current" => {
                     rt::once(
                         &mut map,
-                        &mut __current,
+                        &mut __m_current,
                         "current",
                         rt::verified::<RevisionCurrent>(),
                     )?
@@ -151,7 +151,7 @@ impl rt::VerifyMembers for Revision {
                 }
             }
         }
-        rt::required::<_, __A::Error>(__current, "current")?;
+        rt::required::<_, __A::Error>(__m_current, "current")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };

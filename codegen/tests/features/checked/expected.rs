@@ -314,11 +314,11 @@ impl rt::DecodeMembers for Tree {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Tree, __A::Error> {
-        let mut __label: ::core::option::Option<NonEmptyText> = None;
-        let mut __tags: ::core::option::Option<TreeTags> = None;
-        let mut __children: ::core::option::Option<Vec<TreeChild>> = None;
-        let mut __note: ::core::option::Option<TreeNote> = None;
-        let mut __weight: ::core::option::Option<TreeWeight> = None;
+        let mut __m_label: ::core::option::Option<NonEmptyText> = None;
+        let mut __m_tags: ::core::option::Option<TreeTags> = None;
+        let mut __m_children: ::core::option::Option<Vec<TreeChild>> = None;
+        let mut __m_note: ::core::option::Option<TreeNote> = None;
+        let mut __m_weight: ::core::option::Option<TreeWeight> = None;
         let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
@@ -326,7 +326,7 @@ impl rt::DecodeMembers for Tree {
                 "label" => {
                     rt::once(
                         &mut map,
-                        &mut __label,
+                        &mut __m_label,
                         "label",
                         rt::TypeSeed::<NonEmptyText>::new(),
                     )?;
@@ -335,7 +335,7 @@ impl rt::DecodeMembers for Tree {
                 "tags" => {
                     rt::once(
                         &mut map,
-                        &mut __tags,
+                        &mut __m_tags,
                         "tags",
                         rt::TypeSeed::<TreeTags>::new(),
                     )?;
@@ -344,7 +344,7 @@ impl rt::DecodeMembers for Tree {
                 "children" => {
                     rt::once(
                         &mut map,
-                        &mut __children,
+                        &mut __m_children,
                         "children",
                         rt::VecSeed {
                             item: rt::TypeSeed::<TreeChild>::new(),
@@ -358,7 +358,7 @@ impl rt::DecodeMembers for Tree {
                 "note" => {
                     rt::once(
                         &mut map,
-                        &mut __note,
+                        &mut __m_note,
                         "note",
                         rt::TypeSeed::<TreeNote>::new(),
                     )?;
@@ -367,7 +367,7 @@ impl rt::DecodeMembers for Tree {
                 "weight" => {
                     rt::once(
                         &mut map,
-                        &mut __weight,
+                        &mut __m_weight,
                         "weight",
                         rt::TypeSeed::<TreeWeight>::new(),
                     )?;
@@ -383,11 +383,11 @@ impl rt::DecodeMembers for Tree {
                 }
             }
         }
-        let label = rt::required::<_, __A::Error>(__label, "label")?;
-        let tags = __tags;
-        let children = __children;
-        let note = __note;
-        let weight = __weight;
+        let label = rt::required::<_, __A::Error>(__m_label, "label")?;
+        let tags = __m_tags;
+        let children = __m_children;
+        let note = __m_note;
+        let weight = __m_weight;
         let value = Tree {
             label,
             tags,
@@ -407,29 +407,34 @@ impl rt::VerifyMembers for Tree {
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
-        let mut __label: ::core::option::Option<()> = None;
-        let mut __tags: ::core::option::Option<()> = None;
-        let mut __children: ::core::option::Option<()> = None;
-        let mut __note: ::core::option::Option<()> = None;
-        let mut __weight: ::core::option::Option<()> = None;
+        let mut __m_label: ::core::option::Option<()> = None;
+        let mut __m_tags: ::core::option::Option<()> = None;
+        let mut __m_children: ::core::option::Option<()> = None;
+        let mut __m_note: ::core::option::Option<()> = None;
+        let mut __m_weight: ::core::option::Option<()> = None;
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "label" => {
                     rt::once(
                         &mut map,
-                        &mut __label,
+                        &mut __m_label,
                         "label",
                         rt::verified::<NonEmptyText>(),
                     )?
                 }
                 "tags" => {
-                    rt::once(&mut map, &mut __tags, "tags", rt::verified::<TreeTags>())?
+                    rt::once(
+                        &mut map,
+                        &mut __m_tags,
+                        "tags",
+                        rt::verified::<TreeTags>(),
+                    )?
                 }
                 "children" => {
                     rt::once(
                         &mut map,
-                        &mut __children,
+                        &mut __m_children,
                         "children",
                         rt::Verified(rt::VecSeed {
                             item: rt::TypeSeed::<TreeChild>::new(),
@@ -440,12 +445,17 @@ impl rt::VerifyMembers for Tree {
                     )?
                 }
                 "note" => {
-                    rt::once(&mut map, &mut __note, "note", rt::verified::<TreeNote>())?
+                    rt::once(
+                        &mut map,
+                        &mut __m_note,
+                        "note",
+                        rt::verified::<TreeNote>(),
+                    )?
                 }
                 "weight" => {
                     rt::once(
                         &mut map,
-                        &mut __weight,
+                        &mut __m_weight,
                         "weight",
                         rt::verified::<TreeWeight>(),
                     )?
@@ -460,7 +470,7 @@ impl rt::VerifyMembers for Tree {
                 }
             }
         }
-        rt::required::<_, __A::Error>(__label, "label")?;
+        rt::required::<_, __A::Error>(__m_label, "label")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };

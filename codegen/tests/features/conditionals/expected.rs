@@ -154,22 +154,24 @@ impl rt::DecodeMembers for Order {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Order, __A::Error> {
-        let mut __state: ::core::option::Option<OrderState> = None;
-        let mut __blocker: ::core::option::Option<rt::Str> = None;
-        let mut __note: ::core::option::Option<rt::Str> = None;
-        let mut __mode: ::core::option::Option<OrderMode> = None;
-        let mut __host: ::core::option::Option<rt::Str> = None;
-        let mut __items: ::core::option::Option<Vec<rt::Str>> = None;
+        let mut __m_state: ::core::option::Option<OrderState> = None;
+        let mut __m_blocker: ::core::option::Option<rt::Str> = None;
+        let mut __m_note: ::core::option::Option<rt::Str> = None;
+        let mut __m_mode: ::core::option::Option<OrderMode> = None;
+        let mut __m_host: ::core::option::Option<rt::Str> = None;
+        let mut __m_items: ::core::option::Option<Vec<rt::Str>> = None;
         let mut __order_seen = rt::OrderRecorder::new();
         if let Some((k, v)) = pre {
             match k {
                 "state" => {
                     __order_seen.push(0u16);
-                    __state = Some(rt::pre_read::<OrderState, __A::Error>(v, "/state")?);
+                    __m_state = Some(
+                        rt::pre_read::<OrderState, __A::Error>(v, "/state")?,
+                    );
                 }
                 "mode" => {
                     __order_seen.push(3u16);
-                    __mode = Some(rt::pre_read::<OrderMode, __A::Error>(v, "/mode")?);
+                    __m_mode = Some(rt::pre_read::<OrderMode, __A::Error>(v, "/mode")?);
                 }
                 _ => {}
             }
@@ -179,37 +181,42 @@ impl rt::DecodeMembers for Order {
                 "state" => {
                     rt::once(
                         &mut map,
-                        &mut __state,
+                        &mut __m_state,
                         "state",
                         rt::TypeSeed::<OrderState>::new(),
                     )?;
                     __order_seen.push(0u16);
                 }
                 "blocker" => {
-                    rt::once(&mut map, &mut __blocker, "blocker", rt::StrSeed(&STR_0))?;
+                    rt::once(
+                        &mut map,
+                        &mut __m_blocker,
+                        "blocker",
+                        rt::StrSeed(&STR_0),
+                    )?;
                     __order_seen.push(1u16);
                 }
                 "note" => {
-                    rt::once(&mut map, &mut __note, "note", rt::StrSeed(&STR_0))?;
+                    rt::once(&mut map, &mut __m_note, "note", rt::StrSeed(&STR_0))?;
                     __order_seen.push(2u16);
                 }
                 "mode" => {
                     rt::once(
                         &mut map,
-                        &mut __mode,
+                        &mut __m_mode,
                         "mode",
                         rt::TypeSeed::<OrderMode>::new(),
                     )?;
                     __order_seen.push(3u16);
                 }
                 "host" => {
-                    rt::once(&mut map, &mut __host, "host", rt::StrSeed(&STR_0))?;
+                    rt::once(&mut map, &mut __m_host, "host", rt::StrSeed(&STR_0))?;
                     __order_seen.push(4u16);
                 }
                 "items" => {
                     rt::once(
                         &mut map,
-                        &mut __items,
+                        &mut __m_items,
                         "items",
                         rt::VecSeed {
                             item: rt::StrSeed(&STR_0),
@@ -230,12 +237,12 @@ impl rt::DecodeMembers for Order {
                 }
             }
         }
-        let state = rt::required::<_, __A::Error>(__state, "state")?;
-        let blocker = __blocker;
-        let note = __note;
-        let mode = __mode;
-        let host = __host;
-        let items = __items;
+        let state = rt::required::<_, __A::Error>(__m_state, "state")?;
+        let blocker = __m_blocker;
+        let note = __m_note;
+        let mode = __m_mode;
+        let host = __m_host;
+        let items = __m_items;
         let value = Order {
             state,
             blocker,
@@ -257,19 +264,21 @@ impl rt::VerifyMembers for Order {
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
-        let mut __state: ::core::option::Option<OrderState> = None;
-        let mut __blocker: ::core::option::Option<rt::Str> = None;
-        let mut __note: ::core::option::Option<rt::Str> = None;
-        let mut __mode: ::core::option::Option<OrderMode> = None;
-        let mut __host: ::core::option::Option<rt::Str> = None;
-        let mut __items: ::core::option::Option<Vec<rt::Str>> = None;
+        let mut __m_state: ::core::option::Option<OrderState> = None;
+        let mut __m_blocker: ::core::option::Option<rt::Str> = None;
+        let mut __m_note: ::core::option::Option<rt::Str> = None;
+        let mut __m_mode: ::core::option::Option<OrderMode> = None;
+        let mut __m_host: ::core::option::Option<rt::Str> = None;
+        let mut __m_items: ::core::option::Option<Vec<rt::Str>> = None;
         if let Some((k, v)) = pre {
             match k {
                 "state" => {
-                    __state = Some(rt::pre_read::<OrderState, __A::Error>(v, "/state")?);
+                    __m_state = Some(
+                        rt::pre_read::<OrderState, __A::Error>(v, "/state")?,
+                    );
                 }
                 "mode" => {
-                    __mode = Some(rt::pre_read::<OrderMode, __A::Error>(v, "/mode")?);
+                    __m_mode = Some(rt::pre_read::<OrderMode, __A::Error>(v, "/mode")?);
                 }
                 _ => {}
             }
@@ -279,28 +288,28 @@ impl rt::VerifyMembers for Order {
                 "state" => {
                     rt::once(
                         &mut map,
-                        &mut __state,
+                        &mut __m_state,
                         "state",
                         rt::TypeSeed::<OrderState>::new(),
                     )?
                 }
                 "blocker" => {
-                    rt::once(&mut map, &mut __blocker, "blocker", rt::StrSeed(&STR_0))?
+                    rt::once(&mut map, &mut __m_blocker, "blocker", rt::StrSeed(&STR_0))?
                 }
-                "note" => rt::once(&mut map, &mut __note, "note", rt::StrSeed(&STR_0))?,
+                "note" => rt::once(&mut map, &mut __m_note, "note", rt::StrSeed(&STR_0))?,
                 "mode" => {
                     rt::once(
                         &mut map,
-                        &mut __mode,
+                        &mut __m_mode,
                         "mode",
                         rt::TypeSeed::<OrderMode>::new(),
                     )?
                 }
-                "host" => rt::once(&mut map, &mut __host, "host", rt::StrSeed(&STR_0))?,
+                "host" => rt::once(&mut map, &mut __m_host, "host", rt::StrSeed(&STR_0))?,
                 "items" => {
                     rt::once(
                         &mut map,
-                        &mut __items,
+                        &mut __m_items,
                         "items",
                         rt::VecSeed {
                             item: rt::StrSeed(&STR_0),
@@ -320,14 +329,14 @@ impl rt::VerifyMembers for Order {
                 }
             }
         }
-        rt::required::<_, __A::Error>(__state, "state")?;
+        rt::required::<_, __A::Error>(__m_state, "state")?;
         let __members = |key: &str| match key {
-            "state" => rt::probe_optional(&__state),
-            "blocker" => rt::probe_optional(&__blocker),
-            "note" => rt::probe_optional(&__note),
-            "mode" => rt::probe_optional(&__mode),
-            "host" => rt::probe_optional(&__host),
-            "items" => rt::probe_optional(&__items),
+            "state" => rt::probe_optional(&__m_state),
+            "blocker" => rt::probe_optional(&__m_blocker),
+            "note" => rt::probe_optional(&__m_note),
+            "mode" => rt::probe_optional(&__m_mode),
+            "host" => rt::probe_optional(&__m_host),
+            "items" => rt::probe_optional(&__m_items),
             _ => rt::Probe::Absent,
         };
         let __view = rt::View(&__members);

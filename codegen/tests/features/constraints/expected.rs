@@ -165,14 +165,14 @@ impl rt::DecodeMembers for Limits {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Limits, __A::Error> {
-        let mut __path: ::core::option::Option<Path> = None;
-        let mut __name: ::core::option::Option<Text0To3> = None;
-        let mut __seq: ::core::option::Option<i64> = None;
-        let mut __ratio: ::core::option::Option<f64> = None;
-        let mut __priority: ::core::option::Option<LimitsPriority> = None;
-        let mut __done: ::core::option::Option<rt::True> = None;
-        let mut __when: ::core::option::Option<DateTime> = None;
-        let mut __refs: ::core::option::Option<Vec<LimitsRef>> = None;
+        let mut __m_path: ::core::option::Option<Path> = None;
+        let mut __m_name: ::core::option::Option<Text0To3> = None;
+        let mut __m_seq: ::core::option::Option<i64> = None;
+        let mut __m_ratio: ::core::option::Option<f64> = None;
+        let mut __m_priority: ::core::option::Option<LimitsPriority> = None;
+        let mut __m_done: ::core::option::Option<rt::True> = None;
+        let mut __m_when: ::core::option::Option<DateTime> = None;
+        let mut __m_refs: ::core::option::Option<Vec<LimitsRef>> = None;
         let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
@@ -180,7 +180,7 @@ impl rt::DecodeMembers for Limits {
                 "path" => {
                     rt::once(
                         &mut map,
-                        &mut __path,
+                        &mut __m_path,
                         "path",
                         rt::TypeSeed::<Path>::new(),
                     )?;
@@ -189,24 +189,24 @@ impl rt::DecodeMembers for Limits {
                 "name" => {
                     rt::once(
                         &mut map,
-                        &mut __name,
+                        &mut __m_name,
                         "name",
                         rt::TypeSeed::<Text0To3>::new(),
                     )?;
                     __order_seen.push(1u16);
                 }
                 "seq" => {
-                    rt::once(&mut map, &mut __seq, "seq", rt::IntSeed(&INT_0))?;
+                    rt::once(&mut map, &mut __m_seq, "seq", rt::IntSeed(&INT_0))?;
                     __order_seen.push(2u16);
                 }
                 "ratio" => {
-                    rt::once(&mut map, &mut __ratio, "ratio", rt::NumSeed(&NUM_0))?;
+                    rt::once(&mut map, &mut __m_ratio, "ratio", rt::NumSeed(&NUM_0))?;
                     __order_seen.push(3u16);
                 }
                 "priority" => {
                     rt::once(
                         &mut map,
-                        &mut __priority,
+                        &mut __m_priority,
                         "priority",
                         rt::TypeSeed::<LimitsPriority>::new(),
                     )?;
@@ -215,7 +215,7 @@ impl rt::DecodeMembers for Limits {
                 "done" => {
                     rt::once(
                         &mut map,
-                        &mut __done,
+                        &mut __m_done,
                         "done",
                         rt::TypeSeed::<rt::True>::new(),
                     )?;
@@ -224,7 +224,7 @@ impl rt::DecodeMembers for Limits {
                 "when" => {
                     rt::once(
                         &mut map,
-                        &mut __when,
+                        &mut __m_when,
                         "when",
                         rt::TypeSeed::<DateTime>::new(),
                     )?;
@@ -233,7 +233,7 @@ impl rt::DecodeMembers for Limits {
                 "refs" => {
                     rt::once(
                         &mut map,
-                        &mut __refs,
+                        &mut __m_refs,
                         "refs",
                         rt::VecSeed {
                             item: rt::TypeSeed::<LimitsRef>::new(),
@@ -254,14 +254,14 @@ impl rt::DecodeMembers for Limits {
                 }
             }
         }
-        let path = rt::required::<_, __A::Error>(__path, "path")?;
-        let name = rt::required::<_, __A::Error>(__name, "name")?;
-        let seq = rt::required::<_, __A::Error>(__seq, "seq")?;
-        let ratio = __ratio;
-        let priority = __priority;
-        let done = __done;
-        let when = rt::required::<_, __A::Error>(__when, "when")?;
-        let refs = __refs;
+        let path = rt::required::<_, __A::Error>(__m_path, "path")?;
+        let name = rt::required::<_, __A::Error>(__m_name, "name")?;
+        let seq = rt::required::<_, __A::Error>(__m_seq, "seq")?;
+        let ratio = __m_ratio;
+        let priority = __m_priority;
+        let done = __m_done;
+        let when = rt::required::<_, __A::Error>(__m_when, "when")?;
+        let refs = __m_refs;
         let value = Limits {
             path,
             name,
@@ -284,27 +284,32 @@ impl rt::VerifyMembers for Limits {
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
-        let mut __path: ::core::option::Option<()> = None;
-        let mut __name: ::core::option::Option<()> = None;
-        let mut __seq: ::core::option::Option<()> = None;
-        let mut __ratio: ::core::option::Option<()> = None;
-        let mut __priority: ::core::option::Option<()> = None;
-        let mut __done: ::core::option::Option<()> = None;
-        let mut __when: ::core::option::Option<()> = None;
-        let mut __refs: ::core::option::Option<()> = None;
+        let mut __m_path: ::core::option::Option<()> = None;
+        let mut __m_name: ::core::option::Option<()> = None;
+        let mut __m_seq: ::core::option::Option<()> = None;
+        let mut __m_ratio: ::core::option::Option<()> = None;
+        let mut __m_priority: ::core::option::Option<()> = None;
+        let mut __m_done: ::core::option::Option<()> = None;
+        let mut __m_when: ::core::option::Option<()> = None;
+        let mut __m_refs: ::core::option::Option<()> = None;
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "path" => {
-                    rt::once(&mut map, &mut __path, "path", rt::verified::<Path>())?
+                    rt::once(&mut map, &mut __m_path, "path", rt::verified::<Path>())?
                 }
                 "name" => {
-                    rt::once(&mut map, &mut __name, "name", rt::verified::<Text0To3>())?
+                    rt::once(
+                        &mut map,
+                        &mut __m_name,
+                        "name",
+                        rt::verified::<Text0To3>(),
+                    )?
                 }
                 "seq" => {
                     rt::once(
                         &mut map,
-                        &mut __seq,
+                        &mut __m_seq,
                         "seq",
                         rt::Verified(rt::IntSeed(&INT_0)),
                     )?
@@ -312,7 +317,7 @@ impl rt::VerifyMembers for Limits {
                 "ratio" => {
                     rt::once(
                         &mut map,
-                        &mut __ratio,
+                        &mut __m_ratio,
                         "ratio",
                         rt::Verified(rt::NumSeed(&NUM_0)),
                     )?
@@ -320,7 +325,7 @@ impl rt::VerifyMembers for Limits {
                 "priority" => {
                     rt::once(
                         &mut map,
-                        &mut __priority,
+                        &mut __m_priority,
                         "priority",
                         rt::verified::<LimitsPriority>(),
                     )?
@@ -328,18 +333,23 @@ impl rt::VerifyMembers for Limits {
                 "done" => {
                     rt::once(
                         &mut map,
-                        &mut __done,
+                        &mut __m_done,
                         "done",
                         rt::Verified(rt::TypeSeed::<rt::True>::new()),
                     )?
                 }
                 "when" => {
-                    rt::once(&mut map, &mut __when, "when", rt::verified::<DateTime>())?
+                    rt::once(
+                        &mut map,
+                        &mut __m_when,
+                        "when",
+                        rt::verified::<DateTime>(),
+                    )?
                 }
                 "refs" => {
                     rt::once(
                         &mut map,
-                        &mut __refs,
+                        &mut __m_refs,
                         "refs",
                         rt::Verified(rt::VecSeed {
                             item: rt::TypeSeed::<LimitsRef>::new(),
@@ -359,10 +369,10 @@ impl rt::VerifyMembers for Limits {
                 }
             }
         }
-        rt::required::<_, __A::Error>(__path, "path")?;
-        rt::required::<_, __A::Error>(__name, "name")?;
-        rt::required::<_, __A::Error>(__seq, "seq")?;
-        rt::required::<_, __A::Error>(__when, "when")?;
+        rt::required::<_, __A::Error>(__m_path, "path")?;
+        rt::required::<_, __A::Error>(__m_name, "name")?;
+        rt::required::<_, __A::Error>(__m_seq, "seq")?;
+        rt::required::<_, __A::Error>(__m_when, "when")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };
@@ -597,14 +607,14 @@ impl rt::DecodeMembers for LimitsRef {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<LimitsRef, __A::Error> {
-        let mut __id: ::core::option::Option<rt::Str> = None;
+        let mut __m_id: ::core::option::Option<rt::Str> = None;
         let mut extra = serde_json::Map::new();
         let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "id" => {
-                    rt::once(&mut map, &mut __id, "id", rt::StrSeed(&STR_0))?;
+                    rt::once(&mut map, &mut __m_id, "id", rt::StrSeed(&STR_0))?;
                     __order_seen.push(0u16);
                 }
                 _ => {
@@ -617,7 +627,7 @@ impl rt::DecodeMembers for LimitsRef {
                 }
             }
         }
-        let id = rt::required::<_, __A::Error>(__id, "id")?;
+        let id = rt::required::<_, __A::Error>(__m_id, "id")?;
         let value = LimitsRef {
             id,
             extra,
@@ -634,7 +644,7 @@ impl rt::VerifyMembers for LimitsRef {
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
-        let mut __id: ::core::option::Option<()> = None;
+        let mut __m_id: ::core::option::Option<()> = None;
         let mut __keys = rt::KeySet::default();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
@@ -642,7 +652,7 @@ impl rt::VerifyMembers for LimitsRef {
                 "id" => {
                     rt::once(
                         &mut map,
-                        &mut __id,
+                        &mut __m_id,
                         "id",
                         rt::Verified(rt::StrSeed(&STR_0)),
                     )?
@@ -655,7 +665,7 @@ impl rt::VerifyMembers for LimitsRef {
                 }
             }
         }
-        rt::required::<_, __A::Error>(__id, "id")?;
+        rt::required::<_, __A::Error>(__m_id, "id")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };

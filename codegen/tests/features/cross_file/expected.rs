@@ -119,9 +119,9 @@ impl rt::DecodeMembers for A {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<A, __A::Error> {
-        let mut __id: ::core::option::Option<Text0To3> = None;
-        let mut __beta: ::core::option::Option<B> = None;
-        let mut __beta_id: ::core::option::Option<Id> = None;
+        let mut __m_id: ::core::option::Option<Text0To3> = None;
+        let mut __m_beta: ::core::option::Option<B> = None;
+        let mut __m_beta_id: ::core::option::Option<Id> = None;
         let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
@@ -129,20 +129,20 @@ impl rt::DecodeMembers for A {
                 "id" => {
                     rt::once(
                         &mut map,
-                        &mut __id,
+                        &mut __m_id,
                         "id",
                         rt::TypeSeed::<Text0To3>::new(),
                     )?;
                     __order_seen.push(0u16);
                 }
                 "beta" => {
-                    rt::once(&mut map, &mut __beta, "beta", rt::TypeSeed::<B>::new())?;
+                    rt::once(&mut map, &mut __m_beta, "beta", rt::TypeSeed::<B>::new())?;
                     __order_seen.push(1u16);
                 }
                 "betaId" => {
                     rt::once(
                         &mut map,
-                        &mut __beta_id,
+                        &mut __m_beta_id,
                         "betaId",
                         rt::TypeSeed::<Id>::new(),
                     )?;
@@ -158,9 +158,9 @@ impl rt::DecodeMembers for A {
                 }
             }
         }
-        let id = rt::required::<_, __A::Error>(__id, "id")?;
-        let beta = rt::required::<_, __A::Error>(__beta, "beta")?;
-        let beta_id = __beta_id;
+        let id = rt::required::<_, __A::Error>(__m_id, "id")?;
+        let beta = rt::required::<_, __A::Error>(__m_beta, "beta")?;
+        let beta_id = __m_beta_id;
         let value = A {
             id,
             beta,
@@ -178,16 +178,18 @@ impl rt::VerifyMembers for A {
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
-        let mut __id: ::core::option::Option<()> = None;
-        let mut __beta: ::core::option::Option<()> = None;
-        let mut __beta_id: ::core::option::Option<()> = None;
+        let mut __m_id: ::core::option::Option<()> = None;
+        let mut __m_beta: ::core::option::Option<()> = None;
+        let mut __m_beta_id: ::core::option::Option<()> = None;
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
-                "id" => rt::once(&mut map, &mut __id, "id", rt::verified::<Text0To3>())?,
-                "beta" => rt::once(&mut map, &mut __beta, "beta", rt::verified::<B>())?,
+                "id" => {
+                    rt::once(&mut map, &mut __m_id, "id", rt::verified::<Text0To3>())?
+                }
+                "beta" => rt::once(&mut map, &mut __m_beta, "beta", rt::verified::<B>())?,
                 "betaId" => {
-                    rt::once(&mut map, &mut __beta_id, "betaId", rt::verified::<Id>())?
+                    rt::once(&mut map, &mut __m_beta_id, "betaId", rt::verified::<Id>())?
                 }
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
@@ -199,8 +201,8 @@ impl rt::VerifyMembers for A {
                 }
             }
         }
-        rt::required::<_, __A::Error>(__id, "id")?;
-        rt::required::<_, __A::Error>(__beta, "beta")?;
+        rt::required::<_, __A::Error>(__m_id, "id")?;
+        rt::required::<_, __A::Error>(__m_beta, "beta")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };
@@ -326,14 +328,14 @@ impl rt::DecodeMembers for B {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<B, __A::Error> {
-        let mut __id: ::core::option::Option<Id> = None;
+        let mut __m_id: ::core::option::Option<Id> = None;
         let mut extra = serde_json::Map::new();
         let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "id" => {
-                    rt::once(&mut map, &mut __id, "id", rt::TypeSeed::<Id>::new())?;
+                    rt::once(&mut map, &mut __m_id, "id", rt::TypeSeed::<Id>::new())?;
                     __order_seen.push(0u16);
                 }
                 _ => {
@@ -346,7 +348,7 @@ impl rt::DecodeMembers for B {
                 }
             }
         }
-        let id = rt::required::<_, __A::Error>(__id, "id")?;
+        let id = rt::required::<_, __A::Error>(__m_id, "id")?;
         let value = B {
             id,
             extra,
@@ -363,12 +365,12 @@ impl rt::VerifyMembers for B {
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
-        let mut __id: ::core::option::Option<()> = None;
+        let mut __m_id: ::core::option::Option<()> = None;
         let mut __keys = rt::KeySet::default();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
-                "id" => rt::once(&mut map, &mut __id, "id", rt::verified::<Id>())?,
+                "id" => rt::once(&mut map, &mut __m_id, "id", rt::verified::<Id>())?,
                 _ => {
                     if let Some(k) = __keys.insert(key) {
                         return Err(rt::duplicate(&mut map, k.as_str()));
@@ -377,7 +379,7 @@ impl rt::VerifyMembers for B {
                 }
             }
         }
-        rt::required::<_, __A::Error>(__id, "id")?;
+        rt::required::<_, __A::Error>(__m_id, "id")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };

@@ -89,7 +89,7 @@ impl rt::DecodeMembers for Answers {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Answers, __A::Error> {
-        let mut __answers: ::core::option::Option<AnswersAnswers> = None;
+        let mut __m_answers: ::core::option::Option<AnswersAnswers> = None;
         let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
@@ -97,7 +97,7 @@ impl rt::DecodeMembers for Answers {
                 "answers" => {
                     rt::once(
                         &mut map,
-                        &mut __answers,
+                        &mut __m_answers,
                         "answers",
                         rt::TypeSeed::<AnswersAnswers>::new(),
                     )?;
@@ -113,7 +113,7 @@ impl rt::DecodeMembers for Answers {
                 }
             }
         }
-        let answers = rt::required::<_, __A::Error>(__answers, "answers")?;
+        let answers = rt::required::<_, __A::Error>(__m_answers, "answers")?;
         let value = Answers {
             answers,
             __order: __order_seen.finish(),
@@ -129,14 +129,14 @@ impl rt::VerifyMembers for Answers {
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
-        let mut __answers: ::core::option::Option<()> = None;
+        let mut __m_answers: ::core::option::Option<()> = None;
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "answers" => {
                     rt::once(
                         &mut map,
-                        &mut __answers,
+                        &mut __m_answers,
                         "answers",
                         rt::verified::<AnswersAnswers>(),
                     )?
@@ -151,7 +151,7 @@ impl rt::VerifyMembers for Answers {
                 }
             }
         }
-        rt::required::<_, __A::Error>(__answers, "answers")?;
+        rt::required::<_, __A::Error>(__m_answers, "answers")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };
@@ -433,13 +433,13 @@ impl rt::DecodeMembers for AnswersAnswersValue {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<AnswersAnswersValue, __A::Error> {
-        let mut __value: ::core::option::Option<rt::Str> = None;
+        let mut __m_value: ::core::option::Option<rt::Str> = None;
         let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "value" => {
-                    rt::once(&mut map, &mut __value, "value", rt::StrSeed(&STR_1))?;
+                    rt::once(&mut map, &mut __m_value, "value", rt::StrSeed(&STR_1))?;
                     __order_seen.push(0u16);
                 }
                 other => {
@@ -452,7 +452,7 @@ impl rt::DecodeMembers for AnswersAnswersValue {
                 }
             }
         }
-        let value = rt::required::<_, __A::Error>(__value, "value")?;
+        let value = rt::required::<_, __A::Error>(__m_value, "value")?;
         let value = AnswersAnswersValue {
             value,
             __order: __order_seen.finish(),
@@ -468,14 +468,14 @@ impl rt::VerifyMembers for AnswersAnswersValue {
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
-        let mut __value: ::core::option::Option<()> = None;
+        let mut __m_value: ::core::option::Option<()> = None;
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "value" => {
                     rt::once(
                         &mut map,
-                        &mut __value,
+                        &mut __m_value,
                         "value",
                         rt::Verified(rt::StrSeed(&STR_1)),
                     )?
@@ -490,7 +490,7 @@ impl rt::VerifyMembers for AnswersAnswersValue {
                 }
             }
         }
-        rt::required::<_, __A::Error>(__value, "value")?;
+        rt::required::<_, __A::Error>(__m_value, "value")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };

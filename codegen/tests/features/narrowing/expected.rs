@@ -120,9 +120,9 @@ impl rt::DecodeMembers for Envelope {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Envelope, __A::Error> {
-        let mut __ref_: ::core::option::Option<Reference> = None;
-        let mut __more: ::core::option::Option<Vec<Reference>> = None;
-        let mut __merged: ::core::option::Option<EnvelopeMerged> = None;
+        let mut __m_ref_: ::core::option::Option<Reference> = None;
+        let mut __m_more: ::core::option::Option<Vec<Reference>> = None;
+        let mut __m_merged: ::core::option::Option<EnvelopeMerged> = None;
         let mut extra = serde_json::Map::new();
         let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
@@ -131,7 +131,7 @@ impl rt::DecodeMembers for Envelope {
                 "ref" => {
                     rt::once(
                         &mut map,
-                        &mut __ref_,
+                        &mut __m_ref_,
                         "ref",
                         rt::RefinedSeed::<
                             _,
@@ -143,7 +143,7 @@ impl rt::DecodeMembers for Envelope {
                 "more" => {
                     rt::once(
                         &mut map,
-                        &mut __more,
+                        &mut __m_more,
                         "more",
                         rt::VecSeed {
                             item: rt::RefinedSeed::<
@@ -160,7 +160,7 @@ impl rt::DecodeMembers for Envelope {
                 "merged" => {
                     rt::once(
                         &mut map,
-                        &mut __merged,
+                        &mut __m_merged,
                         "merged",
                         rt::TypeSeed::<EnvelopeMerged>::new(),
                     )?;
@@ -176,9 +176,9 @@ impl rt::DecodeMembers for Envelope {
                 }
             }
         }
-        let ref_ = rt::required::<_, __A::Error>(__ref_, "ref")?;
-        let more = __more;
-        let merged = __merged;
+        let ref_ = rt::required::<_, __A::Error>(__m_ref_, "ref")?;
+        let more = __m_more;
+        let merged = __m_merged;
         let value = Envelope {
             ref_,
             more,
@@ -197,9 +197,9 @@ impl rt::VerifyMembers for Envelope {
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
-        let mut __ref_: ::core::option::Option<()> = None;
-        let mut __more: ::core::option::Option<()> = None;
-        let mut __merged: ::core::option::Option<()> = None;
+        let mut __m_ref_: ::core::option::Option<()> = None;
+        let mut __m_more: ::core::option::Option<()> = None;
+        let mut __m_merged: ::core::option::Option<()> = None;
         let mut __keys = rt::KeySet::default();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
@@ -207,7 +207,7 @@ impl rt::VerifyMembers for Envelope {
                 "ref" => {
                     rt::once(
                         &mut map,
-                        &mut __ref_,
+                        &mut __m_ref_,
                         "ref",
                         rt::Verified(
                             rt::RefinedSeed::<
@@ -220,7 +220,7 @@ impl rt::VerifyMembers for Envelope {
                 "more" => {
                     rt::once(
                         &mut map,
-                        &mut __more,
+                        &mut __m_more,
                         "more",
                         rt::Verified(rt::VecSeed {
                             item: rt::RefinedSeed::<
@@ -236,7 +236,7 @@ impl rt::VerifyMembers for Envelope {
                 "merged" => {
                     rt::once(
                         &mut map,
-                        &mut __merged,
+                        &mut __m_merged,
                         "merged",
                         rt::verified::<EnvelopeMerged>(),
                     )?
@@ -249,7 +249,7 @@ impl rt::VerifyMembers for Envelope {
                 }
             }
         }
-        rt::required::<_, __A::Error>(__ref_, "ref")?;
+        rt::required::<_, __A::Error>(__m_ref_, "ref")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };
@@ -427,15 +427,15 @@ impl rt::DecodeMembers for Reference {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Reference, __A::Error> {
-        let mut __kind: ::core::option::Option<ReferenceKind> = None;
-        let mut __id: ::core::option::Option<NonEmptyText> = None;
+        let mut __m_kind: ::core::option::Option<ReferenceKind> = None;
+        let mut __m_id: ::core::option::Option<NonEmptyText> = None;
         let mut extra = serde_json::Map::new();
         let mut __order_seen = rt::OrderRecorder::new();
         if let Some((k, v)) = pre {
             match k {
                 "kind" => {
                     __order_seen.push(0u16);
-                    __kind = Some(
+                    __m_kind = Some(
                         rt::pre_read::<ReferenceKind, __A::Error>(v, "/kind")?,
                     );
                 }
@@ -447,7 +447,7 @@ impl rt::DecodeMembers for Reference {
                 "kind" => {
                     rt::once(
                         &mut map,
-                        &mut __kind,
+                        &mut __m_kind,
                         "kind",
                         rt::TypeSeed::<ReferenceKind>::new(),
                     )?;
@@ -456,7 +456,7 @@ impl rt::DecodeMembers for Reference {
                 "id" => {
                     rt::once(
                         &mut map,
-                        &mut __id,
+                        &mut __m_id,
                         "id",
                         rt::TypeSeed::<NonEmptyText>::new(),
                     )?;
@@ -472,8 +472,8 @@ impl rt::DecodeMembers for Reference {
                 }
             }
         }
-        let kind = rt::required::<_, __A::Error>(__kind, "kind")?;
-        let id = rt::required::<_, __A::Error>(__id, "id")?;
+        let kind = rt::required::<_, __A::Error>(__m_kind, "kind")?;
+        let id = rt::required::<_, __A::Error>(__m_id, "id")?;
         let value = Reference {
             kind,
             id,
@@ -491,13 +491,13 @@ impl rt::VerifyMembers for Reference {
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
-        let mut __kind: ::core::option::Option<ReferenceKind> = None;
-        let mut __id: ::core::option::Option<()> = None;
+        let mut __m_kind: ::core::option::Option<ReferenceKind> = None;
+        let mut __m_id: ::core::option::Option<()> = None;
         let mut __keys = rt::KeySet::default();
         if let Some((k, v)) = pre {
             match k {
                 "kind" => {
-                    __kind = Some(
+                    __m_kind = Some(
                         rt::pre_read::<ReferenceKind, __A::Error>(v, "/kind")?,
                     );
                 }
@@ -509,13 +509,18 @@ impl rt::VerifyMembers for Reference {
                 "kind" => {
                     rt::once(
                         &mut map,
-                        &mut __kind,
+                        &mut __m_kind,
                         "kind",
                         rt::TypeSeed::<ReferenceKind>::new(),
                     )?
                 }
                 "id" => {
-                    rt::once(&mut map, &mut __id, "id", rt::verified::<NonEmptyText>())?
+                    rt::once(
+                        &mut map,
+                        &mut __m_id,
+                        "id",
+                        rt::verified::<NonEmptyText>(),
+                    )?
                 }
                 _ => {
                     if let Some(k) = __keys.insert(key) {
@@ -525,10 +530,10 @@ impl rt::VerifyMembers for Reference {
                 }
             }
         }
-        rt::required::<_, __A::Error>(__kind, "kind")?;
-        rt::required::<_, __A::Error>(__id, "id")?;
+        rt::required::<_, __A::Error>(__m_kind, "kind")?;
+        rt::required::<_, __A::Error>(__m_id, "id")?;
         let __members = |key: &str| match key {
-            "kind" => rt::probe_optional(&__kind),
+            "kind" => rt::probe_optional(&__m_kind),
             _ => rt::Probe::Absent,
         };
         let __view = rt::View(&__members);
@@ -688,16 +693,16 @@ impl rt::DecodeMembers for EnvelopeMerged {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<EnvelopeMerged, __A::Error> {
-        let mut __count: ::core::option::Option<rt::Integer> = None;
-        let mut __kind: ::core::option::Option<ReferenceKind> = None;
-        let mut __id: ::core::option::Option<NonEmptyText> = None;
+        let mut __m_count: ::core::option::Option<rt::Integer> = None;
+        let mut __m_kind: ::core::option::Option<ReferenceKind> = None;
+        let mut __m_id: ::core::option::Option<NonEmptyText> = None;
         let mut extra = serde_json::Map::new();
         let mut __order_seen = rt::OrderRecorder::new();
         if let Some((k, v)) = pre {
             match k {
                 "kind" => {
                     __order_seen.push(1u16);
-                    __kind = Some(
+                    __m_kind = Some(
                         rt::pre_read::<ReferenceKind, __A::Error>(v, "/kind")?,
                     );
                 }
@@ -707,13 +712,18 @@ impl rt::DecodeMembers for EnvelopeMerged {
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "count" => {
-                    rt::once(&mut map, &mut __count, "count", rt::IntegerSeed(&INT_0))?;
+                    rt::once(
+                        &mut map,
+                        &mut __m_count,
+                        "count",
+                        rt::IntegerSeed(&INT_0),
+                    )?;
                     __order_seen.push(0u16);
                 }
                 "kind" => {
                     rt::once(
                         &mut map,
-                        &mut __kind,
+                        &mut __m_kind,
                         "kind",
                         rt::TypeSeed::<ReferenceKind>::new(),
                     )?;
@@ -722,7 +732,7 @@ impl rt::DecodeMembers for EnvelopeMerged {
                 "id" => {
                     rt::once(
                         &mut map,
-                        &mut __id,
+                        &mut __m_id,
                         "id",
                         rt::TypeSeed::<NonEmptyText>::new(),
                     )?;
@@ -738,9 +748,9 @@ impl rt::DecodeMembers for EnvelopeMerged {
                 }
             }
         }
-        let count = rt::required::<_, __A::Error>(__count, "count")?;
-        let kind = rt::required::<_, __A::Error>(__kind, "kind")?;
-        let id = rt::required::<_, __A::Error>(__id, "id")?;
+        let count = rt::required::<_, __A::Error>(__m_count, "count")?;
+        let kind = rt::required::<_, __A::Error>(__m_kind, "kind")?;
+        let id = rt::required::<_, __A::Error>(__m_id, "id")?;
         let value = EnvelopeMerged {
             count,
             kind,
@@ -759,15 +769,15 @@ impl rt::VerifyMembers for EnvelopeMerged {
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
-        let mut __count: ::core::option::Option<()> = None;
-        let mut __kind: ::core::option::Option<()> = None;
-        let mut __id: ::core::option::Option<()> = None;
+        let mut __m_count: ::core::option::Option<()> = None;
+        let mut __m_kind: ::core::option::Option<()> = None;
+        let mut __m_id: ::core::option::Option<()> = None;
         let mut __keys = rt::KeySet::default();
         if let Some((k, v)) = pre {
             match k {
                 "kind" => {
                     rt::pre_read::<ReferenceKind, __A::Error>(v, "/kind")?;
-                    __kind = Some(());
+                    __m_kind = Some(());
                 }
                 _ => {}
             }
@@ -777,7 +787,7 @@ impl rt::VerifyMembers for EnvelopeMerged {
                 "count" => {
                     rt::once(
                         &mut map,
-                        &mut __count,
+                        &mut __m_count,
                         "count",
                         rt::Verified(rt::IntegerSeed(&INT_0)),
                     )?
@@ -785,13 +795,18 @@ impl rt::VerifyMembers for EnvelopeMerged {
                 "kind" => {
                     rt::once(
                         &mut map,
-                        &mut __kind,
+                        &mut __m_kind,
                         "kind",
                         rt::verified::<ReferenceKind>(),
                     )?
                 }
                 "id" => {
-                    rt::once(&mut map, &mut __id, "id", rt::verified::<NonEmptyText>())?
+                    rt::once(
+                        &mut map,
+                        &mut __m_id,
+                        "id",
+                        rt::verified::<NonEmptyText>(),
+                    )?
                 }
                 _ => {
                     if let Some(k) = __keys.insert(key) {
@@ -801,9 +816,9 @@ impl rt::VerifyMembers for EnvelopeMerged {
                 }
             }
         }
-        rt::required::<_, __A::Error>(__count, "count")?;
-        rt::required::<_, __A::Error>(__kind, "kind")?;
-        rt::required::<_, __A::Error>(__id, "id")?;
+        rt::required::<_, __A::Error>(__m_count, "count")?;
+        rt::required::<_, __A::Error>(__m_kind, "kind")?;
+        rt::required::<_, __A::Error>(__m_id, "id")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };

@@ -127,10 +127,10 @@ impl rt::DecodeMembers for Record {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Record, __A::Error> {
-        let mut __a: ::core::option::Option<::core::option::Option<rt::Str>> = None;
-        let mut __b: ::core::option::Option<::core::option::Option<rt::Integer>> = None;
-        let mut __c: ::core::option::Option<::core::option::Option<RecordC>> = None;
-        let mut __d: ::core::option::Option<rt::Str> = None;
+        let mut __m_a: ::core::option::Option<::core::option::Option<rt::Str>> = None;
+        let mut __m_b: ::core::option::Option<::core::option::Option<rt::Integer>> = None;
+        let mut __m_c: ::core::option::Option<::core::option::Option<RecordC>> = None;
+        let mut __m_d: ::core::option::Option<rt::Str> = None;
         let mut extra = serde_json::Map::new();
         let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
@@ -139,7 +139,7 @@ impl rt::DecodeMembers for Record {
                 "a" => {
                     rt::once(
                         &mut map,
-                        &mut __a,
+                        &mut __m_a,
                         "a",
                         rt::NullableSeed(rt::StrSeed(&STR_0)),
                     )?;
@@ -148,7 +148,7 @@ impl rt::DecodeMembers for Record {
                 "b" => {
                     rt::once(
                         &mut map,
-                        &mut __b,
+                        &mut __m_b,
                         "b",
                         rt::NullableSeed(rt::IntegerSeed(&INT_0)),
                     )?;
@@ -157,14 +157,14 @@ impl rt::DecodeMembers for Record {
                 "c" => {
                     rt::once(
                         &mut map,
-                        &mut __c,
+                        &mut __m_c,
                         "c",
                         rt::NullableSeed(rt::TypeSeed::<RecordC>::new()),
                     )?;
                     __order_seen.push(2u16);
                 }
                 "d" => {
-                    rt::once(&mut map, &mut __d, "d", rt::StrSeed(&STR_0))?;
+                    rt::once(&mut map, &mut __m_d, "d", rt::StrSeed(&STR_0))?;
                     __order_seen.push(3u16);
                 }
                 _ => {
@@ -177,13 +177,13 @@ impl rt::DecodeMembers for Record {
                 }
             }
         }
-        let a = rt::required::<_, __A::Error>(__a, "a")?;
-        let b = match __b {
+        let a = rt::required::<_, __A::Error>(__m_a, "a")?;
+        let b = match __m_b {
             None => rt::Tri::Absent,
             Some(v) => rt::Tri::from_present(v),
         };
-        let c = rt::required::<_, __A::Error>(__c, "c")?;
-        let d = __d;
+        let c = rt::required::<_, __A::Error>(__m_c, "c")?;
+        let d = __m_d;
         let value = Record {
             a,
             b,
@@ -203,10 +203,10 @@ impl rt::VerifyMembers for Record {
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
-        let mut __a: ::core::option::Option<()> = None;
-        let mut __b: ::core::option::Option<()> = None;
-        let mut __c: ::core::option::Option<()> = None;
-        let mut __d: ::core::option::Option<()> = None;
+        let mut __m_a: ::core::option::Option<()> = None;
+        let mut __m_b: ::core::option::Option<()> = None;
+        let mut __m_c: ::core::option::Option<()> = None;
+        let mut __m_d: ::core::option::Option<()> = None;
         let mut __keys = rt::KeySet::default();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
@@ -214,7 +214,7 @@ impl rt::VerifyMembers for Record {
                 "a" => {
                     rt::once(
                         &mut map,
-                        &mut __a,
+                        &mut __m_a,
                         "a",
                         rt::Verified(rt::NullableSeed(rt::StrSeed(&STR_0))),
                     )?
@@ -222,7 +222,7 @@ impl rt::VerifyMembers for Record {
                 "b" => {
                     rt::once(
                         &mut map,
-                        &mut __b,
+                        &mut __m_b,
                         "b",
                         rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_0))),
                     )?
@@ -230,13 +230,18 @@ impl rt::VerifyMembers for Record {
                 "c" => {
                     rt::once(
                         &mut map,
-                        &mut __c,
+                        &mut __m_c,
                         "c",
                         rt::Verified(rt::NullableSeed(rt::TypeSeed::<RecordC>::new())),
                     )?
                 }
                 "d" => {
-                    rt::once(&mut map, &mut __d, "d", rt::Verified(rt::StrSeed(&STR_0)))?
+                    rt::once(
+                        &mut map,
+                        &mut __m_d,
+                        "d",
+                        rt::Verified(rt::StrSeed(&STR_0)),
+                    )?
                 }
                 _ => {
                     if let Some(k) = __keys.insert(key) {
@@ -246,8 +251,8 @@ impl rt::VerifyMembers for Record {
                 }
             }
         }
-        rt::required::<_, __A::Error>(__a, "a")?;
-        rt::required::<_, __A::Error>(__c, "c")?;
+        rt::required::<_, __A::Error>(__m_a, "a")?;
+        rt::required::<_, __A::Error>(__m_c, "c")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };
@@ -398,14 +403,14 @@ impl rt::DecodeMembers for RecordC {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<RecordC, __A::Error> {
-        let mut __x: ::core::option::Option<bool> = None;
+        let mut __m_x: ::core::option::Option<bool> = None;
         let mut extra = serde_json::Map::new();
         let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "x" => {
-                    rt::once(&mut map, &mut __x, "x", rt::BoolSeed(None))?;
+                    rt::once(&mut map, &mut __m_x, "x", rt::BoolSeed(None))?;
                     __order_seen.push(0u16);
                 }
                 _ => {
@@ -418,7 +423,7 @@ impl rt::DecodeMembers for RecordC {
                 }
             }
         }
-        let x = rt::required::<_, __A::Error>(__x, "x")?;
+        let x = rt::required::<_, __A::Error>(__m_x, "x")?;
         let value = RecordC {
             x,
             extra,
@@ -435,13 +440,18 @@ impl rt::VerifyMembers for RecordC {
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
-        let mut __x: ::core::option::Option<()> = None;
+        let mut __m_x: ::core::option::Option<()> = None;
         let mut __keys = rt::KeySet::default();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "x" => {
-                    rt::once(&mut map, &mut __x, "x", rt::Verified(rt::BoolSeed(None)))?
+                    rt::once(
+                        &mut map,
+                        &mut __m_x,
+                        "x",
+                        rt::Verified(rt::BoolSeed(None)),
+                    )?
                 }
                 _ => {
                     if let Some(k) = __keys.insert(key) {
@@ -451,7 +461,7 @@ impl rt::VerifyMembers for RecordC {
                 }
             }
         }
-        rt::required::<_, __A::Error>(__x, "x")?;
+        rt::required::<_, __A::Error>(__m_x, "x")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };

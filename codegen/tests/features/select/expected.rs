@@ -101,14 +101,16 @@ impl rt::DecodeMembers for Message {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Message, __A::Error> {
-        let mut __type_: ::core::option::Option<MessageType> = None;
-        let mut __body: ::core::option::Option<rt::Pending<MessageBody>> = None;
+        let mut __m_type_: ::core::option::Option<MessageType> = None;
+        let mut __m_body: ::core::option::Option<rt::Pending<MessageBody>> = None;
         let mut __order_seen = rt::OrderRecorder::new();
         if let Some((k, v)) = pre {
             match k {
                 "type" => {
                     __order_seen.push(0u16);
-                    __type_ = Some(rt::pre_read::<MessageType, __A::Error>(v, "/type")?);
+                    __m_type_ = Some(
+                        rt::pre_read::<MessageType, __A::Error>(v, "/type")?,
+                    );
                 }
                 _ => {}
             }
@@ -118,19 +120,19 @@ impl rt::DecodeMembers for Message {
                 "type" => {
                     rt::once(
                         &mut map,
-                        &mut __type_,
+                        &mut __m_type_,
                         "type",
                         rt::TypeSeed::<MessageType>::new(),
                     )?;
                     __order_seen.push(0u16);
                 }
                 "body" => {
-                    if __body.is_some() {
+                    if __m_body.is_some() {
                         return Err(rt::duplicate(&mut map, "body"));
                     }
                     __order_seen.push(1u16);
-                    __body = Some(
-                        match &__type_ {
+                    __m_body = Some(
+                        match &__m_type_ {
                             Some(s) => {
                                 rt::Pending::Done(
                                     map.next_value_seed(__MessageBodySeed(s))?,
@@ -154,8 +156,8 @@ impl rt::DecodeMembers for Message {
                 }
             }
         }
-        let type_ = rt::required::<_, __A::Error>(__type_, "type")?;
-        let body = match __body {
+        let type_ = rt::required::<_, __A::Error>(__m_type_, "type")?;
+        let body = match __m_body {
             Some(p) => {
                 match p {
                     rt::Pending::Done(v) => v,
@@ -191,14 +193,16 @@ impl rt::VerifyMembers for Message {
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
-        let mut __type_: ::core::option::Option<MessageType> = None;
-        let mut __body: ::core::option::Option<
+        let mut __m_type_: ::core::option::Option<MessageType> = None;
+        let mut __m_body: ::core::option::Option<
             ::core::option::Option<Box<serde_json::value::RawValue>>,
         > = None;
         if let Some((k, v)) = pre {
             match k {
                 "type" => {
-                    __type_ = Some(rt::pre_read::<MessageType, __A::Error>(v, "/type")?);
+                    __m_type_ = Some(
+                        rt::pre_read::<MessageType, __A::Error>(v, "/type")?,
+                    );
                 }
                 _ => {}
             }
@@ -208,17 +212,17 @@ impl rt::VerifyMembers for Message {
                 "type" => {
                     rt::once(
                         &mut map,
-                        &mut __type_,
+                        &mut __m_type_,
                         "type",
                         rt::TypeSeed::<MessageType>::new(),
                     )?
                 }
                 "body" => {
-                    if __body.is_some() {
+                    if __m_body.is_some() {
                         return Err(rt::duplicate(&mut map, "body"));
                     }
-                    __body = Some(
-                        match &__type_ {
+                    __m_body = Some(
+                        match &__m_type_ {
                             Some(s) => {
                                 map.next_value_seed(rt::Verified(__MessageBodySeed(s)))?;
                                 None
@@ -239,8 +243,8 @@ impl rt::VerifyMembers for Message {
                 }
             }
         }
-        let type_ = rt::required::<_, __A::Error>(__type_, "type")?;
-        match __body {
+        let type_ = rt::required::<_, __A::Error>(__m_type_, "type")?;
+        match __m_body {
             Some(Some(r)) => {
                 rt::verify_raw::<_, __A::Error>(&r, __MessageBodySeed(&type_))?;
             }
@@ -563,7 +567,7 @@ impl rt::DecodeMembers for Text {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Text, __A::Error> {
-        let mut __text: ::core::option::Option<Text0To5> = None;
+        let mut __m_text: ::core::option::Option<Text0To5> = None;
         let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
@@ -571,7 +575,7 @@ impl rt::DecodeMembers for Text {
                 "text" => {
                     rt::once(
                         &mut map,
-                        &mut __text,
+                        &mut __m_text,
                         "text",
                         rt::TypeSeed::<Text0To5>::new(),
                     )?;
@@ -587,7 +591,7 @@ impl rt::DecodeMembers for Text {
                 }
             }
         }
-        let text = rt::required::<_, __A::Error>(__text, "text")?;
+        let text = rt::required::<_, __A::Error>(__m_text, "text")?;
         let value = Text {
             text,
             __order: __order_seen.finish(),
@@ -603,12 +607,17 @@ impl rt::VerifyMembers for Text {
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
-        let mut __text: ::core::option::Option<()> = None;
+        let mut __m_text: ::core::option::Option<()> = None;
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "text" => {
-                    rt::once(&mut map, &mut __text, "text", rt::verified::<Text0To5>())?
+                    rt::once(
+                        &mut map,
+                        &mut __m_text,
+                        "text",
+                        rt::verified::<Text0To5>(),
+                    )?
                 }
                 other => {
                     let msg = format!("unknown member `{other}` is not allowed");
@@ -620,7 +629,7 @@ impl rt::VerifyMembers for Text {
                 }
             }
         }
-        rt::required::<_, __A::Error>(__text, "text")?;
+        rt::required::<_, __A::Error>(__m_text, "text")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };
@@ -730,14 +739,14 @@ impl rt::DecodeMembers for MessageBodyImage {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<MessageBodyImage, __A::Error> {
-        let mut __url: ::core::option::Option<Url> = None;
+        let mut __m_url: ::core::option::Option<Url> = None;
         let mut extra = serde_json::Map::new();
         let mut __order_seen = rt::OrderRecorder::new();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
                 "url" => {
-                    rt::once(&mut map, &mut __url, "url", rt::TypeSeed::<Url>::new())?;
+                    rt::once(&mut map, &mut __m_url, "url", rt::TypeSeed::<Url>::new())?;
                     __order_seen.push(0u16);
                 }
                 _ => {
@@ -750,7 +759,7 @@ impl rt::DecodeMembers for MessageBodyImage {
                 }
             }
         }
-        let url = rt::required::<_, __A::Error>(__url, "url")?;
+        let url = rt::required::<_, __A::Error>(__m_url, "url")?;
         let value = MessageBodyImage {
             url,
             extra,
@@ -767,13 +776,13 @@ impl rt::VerifyMembers for MessageBodyImage {
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
-        let mut __url: ::core::option::Option<()> = None;
+        let mut __m_url: ::core::option::Option<()> = None;
         let mut __unknown_0: ::core::option::Option<serde_json::Value> = None;
         let mut __keys = rt::KeySet::default();
         let _ = pre;
         while let Some(key) = map.next_key::<rt::Key<'de>>()? {
             match key.as_str() {
-                "url" => rt::once(&mut map, &mut __url, "url", rt::verified::<Url>())?,
+                "url" => rt::once(&mut map, &mut __m_url, "url", rt::verified::<Url>())?,
                 "channel" => {
                     if __unknown_0.is_some() {
                         return Err(rt::duplicate(&mut map, "channel"));
@@ -788,7 +797,7 @@ impl rt::VerifyMembers for MessageBodyImage {
                 }
             }
         }
-        rt::required::<_, __A::Error>(__url, "url")?;
+        rt::required::<_, __A::Error>(__m_url, "url")?;
         let __members = |key: &str| match key {
             "channel" => {
                 match &__unknown_0 {
@@ -929,14 +938,14 @@ impl rt::DecodeMembers for MessageBodyOther {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<MessageBodyOther, __A::Error> {
-        let mut __channel: ::core::option::Option<MessageBodyOtherChannel> = None;
+        let mut __m_channel: ::core::option::Option<MessageBodyOtherChannel> = None;
         let mut extra = serde_json::Map::new();
         let mut __order_seen = rt::OrderRecorder::new();
         if let Some((k, v)) = pre {
             match k {
                 "channel" => {
                     __order_seen.push(0u16);
-                    __channel = Some(
+                    __m_channel = Some(
                         rt::pre_read::<
                             MessageBodyOtherChannel,
                             __A::Error,
@@ -951,7 +960,7 @@ impl rt::DecodeMembers for MessageBodyOther {
                 "channel" => {
                     rt::once(
                         &mut map,
-                        &mut __channel,
+                        &mut __m_channel,
                         "channel",
                         rt::TypeSeed::<MessageBodyOtherChannel>::new(),
                     )?;
@@ -967,7 +976,7 @@ impl rt::DecodeMembers for MessageBodyOther {
                 }
             }
         }
-        let channel = __channel;
+        let channel = __m_channel;
         let value = MessageBodyOther {
             channel,
             extra,
@@ -984,13 +993,13 @@ impl rt::VerifyMembers for MessageBodyOther {
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
-        let mut __channel: ::core::option::Option<()> = None;
+        let mut __m_channel: ::core::option::Option<()> = None;
         let mut __keys = rt::KeySet::default();
         if let Some((k, v)) = pre {
             match k {
                 "channel" => {
                     rt::pre_read::<MessageBodyOtherChannel, __A::Error>(v, "/channel")?;
-                    __channel = Some(());
+                    __m_channel = Some(());
                 }
                 _ => {}
             }
@@ -1000,7 +1009,7 @@ impl rt::VerifyMembers for MessageBodyOther {
                 "channel" => {
                     rt::once(
                         &mut map,
-                        &mut __channel,
+                        &mut __m_channel,
                         "channel",
                         rt::verified::<MessageBodyOtherChannel>(),
                     )?

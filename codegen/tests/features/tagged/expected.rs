@@ -335,15 +335,15 @@ impl rt::DecodeMembers for Circle {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Circle, __A::Error> {
-        let mut __kind: ::core::option::Option<CircleKind> = None;
-        let mut __radius: ::core::option::Option<f64> = None;
+        let mut __m_kind: ::core::option::Option<CircleKind> = None;
+        let mut __m_radius: ::core::option::Option<f64> = None;
         let mut extra = serde_json::Map::new();
         let mut __order_seen = rt::OrderRecorder::new();
         if let Some((k, v)) = pre {
             match k {
                 "kind" => {
                     __order_seen.push(0u16);
-                    __kind = Some(rt::pre_read::<CircleKind, __A::Error>(v, "/kind")?);
+                    __m_kind = Some(rt::pre_read::<CircleKind, __A::Error>(v, "/kind")?);
                 }
                 _ => {}
             }
@@ -353,14 +353,14 @@ impl rt::DecodeMembers for Circle {
                 "kind" => {
                     rt::once(
                         &mut map,
-                        &mut __kind,
+                        &mut __m_kind,
                         "kind",
                         rt::TypeSeed::<CircleKind>::new(),
                     )?;
                     __order_seen.push(0u16);
                 }
                 "radius" => {
-                    rt::once(&mut map, &mut __radius, "radius", rt::NumSeed(&NUM_0))?;
+                    rt::once(&mut map, &mut __m_radius, "radius", rt::NumSeed(&NUM_0))?;
                     __order_seen.push(1u16);
                 }
                 _ => {
@@ -373,8 +373,8 @@ impl rt::DecodeMembers for Circle {
                 }
             }
         }
-        let kind = rt::required::<_, __A::Error>(__kind, "kind")?;
-        let radius = rt::required::<_, __A::Error>(__radius, "radius")?;
+        let kind = rt::required::<_, __A::Error>(__m_kind, "kind")?;
+        let radius = rt::required::<_, __A::Error>(__m_radius, "radius")?;
         let value = Circle {
             kind,
             radius,
@@ -392,14 +392,14 @@ impl rt::VerifyMembers for Circle {
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
-        let mut __kind: ::core::option::Option<()> = None;
-        let mut __radius: ::core::option::Option<()> = None;
+        let mut __m_kind: ::core::option::Option<()> = None;
+        let mut __m_radius: ::core::option::Option<()> = None;
         let mut __keys = rt::KeySet::default();
         if let Some((k, v)) = pre {
             match k {
                 "kind" => {
                     rt::pre_read::<CircleKind, __A::Error>(v, "/kind")?;
-                    __kind = Some(());
+                    __m_kind = Some(());
                 }
                 _ => {}
             }
@@ -409,7 +409,7 @@ impl rt::VerifyMembers for Circle {
                 "kind" => {
                     rt::once(
                         &mut map,
-                        &mut __kind,
+                        &mut __m_kind,
                         "kind",
                         rt::verified::<CircleKind>(),
                     )?
@@ -417,7 +417,7 @@ impl rt::VerifyMembers for Circle {
                 "radius" => {
                     rt::once(
                         &mut map,
-                        &mut __radius,
+                        &mut __m_radius,
                         "radius",
                         rt::Verified(rt::NumSeed(&NUM_0)),
                     )?
@@ -430,8 +430,8 @@ impl rt::VerifyMembers for Circle {
                 }
             }
         }
-        rt::required::<_, __A::Error>(__kind, "kind")?;
-        rt::required::<_, __A::Error>(__radius, "radius")?;
+        rt::required::<_, __A::Error>(__m_kind, "kind")?;
+        rt::required::<_, __A::Error>(__m_radius, "radius")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };
@@ -582,14 +582,14 @@ impl rt::DecodeMembers for Square {
         mut map: __A,
         pre: ::core::option::Option<(&str, &str)>,
     ) -> ::core::result::Result<Square, __A::Error> {
-        let mut __kind: ::core::option::Option<SquareKind> = None;
-        let mut __side: ::core::option::Option<rt::Integer> = None;
+        let mut __m_kind: ::core::option::Option<SquareKind> = None;
+        let mut __m_side: ::core::option::Option<rt::Integer> = None;
         let mut __order_seen = rt::OrderRecorder::new();
         if let Some((k, v)) = pre {
             match k {
                 "kind" => {
                     __order_seen.push(0u16);
-                    __kind = Some(rt::pre_read::<SquareKind, __A::Error>(v, "/kind")?);
+                    __m_kind = Some(rt::pre_read::<SquareKind, __A::Error>(v, "/kind")?);
                 }
                 _ => {}
             }
@@ -599,14 +599,14 @@ impl rt::DecodeMembers for Square {
                 "kind" => {
                     rt::once(
                         &mut map,
-                        &mut __kind,
+                        &mut __m_kind,
                         "kind",
                         rt::TypeSeed::<SquareKind>::new(),
                     )?;
                     __order_seen.push(0u16);
                 }
                 "side" => {
-                    rt::once(&mut map, &mut __side, "side", rt::IntegerSeed(&INT_0))?;
+                    rt::once(&mut map, &mut __m_side, "side", rt::IntegerSeed(&INT_0))?;
                     __order_seen.push(1u16);
                 }
                 other => {
@@ -619,8 +619,8 @@ impl rt::DecodeMembers for Square {
                 }
             }
         }
-        let kind = rt::required::<_, __A::Error>(__kind, "kind")?;
-        let side = rt::required::<_, __A::Error>(__side, "side")?;
+        let kind = rt::required::<_, __A::Error>(__m_kind, "kind")?;
+        let side = rt::required::<_, __A::Error>(__m_side, "side")?;
         let value = Square {
             kind,
             side,
@@ -637,13 +637,13 @@ impl rt::VerifyMembers for Square {
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
-        let mut __kind: ::core::option::Option<()> = None;
-        let mut __side: ::core::option::Option<()> = None;
+        let mut __m_kind: ::core::option::Option<()> = None;
+        let mut __m_side: ::core::option::Option<()> = None;
         if let Some((k, v)) = pre {
             match k {
                 "kind" => {
                     rt::pre_read::<SquareKind, __A::Error>(v, "/kind")?;
-                    __kind = Some(());
+                    __m_kind = Some(());
                 }
                 _ => {}
             }
@@ -653,7 +653,7 @@ impl rt::VerifyMembers for Square {
                 "kind" => {
                     rt::once(
                         &mut map,
-                        &mut __kind,
+                        &mut __m_kind,
                         "kind",
                         rt::verified::<SquareKind>(),
                     )?
@@ -661,7 +661,7 @@ impl rt::VerifyMembers for Square {
                 "side" => {
                     rt::once(
                         &mut map,
-                        &mut __side,
+                        &mut __m_side,
                         "side",
                         rt::Verified(rt::IntegerSeed(&INT_0)),
                     )?
@@ -676,8 +676,8 @@ impl rt::VerifyMembers for Square {
                 }
             }
         }
-        rt::required::<_, __A::Error>(__kind, "kind")?;
-        rt::required::<_, __A::Error>(__side, "side")?;
+        rt::required::<_, __A::Error>(__m_kind, "kind")?;
+        rt::required::<_, __A::Error>(__m_side, "side")?;
         let __members = |key: &str| match key {
             _ => rt::Probe::Absent,
         };
