@@ -49,6 +49,41 @@ fn verify_by_decoding(name: &Ident) -> TokenStream {
     }
 }
 
+/// A union's enum: one variant per alternative, written back as the alternative's own JSON.
+fn untagged_enum(name: &Ident, defs: &[TokenStream]) -> TokenStream {
+    quote! {
+        #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+        #[serde(crate = "rt::serde")]
+        #[serde(untagged)]
+        pub enum #name {
+            #(#defs)*
+        }
+    }
+}
+
+/// `Check` of an enum whose variants each check their own value (`check_arms`, one per variant).
+fn check_by_variant(name: &Ident, check_arms: &[TokenStream]) -> TokenStream {
+    quote! {
+        impl rt::Check for #name {
+            fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+                match self { #(#check_arms)* }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// `Probed` of a type whose values are all JSON objects.
+fn object_probe(name: &Ident) -> TokenStream {
+    quote! {
+        impl rt::Probed for #name {
+            fn probe(&self) -> rt::Probe<'_> {
+                rt::Probe::Object
+            }
+        }
+    }
+}
+
 /// The runtime's `Keyword` variant for a snake_case code (`max_length` -> `rt::Keyword::MaxLength`).
 fn keyword(code: &str) -> TokenStream {
     let variant = ident(&crate::names::pascal(code));

@@ -35,18 +35,15 @@ impl Emitter<'_> {
             froms,
         } = p;
         let fields = self.select_fields(s, &name);
+        let enum_def = untagged_enum(&name, &defs);
+        let probe_and_check = [object_probe(&name), check_by_variant(&name, &check_arms)];
         let selector_name = self.model.items[s.selector_enum].name();
         let doc = format!(
             " A member whose schema is chosen by the value of [`{selector_name}`]; one variant per group of values."
         );
         quote! {
             #[doc = #doc]
-            #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-            #[serde(crate = "rt::serde")]
-            #[serde(untagged)]
-            pub enum #name {
-                #(#defs)*
-            }
+            #enum_def
             #[derive(Clone, Copy)]
             struct #seed_ty<'a>(&'a #selector);
             impl<'de> serde::de::DeserializeSeed<'de> for #seed_ty<'_> {
@@ -64,17 +61,7 @@ impl Emitter<'_> {
                     }
                 }
             }
-            impl rt::Probed for #name {
-                fn probe(&self) -> rt::Probe<'_> {
-                    rt::Probe::Object
-                }
-            }
-            impl rt::Check for #name {
-                fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-                    match self { #(#check_arms)* }
-                    Ok(())
-                }
-            }
+            #(#probe_and_check)*
             #(#froms)*
             #fields
             impl #name {

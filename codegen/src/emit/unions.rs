@@ -107,14 +107,11 @@ impl Emitter<'_> {
         let (defs, tags, froms, check_arms) = (&p.defs, &p.tags, &p.froms, &p.check_arms);
         let decode = tagged_visitor(t, &name, false, &p.fast_arms, &p.arms);
         let verify = tagged_visitor(t, &name, true, &p.v_fast_arms, &p.v_arms);
+        let enum_def = untagged_enum(&name, defs);
+        let probe_and_check = [object_probe(&name), check_by_variant(&name, check_arms)];
         quote! {
             #doc
-            #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-            #[serde(crate = "rt::serde")]
-            #[serde(untagged)]
-            pub enum #name {
-                #(#defs)*
-            }
+            #enum_def
             impl #name {
                 /// The value of the discriminating member.
                 pub fn tag(&self) -> &'static str {
@@ -124,17 +121,7 @@ impl Emitter<'_> {
             #(#froms)*
             #decode
             #verify
-            impl rt::Probed for #name {
-                fn probe(&self) -> rt::Probe<'_> {
-                    rt::Probe::Object
-                }
-            }
-            impl rt::Check for #name {
-                fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-                    match self { #(#check_arms)* }
-                    Ok(())
-                }
-            }
+            #(#probe_and_check)*
         }
     }
 
@@ -203,14 +190,11 @@ impl Emitter<'_> {
             });
         }
         let n = t.variants.len();
+        let enum_def = untagged_enum(&name, &defs);
+        let probe = object_probe(&name);
         quote! {
             #doc
-            #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-            #[serde(crate = "rt::serde")]
-            #[serde(untagged)]
-            pub enum #name {
-                #(#defs)*
-            }
+            #enum_def
             impl<'de> serde::Deserialize<'de> for #name {
                 fn deserialize<__D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
                     let raw = <Box<serde_json::value::RawValue> as serde::Deserialize>::deserialize(d)?;
@@ -226,11 +210,7 @@ impl Emitter<'_> {
                     }
                 }
             }
-            impl rt::Probed for #name {
-                fn probe(&self) -> rt::Probe<'_> {
-                    rt::Probe::Object
-                }
-            }
+            #probe
             impl rt::Check for #name {
                 /// Exactly one alternative must accept the value: decided on its JSON, as decoding does.
                 fn check(&self) -> ::core::result::Result<(), rt::Failure> {
@@ -259,14 +239,11 @@ impl Emitter<'_> {
             check_arms.push(quote! { #name::#v(x) => { let _ = x; #c } });
             visits.extend(self.by_type_visit(&name, &v, &rty, ty));
         }
+        let enum_def = untagged_enum(&name, &defs);
+        let check = check_by_variant(&name, &check_arms);
         quote! {
             #doc
-            #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-            #[serde(crate = "rt::serde")]
-            #[serde(untagged)]
-            pub enum #name {
-                #(#defs)*
-            }
+            #enum_def
             impl<'de> serde::Deserialize<'de> for #name {
                 fn deserialize<__D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
                     struct V;
@@ -285,12 +262,7 @@ impl Emitter<'_> {
                     match self { #(#probes)* }
                 }
             }
-            impl rt::Check for #name {
-                fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-                    match self { #(#check_arms)* }
-                    Ok(())
-                }
-            }
+            #check
         }
     }
 

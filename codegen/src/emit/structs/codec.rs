@@ -201,6 +201,7 @@ pub(super) fn check_impls(
     let name = &cx.name;
     let (probes, extra_probe) = (&p.probes, &extra.probe);
     let json_object = json_object(cx);
+    let probe = object_probe(name);
     let field_checks = &p.field_checks;
     let (rules_call, check_fn) = if rules.is_empty() {
         (quote! {}, quote! {})
@@ -242,11 +243,7 @@ pub(super) fn check_impls(
             }
             #json_object
         }
-        impl rt::Probed for #name {
-            fn probe(&self) -> rt::Probe<'_> {
-                rt::Probe::Object
-            }
-        }
+        #probe
         #check_impl
         #check_fn
     }
