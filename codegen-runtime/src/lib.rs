@@ -2815,6 +2815,45 @@ pub fn verify_raw<'a, S: VerifySeed<'a>, E: de::Error>(
     seed.verify(&mut de).map_err(E::custom)
 }
 
+/// Checks `value`'s JSON against node `node` of `program`: the rules of a typed value that its
+/// type does not say, located in the value as the program locates them.
+pub fn program_rule<T: serde::Serialize + ?Sized>(
+    program: &eval::Program,
+    node: usize,
+    value: &T,
+) -> Result<(), Failure> {
+    let json = serde_json::to_value(value)
+        .map_err(|e| Failure::new(Keyword::Encode, "", e.to_string()))?;
+    program.check(node, &json)
+}
+
+/// Decodes with `inner`, then checks the value's JSON against `nodes` of `program`: the rules of a
+/// value that its type does not say.
+#[derive(Clone, Copy)]
+pub struct RuleSeed<S> {
+    /// The value's decoder.
+    pub inner: S,
+    /// The generated code's program.
+    pub program: fn() -> &'static eval::Program,
+    /// The rules' nodes.
+    pub nodes: &'static [usize],
+}
+
+impl<'de, S> DeserializeSeed<'de> for RuleSeed<S>
+where
+    S: DeserializeSeed<'de>,
+    S::Value: serde::Serialize,
+{
+    type Value = S::Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        let value = self.inner.deserialize(d)?;
+        for &n in self.nodes {
+            program_rule((self.program)(), n, &value).map_err(Failure::into_error)?;
+        }
+        Ok(value)
+    }
+}
+
 /// The checker for schemas compiled to programs (see the module).
 pub mod eval;
 

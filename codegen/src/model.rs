@@ -75,6 +75,9 @@ pub struct ArrayTy {
     pub max: Option<u64>,
     /// `uniqueItems`.
     pub unique: bool,
+    /// Rules the typed model does not say (`contains`, an `allOf` on the array, ...): nodes of
+    /// the schema program, each checked on the array's JSON.
+    pub rules: Vec<usize>,
 }
 
 /// A check on one value, evaluated on typed data (`const`/`enum`, `false`, `type`, item counts).
@@ -165,6 +168,9 @@ pub struct Struct {
     pub one_ofs: Vec<Vec<ObjPred>>,
     /// Predicates that always apply (narrowings merged from `allOf`).
     pub checks: Vec<ObjPred>,
+    /// Rules the typed model does not say (an `if` on a nested member, `else`, `minProperties`,
+    /// ...): nodes of the schema program, each checked on the value's JSON.
+    pub programs: Vec<usize>,
 }
 
 #[derive(Debug, Clone)]

@@ -31,6 +31,7 @@ feature!(cross_file);
 feature!(identifiers);
 feature!(maps);
 feature!(narrowing);
+feature!(rules);
 feature!(nullable);
 feature!(select);
 feature!(tagged);
@@ -65,7 +66,7 @@ fn snapshots_match_the_generator() {
     );
     assert_eq!(
         dirs.iter().filter(|d| d.is_dir()).count(),
-        11,
+        12,
         "a feature directory is not compiled below"
     );
 }
@@ -437,6 +438,84 @@ fn the_built_in_date_time_is_rfc_3339() {
     ] {
         assert!(!ok(bad), "{bad}");
     }
+}
+
+#[test]
+fn rules_no_type_says_are_checked_on_the_typed_value() {
+    use rules::*;
+    // The envelope stays a struct with typed members whatever else its schema says.
+    let e: Envelope = ok(r#"{"kind":"stop","payload":{"action":"go"},"retries":2}"#);
+    assert_eq!((e.kind, e.retries), (EnvelopeKind::Stop, Some(2.into())));
+    let e: Envelope = ok(
+        r#"{"kind":"note","payload":{},"note":{"text":"hi"},"tags":["primary","x"],"final":false,"retries":0}"#,
+    );
+    assert!(matches!(e.note, rt_support::Tri::Value(ref n) if n.text.as_deref() == Some("hi")));
+    let _: Envelope = ok(r#"{"kind":"note","payload":{},"note":null}"#);
+    let _: Envelope = ok(r#"{"kind":"start","payload":{},"retries":1}"#);
+    // `if`/`then` with a redundant `type: object`: a typed conditional.
+    assert_eq!(
+        code::<Envelope>(r#"{"kind":"stop","payload":{}}"#),
+        "required"
+    );
+    // `if` on a nested member, `else`, a `oneOf` as a whole `then`: rules of the program.
+    assert_eq!(
+        code::<Envelope>(r#"{"kind":"note","payload":{"action":"abort"},"note":{}}"#),
+        "required"
+    );
+    let _: Envelope = ok(r#"{"kind":"note","payload":{"action":"abort","reason":"r"},"note":{}}"#);
+    assert_eq!(code::<Envelope>(r#"{"kind":"note","payload":{}}"#), "not");
+    assert_eq!(
+        code::<Envelope>(r#"{"kind":"stop","payload":{},"retries":1,"note":{}}"#),
+        "const"
+    );
+    assert_eq!(
+        code::<Envelope>(r#"{"kind":"start","payload":{}}"#),
+        "one_of"
+    );
+    assert_eq!(
+        code::<Envelope>(r#"{"kind":"start","payload":{},"retries":1,"tags":["primary"]}"#),
+        "one_of"
+    );
+    // `dependentRequired`, `const: false`, and the array's `contains`, `maxContains`, `allOf`.
+    assert_eq!(
+        code::<Envelope>(r#"{"kind":"note","payload":{},"note":{},"final":false}"#),
+        "dependent_required"
+    );
+    assert_eq!(
+        code::<Envelope>(r#"{"kind":"stop","payload":{},"retries":1,"final":true}"#),
+        "const"
+    );
+    assert_eq!(
+        code::<Envelope>(r#"{"kind":"stop","payload":{},"retries":1,"tags":["x"]}"#),
+        "contains"
+    );
+    assert_eq!(
+        code::<Envelope>(
+            r#"{"kind":"stop","payload":{},"retries":1,"tags":["primary","primary"]}"#
+        ),
+        "contains"
+    );
+    assert_eq!(
+        code::<Envelope>(
+            r#"{"kind":"stop","payload":{},"retries":1,"tags":["primary","a","b","c","d"]}"#
+        ),
+        "max_items"
+    );
+    // The failure is located in the value, as the checked types locate theirs.
+    let f = Envelope::builder()
+        .kind(EnvelopeKind::Stop)
+        .payload(EnvelopePayload::builder().build().unwrap())
+        .retries(1)
+        .tags(vec!["x".into()])
+        .build()
+        .unwrap_err();
+    assert_eq!((f.code.as_str(), f.rel.as_str()), ("contains", "/tags"));
+    let f = Envelope::builder()
+        .kind(EnvelopeKind::Note)
+        .payload(EnvelopePayload::builder().build().unwrap())
+        .build()
+        .unwrap_err();
+    assert_eq!(f.code.as_str(), "not");
 }
 
 #[test]

@@ -128,7 +128,11 @@ impl Emitter<'_> {
                         }
                     }
                 });
-                (counts.is_some() || each.is_some()).then(|| quote! { #counts #each })
+                let nodes = &a.rules;
+                let rules = (!nodes.is_empty())
+                    .then(|| quote! { #(rt::program_rule(__program(), #nodes, #v)?;)* });
+                (counts.is_some() || each.is_some() || rules.is_some())
+                    .then(|| quote! { #counts #each #rules })
             }
             Ty::Nullable(t) => {
                 let inner = self.checks(t, quote! { x })?;
@@ -209,7 +213,14 @@ impl Emitter<'_> {
                 let min = opt_u64(a.min);
                 let max = opt_u64(a.max);
                 let unique = a.unique;
-                quote! { rt::VecSeed { item: #item, min: #min, max: #max, unique: #unique } }
+                let seed =
+                    quote! { rt::VecSeed { item: #item, min: #min, max: #max, unique: #unique } };
+                if a.rules.is_empty() {
+                    seed
+                } else {
+                    let nodes = &a.rules;
+                    quote! { rt::RuleSeed { inner: #seed, program: __program, nodes: &[#(#nodes),*] } }
+                }
             }
             Ty::Nullable(t) => {
                 let s = self.seed(t);

@@ -11,31 +11,49 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Per member whose type `then` selects: each `if` that selects one, with the member's schema in
-/// that `then`.
-pub(super) type Selects = BTreeMap<String, Vec<(ObjPred, Loc)>>;
+/// that `then` and the schema object holding the `if`.
+pub(super) type Selects = BTreeMap<String, Vec<(ObjPred, Loc, Loc)>>;
 
 /// Enum values that trigger the same rules: the indexes of those rules, the values' Rust variant
 /// names, and the first value's JSON.
 type Group = (Vec<usize>, Vec<String>, String);
 
 impl Normalizer<'_> {
-    /// Sorts an object's `if`/`then` pairs: `then` members that bring structure select the
-    /// member's type by the tested constant; the rest of each `then` is a conditional check.
-    pub(super) fn split_conds(&self, conds: Vec<(ObjPred, Loc)>) -> Result<(Vec<Cond>, Selects)> {
+    /// Sorts an object's `if`/`then` pairs (each with the schema object holding it): `then`
+    /// members that bring structure select the member's type by the tested constant; the rest of
+    /// each `then` is a conditional check. A `then` the model cannot say is added to `rules`, for
+    /// the schema program.
+    pub(super) fn split_conds(
+        &self,
+        conds: Vec<(ObjPred, Loc)>,
+        rules: &mut Vec<(Loc, Vec<String>)>,
+    ) -> Result<(Vec<Cond>, Selects)> {
         let mut selects = Selects::new();
         let mut plain = Vec::new();
-        for (when, then_loc) in conds {
-            let then = self.then_pred(&when, &then_loc, &mut selects)?;
-            if !then.is_empty() {
-                plain.push(Cond { when, then });
+        for (when, holder) in conds {
+            let mut selected = Selects::new();
+            match self.then_pred(&when, &holder, &mut selected) {
+                Ok(then) => {
+                    if !then.is_empty() {
+                        plain.push(Cond { when, then });
+                    }
+                    for (k, v) in selected {
+                        selects.entry(k).or_default().extend(v);
+                    }
+                }
+                Err(e) if e.code == "unsupported_keyword" => {
+                    rules.push((holder, super::objects::conditional_keywords()));
+                }
+                Err(e) => return Err(e),
             }
         }
         Ok((plain, selects))
     }
 
-    /// What the `then` at `then_loc` checks when `when` holds; its members with a whole schema go to
-    /// `selects` instead.
-    fn then_pred(&self, when: &ObjPred, then_loc: &Loc, selects: &mut Selects) -> Result<ObjPred> {
+    /// What the `then` of the `if` in `holder` checks when `when` holds; its members with a whole
+    /// schema go to `selects` instead.
+    fn then_pred(&self, when: &ObjPred, holder: &Loc, selects: &mut Selects) -> Result<ObjPred> {
+        let then_loc = &holder.child("then");
         let mut then = ObjPred::default();
         let tobj = self
             .node(then_loc)
@@ -61,14 +79,17 @@ impl Normalizer<'_> {
                         let pl = then_loc.child("properties").child(name);
                         match self.val_pred(&pl) {
                             Some(p) => then.props.push((name.clone(), p)),
-                            None => selects
-                                .entry(name.clone())
-                                .or_default()
-                                .push((when.clone(), pl)),
+                            None => selects.entry(name.clone()).or_default().push((
+                                when.clone(),
+                                pl,
+                                holder.clone(),
+                            )),
                         }
                     }
                 }
                 "description" | "$comment" => {}
+                // The object is one already.
+                "type" if v == "object" => {}
                 other => {
                     return Err(self.err(
                         then_loc,
@@ -115,7 +136,7 @@ impl Normalizer<'_> {
         &mut self,
         owner: &str,
         member: &str,
-        rules: Vec<(ObjPred, Loc)>,
+        rules: Vec<(ObjPred, Loc, Loc)>,
         fields: &[Field],
         props: &[(String, Vec<Loc>)],
     ) -> Result<usize> {
@@ -171,12 +192,12 @@ impl Normalizer<'_> {
     /// The member every type-selecting `if` tests, and per rule the enum values that trigger it.
     fn selector_sets(
         &self,
-        rules: &[(ObjPred, Loc)],
+        rules: &[(ObjPred, Loc, Loc)],
         at: &Loc,
     ) -> Result<(String, Vec<BTreeSet<String>>)> {
         let mut selector: Option<String> = None;
         let mut sets = Vec::new();
-        for (when, _) in rules {
+        for (when, _, _) in rules {
             let ok = when.props.len() == 1
                 && when.not_required.is_empty()
                 && when.required.iter().all(|r| *r == when.props[0].0);

@@ -44,7 +44,7 @@ impl Normalizer<'_> {
     }
 
     /// Forgets the items a failed typed attempt made.
-    fn rollback(&mut self, mark: usize) {
+    pub(super) fn rollback(&mut self, mark: usize) {
         for item in self.model.items.drain(mark..) {
             self.taken.remove(item.name());
         }
@@ -99,12 +99,23 @@ impl Normalizer<'_> {
                 ));
             }
         };
-        self.check_keywords(loc, obj)?;
+        // Object and array schemas read their own keywords: what their type does not say, their
+        // rules check.
+        let object = obj.get("type") == Some(&Value::from("object"));
+        if obj.get("type") == Some(&Value::from("array")) {
+            return self.array(loc, obj, hint);
+        }
+        if !object {
+            self.check_keywords(loc, obj)?;
+        }
         if obj.contains_key("allOf") || obj.contains_key("if") {
             return self.all_of(loc, hint);
         }
         if let Some(r) = obj.get("$ref") {
             return self.reference(loc, obj, r, hint);
+        }
+        if object {
+            return self.object_type(loc, obj, hint);
         }
         if obj.contains_key("not") {
             return Err(self.err(
@@ -112,9 +123,6 @@ impl Normalizer<'_> {
                 "unsupported_keyword",
                 "`not` is supported only inside `then`",
             ));
-        }
-        if obj.get("type") == Some(&Value::from("object")) {
-            return self.object_type(loc, obj, hint);
         }
         if let Some(alts) = obj.get("oneOf").or_else(|| obj.get("anyOf")) {
             return self.union(loc, alts, hint);
@@ -226,11 +234,67 @@ impl Normalizer<'_> {
             Some(_) => self.ty(&loc.child("items"), &singular(hint))?,
             None => Ty::Any,
         };
+        let rules = self.array_rules(loc, obj)?;
         Ok(Ty::Array(Box::new(ArrayTy {
             item,
             min: uint("minItems"),
             max: uint("maxItems"),
             unique: obj.get("uniqueItems") == Some(&Value::Bool(true)),
+            rules,
         })))
+    }
+
+    /// The keywords of an array schema that its type does not say (`contains`, `allOf`, `if`,
+    /// ...), as one rule of the schema program. `prefixItems` and `unevaluatedItems` change
+    /// what the items are and keep the array a checked type.
+    fn array_rules(&mut self, loc: &Loc, obj: &Map<String, Value>) -> Result<Vec<usize>> {
+        const TYPED: &[&str] = &["type", "items", "minItems", "maxItems", "uniqueItems"];
+        // Keywords of other types say nothing of an array.
+        const OTHER: &[&str] = &[
+            "properties",
+            "required",
+            "additionalProperties",
+            "propertyNames",
+            "pattern",
+            "format",
+            "minLength",
+            "maxLength",
+            "minimum",
+            "maximum",
+            "then",
+            "else",
+        ];
+        let mut rest = Vec::new();
+        for k in obj.keys().map(String::as_str) {
+            if matches!(
+                k,
+                "prefixItems" | "unevaluatedItems" | "$dynamicRef" | "$dynamicAnchor"
+            ) {
+                return Err(self.err(
+                    loc,
+                    "unsupported_keyword",
+                    format!("unsupported keyword `{k}`"),
+                ));
+            }
+            if !(TYPED.contains(&k) || OTHER.contains(&k) || ANNOTATIONS.contains(&k)) {
+                rest.push(if k == "if" { "if" } else { k });
+            }
+        }
+        if rest.contains(&"if") {
+            rest.extend(["then", "else"]);
+        }
+        if rest.is_empty() {
+            return Ok(Vec::new());
+        }
+        let rest: Vec<String> = rest.into_iter().map(str::to_owned).collect();
+        let (n, dynamic) = self.program.rule(self.set, loc, &rest)?;
+        if dynamic {
+            return Err(self.err(
+                loc,
+                "unsupported_keyword",
+                "a rule whose `$dynamicRef` resolves through the dynamic scope is checked from the root",
+            ));
+        }
+        Ok(vec![n])
     }
 }

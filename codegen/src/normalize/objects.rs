@@ -22,12 +22,15 @@ struct ObjectParts {
     closed: Vec<BTreeSet<String>>,
     /// The schema of extra members, and the schema of their names if one is given.
     typed_extra: Option<(Loc, Option<Loc>)>,
-    /// Each `if`, read as a predicate, with the place of its `then`.
+    /// Each `if`, read as a predicate, with the schema object holding it.
     conds: Vec<(ObjPred, Loc)>,
     /// The branches of each `oneOf` that tests member values.
     one_ofs: Vec<Vec<ObjPred>>,
     /// `allOf` members that only narrow the object.
     checks: Vec<ObjPred>,
+    /// Keywords of the object schemas the typed reading leaves to the schema program, with the
+    /// schema object holding them.
+    rules: Vec<(Loc, Vec<String>)>,
 }
 
 impl ObjectParts {
@@ -47,14 +50,13 @@ impl Normalizer<'_> {
         obj: &Map<String, Value>,
         hint: &str,
     ) -> Result<Ty> {
-        let open_only = !obj.contains_key("properties")
-            && !obj.contains_key("required")
-            && !obj.contains_key("propertyNames")
-            && !obj.contains_key("oneOf")
-            && matches!(
-                obj.get("additionalProperties"),
-                None | Some(Value::Bool(true))
-            );
+        // Keywords of other types say nothing of an object; anything else makes it a struct.
+        let open_only = obj.iter().all(|(k, v)| match k.as_str() {
+            "additionalProperties" => v == &Value::Bool(true),
+            "type" | "items" | "minItems" | "maxItems" | "uniqueItems" | "pattern" | "format"
+            | "minLength" | "maxLength" | "minimum" | "maximum" => true,
+            k => super::ANNOTATIONS.contains(&k),
+        });
         if open_only {
             Ok(Ty::Object)
         } else {
@@ -86,6 +88,7 @@ impl Normalizer<'_> {
             conds: vec![],
             one_ofs: vec![],
             checks: vec![],
+            programs: vec![],
         }));
         let mut parts = self.gather_object(locs)?;
         if let Some(r) = parts.required.iter().find(|r| !parts.allowed(r)) {
@@ -95,19 +98,81 @@ impl Normalizer<'_> {
                 format!("`{r}` is required but forbidden by `additionalProperties: false`"),
             ));
         }
-        let (conds, selects) = self.split_conds(std::mem::take(&mut parts.conds))?;
-        let mut checks = std::mem::take(&mut parts.checks);
-        let mut fields = self.fields(&name, &parts, &selects, &mut checks)?;
-        self.select_members(&name, &locs[0], selects, &mut fields, &parts.props)?;
+        let conds = std::mem::take(&mut parts.conds);
+        let (conds, selects) = self.split_conds(conds, &mut parts.rules)?;
+        let (fields, checks) = self.typed_members(&name, &locs[0], &mut parts, selects)?;
         let extra = self.extra(&name, &parts)?;
+        let programs = self.program_rules(&parts.rules)?;
         if let Item::Struct(s) = &mut self.model.items[id] {
             s.fields = fields;
             s.extra = extra;
             s.conds = conds;
             s.one_ofs = parts.one_ofs;
             s.checks = checks;
+            s.programs = programs;
         }
         Ok(id)
+    }
+
+    /// The fields, each member's type selected by its `then`s where the model can say it; where it
+    /// cannot, those conditionals become program rules and the members keep their declared types.
+    fn typed_members(
+        &mut self,
+        name: &str,
+        at: &Loc,
+        parts: &mut ObjectParts,
+        selects: Selects,
+    ) -> Result<(Vec<Field>, Vec<ObjPred>)> {
+        let mark = self.model.items.len();
+        let mut checks = parts.checks.clone();
+        let mut fields = self.fields(name, parts, &selects, &mut checks)?;
+        let holders: Vec<Loc> = selects
+            .values()
+            .flatten()
+            .map(|(_, _, holder)| holder.clone())
+            .collect();
+        match self.select_members(name, at, selects, &mut fields, &parts.props) {
+            Err(e) if e.code == "unsupported_keyword" => {
+                self.rollback(mark);
+                for h in holders {
+                    parts.rules.push((h, conditional_keywords()));
+                }
+                checks = parts.checks.clone();
+                fields = self.fields(name, parts, &Selects::new(), &mut checks)?;
+            }
+            r => r?,
+        }
+        Ok((fields, checks))
+    }
+
+    /// The program nodes of the rules left to the schema program, each schema object's once. A
+    /// rule whose verdict would depend on the dynamic scope cannot be checked from here.
+    fn program_rules(&mut self, rules: &[(Loc, Vec<String>)]) -> Result<Vec<usize>> {
+        let mut merged: Vec<(Loc, Vec<String>)> = Vec::new();
+        for (l, ks) in rules {
+            match merged.iter_mut().find(|(m, _)| m == l) {
+                Some((_, have)) => have.extend(
+                    ks.iter()
+                        .filter(|k| !have.contains(k))
+                        .cloned()
+                        .collect::<Vec<_>>(),
+                ),
+                None => merged.push((l.clone(), ks.clone())),
+            }
+        }
+        let mut nodes = Vec::new();
+        for (l, ks) in merged {
+            let (n, dynamic) = self.program.rule(self.set, &l, &ks)?;
+            if dynamic {
+                return Err(self.err(
+                    &l,
+                    "unsupported_keyword",
+                    "a rule whose `$dynamicRef` resolves through the dynamic scope is checked from the root",
+                ));
+            }
+            nodes.push(n);
+        }
+        Ok(nodes)
     }
 
     /// Reads the object schemas at `locs`, and the `allOf` members of theirs that bring structure
@@ -117,19 +182,68 @@ impl Normalizer<'_> {
         let mut pending: Vec<Loc> = locs.to_vec();
         let mut seen = BTreeSet::new();
         while let Some(l) = pending.pop() {
-            let l = self.deref(&l)?;
             if !seen.insert(l.clone()) {
                 continue;
             }
-            let node = self.node(&l);
-            let obj = node
-                .as_object()
-                .ok_or_else(|| self.err(&l, "unsupported_keyword", "expected an object schema"))?;
-            self.check_keywords(&l, obj)?;
+            let obj = match self.node(&l) {
+                Value::Object(o) => o,
+                Value::Bool(true) => continue,
+                Value::Bool(false) => {
+                    parts.rules.push((l, Vec::new()));
+                    continue;
+                }
+                _ => return Err(self.err(&l, "invalid_schema", "expected a schema")),
+            };
+            // `$ref` applies beside its siblings: its target is one more part of the object.
+            if let Some(r) = obj.get("$ref").and_then(Value::as_str) {
+                pending.push(self.set.resolve(&l, r)?);
+            }
+            self.left_to_program(&mut parts, &l, obj)?;
             self.gather_members(&mut parts, &l, obj)?;
             self.gather_rules(&mut parts, &l, obj, &mut pending)?;
         }
         Ok(parts)
+    }
+
+    /// Keywords of the object schema at `l` that the typed reading does not read (`minProperties`,
+    /// `dependentRequired`, a `type` that is not `object`, ...), left to the schema program. Those
+    /// that change which members an object declares (`patternProperties`, `unevaluatedProperties`)
+    /// cannot be checked apart from its shape, and keep it a checked type.
+    fn left_to_program(
+        &self,
+        parts: &mut ObjectParts,
+        l: &Loc,
+        obj: &Map<String, Value>,
+    ) -> Result<()> {
+        let mut rest = Vec::new();
+        for k in obj.keys() {
+            match k.as_str() {
+                "patternProperties"
+                | "unevaluatedProperties"
+                | "$dynamicRef"
+                | "$dynamicAnchor" => {
+                    return Err(self.err(
+                        l,
+                        "unsupported_keyword",
+                        format!("unsupported keyword `{k}`"),
+                    ));
+                }
+                "type" if !admits_object(&obj[k]) => rest.push(k.clone()),
+                // Read with `if`.
+                "else" => {}
+                k if !super::KNOWN.contains(&k) => rest.push(k.to_owned()),
+                _ => {}
+            }
+        }
+        if let Some(f) = obj.get("format")
+            && !f.is_string()
+        {
+            return Err(self.err(l, "invalid_schema", "`format` must be a string"));
+        }
+        if !rest.is_empty() {
+            parts.rules.push((l.clone(), rest));
+        }
+        Ok(())
     }
 
     /// The member keywords of the object schema at `l`: `properties`, `required`,
@@ -194,28 +308,25 @@ impl Normalizer<'_> {
         pending: &mut Vec<Loc>,
     ) -> Result<()> {
         if obj.contains_key("if") {
-            let when = self.obj_pred(&l.child("if")).ok_or_else(|| {
-                self.err(
-                    &l.child("if"),
-                    "unsupported_keyword",
-                    "an `if` may only test member constants",
-                )
-            })?;
-            parts.conds.push((when, l.child("then")));
+            let pred = if obj.contains_key("else") {
+                None
+            } else {
+                self.obj_pred(&l.child("if"))
+            };
+            match pred {
+                Some(when) if obj.contains_key("then") => parts.conds.push((when, l.clone())),
+                Some(_) => {}
+                None => parts.rules.push((l.clone(), conditional_keywords())),
+            }
         }
         if let Some(alts) = obj.get("oneOf").and_then(Value::as_array) {
-            let mut branches = Vec::new();
-            for i in 0..alts.len() {
-                let b = l.child("oneOf").child(&i.to_string());
-                branches.push(self.obj_pred(&b).ok_or_else(|| {
-                    self.err(
-                        &b,
-                        "unsupported_keyword",
-                        "a `oneOf` beside `properties` may only test member values",
-                    )
-                })?);
+            let branches: Option<Vec<ObjPred>> = (0..alts.len())
+                .map(|i| self.obj_pred(&l.child("oneOf").child(&i.to_string())))
+                .collect();
+            match branches {
+                Some(b) => parts.one_ofs.push(b),
+                None => parts.rules.push((l.clone(), vec!["oneOf".to_owned()])),
             }
-            parts.one_ofs.push(branches);
         }
         if let Some(a) = obj.get("allOf").and_then(Value::as_array) {
             // Reversed, so that `pending.pop()` reads the members in order.
@@ -234,14 +345,13 @@ impl Normalizer<'_> {
                 }
             }
         }
-        for k in ["not", "anyOf", "const", "enum", "items"] {
-            if obj.contains_key(k) {
-                return Err(self.err(
-                    l,
-                    "unsupported_keyword",
-                    format!("`{k}` on an object schema is not supported"),
-                ));
-            }
+        let rest: Vec<String> = ["not", "anyOf", "const", "enum", "items"]
+            .into_iter()
+            .filter(|k| obj.contains_key(*k))
+            .map(str::to_owned)
+            .collect();
+        if !rest.is_empty() {
+            parts.rules.push((l.clone(), rest));
         }
         Ok(())
     }
@@ -349,6 +459,20 @@ impl Normalizer<'_> {
                 "`propertyNames` must be a string schema",
             )),
         }
+    }
+}
+
+/// The keywords of a conditional, checked together.
+pub(super) fn conditional_keywords() -> Vec<String> {
+    ["if", "then", "else"].map(str::to_owned).to_vec()
+}
+
+/// Whether a `type` value lets objects through.
+fn admits_object(t: &Value) -> bool {
+    match t {
+        Value::String(s) => s == "object",
+        Value::Array(a) => a.iter().any(|t| t == "object"),
+        _ => false,
     }
 }
 

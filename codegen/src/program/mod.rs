@@ -31,6 +31,8 @@ pub struct Program {
     /// Per resource: its `$dynamicAnchor`s, compiled.
     dynamic_anchors: HashMap<Loc, Vec<(String, usize)>>,
     queue: VecDeque<(usize, Loc)>,
+    /// Nodes made of some keywords of their schema object only (see [`Program::rule`]).
+    only: HashMap<usize, Vec<String>>,
     formats: BTreeMap<String, Format>,
 }
 
@@ -53,8 +55,28 @@ impl Program {
     /// depends on the resources evaluation entered before it).
     pub fn entry(&mut self, set: &SchemaSet, loc: &Loc) -> Result<(usize, bool)> {
         let n = self.intern(set, loc);
+        self.finish(set, n)
+    }
+
+    /// A node of only the `keywords` of the schema object at `loc` (the others are read as they
+    /// are, by keywords that read their siblings): a rule a typed value is checked against for
+    /// what its type does not say. Returned as [`Program::entry`] returns a node.
+    pub fn rule(
+        &mut self,
+        set: &SchemaSet,
+        loc: &Loc,
+        keywords: &[String],
+    ) -> Result<(usize, bool)> {
+        let n = self.new_node(loc);
+        self.only.insert(n, keywords.to_vec());
+        self.enter(set, loc);
+        self.finish(set, n)
+    }
+
+    /// Compiles the queue, then says whether node `n` reaches a dynamic `$dynamicRef`.
+    fn finish(&mut self, set: &SchemaSet, n: usize) -> Result<(usize, bool)> {
         while let Some((i, l)) = self.queue.pop_front() {
-            let compiled = self.compile(set, &l)?;
+            let compiled = self.compile(set, i, &l)?;
             self.nodes[i] = compiled;
         }
         let mut seen = vec![false; self.nodes.len()];
@@ -101,11 +123,23 @@ impl Program {
         if let Some(&n) = self.at.get(loc) {
             return n;
         }
+        let n = self.new_node(loc);
+        self.at.insert(loc.clone(), n);
+        self.enter(set, loc);
+        n
+    }
+
+    /// A new node for the schema at `loc`, queued for compiling.
+    fn new_node(&mut self, loc: &Loc) -> usize {
         let n = self.nodes.len();
         self.nodes.push(Value::Null);
         self.edges.push((Vec::new(), false));
-        self.at.insert(loc.clone(), n);
         self.queue.push_back((n, loc.clone()));
+        n
+    }
+
+    /// Registers the resource of `loc`, the first time, with its dynamic anchors compiled.
+    fn enter(&mut self, set: &SchemaSet, loc: &Loc) {
         // Entering a resource brings its dynamic anchors: a `$dynamicRef` may land on any of them.
         let resource = set.index.base_of(loc).1.clone();
         if !self.resource_at.contains_key(&resource) {
@@ -123,12 +157,11 @@ impl Program {
             }
             self.dynamic_anchors.insert(resource, compiled);
         }
-        n
     }
 
     /// The node of the schema at `loc`: its resource and its keywords' entries, the keywords that
     /// read annotations last.
-    fn compile(&mut self, set: &SchemaSet, loc: &Loc) -> Result<Value> {
+    fn compile(&mut self, set: &SchemaSet, n: usize, loc: &Loc) -> Result<Value> {
         let node = set.node(loc).cloned().unwrap_or(Value::Null);
         let obj = match node {
             Value::Bool(b) => return Ok(Value::Bool(b)),
@@ -141,7 +174,6 @@ impl Program {
                 ));
             }
         };
-        let n = self.at[loc];
         let resource = self.resource_at[set.index.base_of(loc).1];
         if !loc.pointer.is_empty()
             && let Some(d) = obj.get("$schema")
@@ -155,7 +187,11 @@ impl Program {
         }
         let mut keywords = Vec::new();
         let mut last = Vec::new();
+        let only = self.only.get(&n).cloned();
         for (k, v) in &obj {
+            if only.as_ref().is_some_and(|o| !o.contains(k)) {
+                continue;
+            }
             let at = loc.child(k);
             let kw = self.keyword(&Keyword {
                 set,

@@ -81,7 +81,12 @@ impl Emitter<'_> {
         let verify_extra = self.verify_extra(s);
         let extra = self.decode_extra(&cx);
         let extra_checks = self.extra_checks(&cx);
-        let rules = rules_on(s, quote! { self });
+        let mut rules = rules_on(s, quote! { self });
+        rules.extend(
+            s.programs
+                .iter()
+                .map(|n| quote! { rt::program_rule(__program(), #n, self)?; }),
+        );
         let def = struct_def(&cx, &p, &extra);
         let builder = builder::builder(&cx, &p);
         let codec = codec::codec(&cx, &p, &extra, verify_extra, !rules.is_empty());
@@ -91,12 +96,14 @@ impl Emitter<'_> {
 
     fn context<'s>(&self, id: usize, s: &'s Struct) -> Context<'s> {
         let rule_keys = self.rule_keys[id].clone();
-        let native = rule_keys
-            .iter()
-            .all(|k| match s.fields.iter().find(|f| &f.json == k) {
-                Some(f) => f.select.is_none(),
-                None => matches!(s.extra, Extra::Closed | Extra::Open),
-            });
+        // A program rule reads the value's JSON, which only a decoded value gives.
+        let native = s.programs.is_empty()
+            && rule_keys
+                .iter()
+                .all(|k| match s.fields.iter().find(|f| &f.json == k) {
+                    Some(f) => f.select.is_none(),
+                    None => matches!(s.extra, Extra::Closed | Extra::Open),
+                });
         let selectors = s
             .fields
             .iter()

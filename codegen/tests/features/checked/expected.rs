@@ -38,13 +38,13 @@ macro_rules! for_each_schema_type {
 pub(crate) use for_each_schema_type;
 /// A list whose head is a string, then between one and two integers, items extensible through `$dynamicAnchor`.
 ///
-/// Checked as JSON against its schema: no typed shape says it exactly (unsupported keyword `prefixItems`).
+/// Checked as JSON against its schema: no typed shape says it exactly (a `$dynamicRef` resolved through the dynamic scope is checked from the root it is reached from).
 #[derive(Debug, Clone, PartialEq)]
 pub struct List(serde_json::Value);
 impl List {
     /// The value, if the schema accepts it; else the first failure, located in it.
     pub fn new(value: serde_json::Value) -> ::core::result::Result<Self, rt::Failure> {
-        __program().check(0usize, &value)?;
+        __program().check(2usize, &value)?;
         Ok(List(value))
     }
     /// The JSON value.
@@ -80,13 +80,13 @@ impl<'de> serde::Deserialize<'de> for List {
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
         let v = serde::de::DeserializeSeed::deserialize(rt::AnyValue, d)?;
-        __program().check(0usize, &v).map_err(rt::Failure::into_error)?;
+        __program().check(2usize, &v).map_err(rt::Failure::into_error)?;
         Ok(List(v))
     }
 }
 impl rt::Check for List {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        __program().check(0usize, &self.0)
+        __program().check(2usize, &self.0)
     }
 }
 impl rt::Probed for List {
@@ -116,7 +116,7 @@ impl rt::Verify for List {
 }
 /// Settings whose members are declared in two parts: `unevaluatedProperties` sees through `allOf`, `if`/`then`/`else` and `dependentSchemas`.
 ///
-/// Checked as JSON against its schema: no typed shape says it exactly (unsupported keyword `else`).
+/// Checked as JSON against its schema: no typed shape says it exactly (unsupported keyword `unevaluatedProperties`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Settings(serde_json::Value);
 impl Settings {
@@ -982,7 +982,7 @@ static STR_0: rt::StrRule = rt::StrRule {
     format: None,
 };
 /// The compiled schema program of the checked types (nodes, resolved references).
-static __PROGRAM_TEXT: &str = "{\"nodes\":[[0,[[\"type\",[\"array\"]],[\"prefixItems\",[2]],[\"contains\",3,1,2],[\"items\",4,1],[\"unevaluatedItems\",5]]],[0,[[\"type\",[\"string\",\"integer\"]]]],[0,[[\"type\",[\"string\"]]]],[0,[[\"type\",[\"integer\"]]]],[0,[[\"$dynamicRef\",1,\"item\"]]],false,[1,[[\"type\",[\"object\"]],[\"allOf\",[7]],[\"if\",8,9,10],[\"dependentSchemas\",[[\"proxy\",11]]],[\"dependentRequired\",[[\"port\",[\"proxy\"]]]],[\"properties\",[[\"port\",12]]],[\"propertyNames\",13],[\"maxProperties\",4],[\"unevaluatedProperties\",14]]],[1,[[\"properties\",[[\"name\",15]]]]],[1,[[\"properties\",[[\"mode\",16]]],[\"required\",[\"mode\"]]]],[1,[[\"properties\",[[\"mode\",17],[\"threads\",18]]]]],[1,[[\"properties\",[[\"mode\",19]]]]],[1,[[\"properties\",[[\"proxy\",20]]],[\"required\",[\"port\"]]]],[1,[[\"type\",[\"integer\"]],[\"minimum\",1],[\"maximum\",65535]]],[1,[[\"pattern\",\"^\\\\p{Ll}+$\"]]],false,[1,[[\"type\",[\"string\"]]]],[1,[[\"const\",\"fast\"]]],true,[1,[[\"type\",[\"integer\"]],[\"exclusiveMinimum\",0]]],[1,[[\"enum\",[\"slow\",\"off\"]]]],[1,[[\"type\",[\"string\"]]]],[2,[[\"maxItems\",2],[\"items\",22,0]]],[2,[[\"maxLength\",3]]],[2,[[\"$ref\",24]]],[2,[[\"type\",[\"object\"]],[\"required\",[\"label\"]],[\"properties\",[[\"label\",25],[\"tags\",21],[\"children\",26],[\"note\",27],[\"weight\",28]]],[\"additionalProperties\",29,[\"label\",\"tags\",\"children\",\"note\",\"weight\"],[]]]],[2,[[\"type\",[\"string\"]],[\"minLength\",1]]],[2,[[\"type\",[\"array\"]],[\"items\",23,0]]],[2,[[\"oneOf\",[30,31]]]],[2,[[\"anyOf\",[32,33]]]],false,[2,[[\"maxLength\",3]]],[2,[[\"type\",[\"null\"]]]],[2,[[\"type\",[\"number\"]],[\"multipleOf\",0.5]]],[2,[[\"type\",[\"string\"]],[\"pattern\",\"^[0-9]+$\"]]]],\"dynamic\":[[[\"item\",1]],[],[]]}";
+static __PROGRAM_TEXT: &str = "{\"nodes\":[[0,[[\"$dynamicRef\",1,\"item\"]]],[0,[[\"type\",[\"string\",\"integer\"]]]],[0,[[\"type\",[\"array\"]],[\"prefixItems\",[3]],[\"contains\",4,1,2],[\"items\",0,1],[\"unevaluatedItems\",5]]],[0,[[\"type\",[\"string\"]]]],[0,[[\"type\",[\"integer\"]]]],false,[1,[[\"type\",[\"object\"]],[\"allOf\",[7]],[\"if\",8,9,10],[\"dependentSchemas\",[[\"proxy\",11]]],[\"dependentRequired\",[[\"port\",[\"proxy\"]]]],[\"properties\",[[\"port\",12]]],[\"propertyNames\",13],[\"maxProperties\",4],[\"unevaluatedProperties\",14]]],[1,[[\"properties\",[[\"name\",15]]]]],[1,[[\"properties\",[[\"mode\",16]]],[\"required\",[\"mode\"]]]],[1,[[\"properties\",[[\"mode\",17],[\"threads\",18]]]]],[1,[[\"properties\",[[\"mode\",19]]]]],[1,[[\"properties\",[[\"proxy\",20]]],[\"required\",[\"port\"]]]],[1,[[\"type\",[\"integer\"]],[\"minimum\",1],[\"maximum\",65535]]],[1,[[\"pattern\",\"^\\\\p{Ll}+$\"]]],false,[1,[[\"type\",[\"string\"]]]],[1,[[\"const\",\"fast\"]]],true,[1,[[\"type\",[\"integer\"]],[\"exclusiveMinimum\",0]]],[1,[[\"enum\",[\"slow\",\"off\"]]]],[1,[[\"type\",[\"string\"]]]],[2,[[\"maxItems\",2],[\"items\",22,0]]],[2,[[\"maxLength\",3]]],[2,[[\"$ref\",24]]],[2,[[\"type\",[\"object\"]],[\"required\",[\"label\"]],[\"properties\",[[\"label\",25],[\"tags\",21],[\"children\",26],[\"note\",27],[\"weight\",28]]],[\"additionalProperties\",29,[\"label\",\"tags\",\"children\",\"note\",\"weight\"],[]]]],[2,[[\"type\",[\"string\"]],[\"minLength\",1]]],[2,[[\"type\",[\"array\"]],[\"items\",23,0]]],[2,[[\"oneOf\",[30,31]]]],[2,[[\"anyOf\",[32,33]]]],false,[2,[[\"maxLength\",3]]],[2,[[\"type\",[\"null\"]]]],[2,[[\"type\",[\"number\"]],[\"multipleOf\",0.5]]],[2,[[\"type\",[\"string\"]],[\"pattern\",\"^[0-9]+$\"]]]],\"dynamic\":[[[\"item\",1]],[],[]]}";
 fn __program() -> &'static rt::eval::Program {
     static PROGRAM: ::std::sync::OnceLock<rt::eval::Program> = ::std::sync::OnceLock::new();
     PROGRAM
