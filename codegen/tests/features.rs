@@ -184,6 +184,14 @@ fn tagged_unions_pick_the_variant_by_constant() {
     // A variant converts into the enum.
     let square: Square = ok(r#"{"kind":"square","side":3}"#);
     assert_eq!(Shape::from(square.clone()), Shape::Square(square));
+    // Members read by name through whichever variant the value is.
+    use rt_support::{Fields as _, Probe};
+    let s: Shape = ok(r#"{"kind":"circle","radius":1.5,"colour":"red"}"#);
+    assert!(s.field("kind").equals(&Probe::Str("circle")));
+    assert!(s.field("colour").equals(&Probe::Str("red")));
+    assert!(s.field("side").is_absent());
+    let s: Shape = ok(r#"{"side":2,"kind":"square"}"#);
+    assert!(s.field("side").equals(&Probe::Int(2)));
 }
 
 #[test]

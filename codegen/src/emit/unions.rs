@@ -109,6 +109,7 @@ impl Emitter<'_> {
         let verify = tagged_visitor(t, &name, true, &p.v_fast_arms, &p.v_arms);
         let enum_def = untagged_enum(&name, defs);
         let probe_and_check = [object_probe(&name), check_by_variant(&name, check_arms)];
+        let fields = self.fields_by_variant(t, &name);
         quote! {
             #doc
             #enum_def
@@ -122,7 +123,33 @@ impl Emitter<'_> {
             #decode
             #verify
             #(#probe_and_check)*
+            #fields
         }
+    }
+
+    /// Reading members by name through whichever variant the value is, so that code reading the
+    /// members every variant has (a version's envelope, say) need not list the variants.
+    fn fields_by_variant(&self, t: &Tagged, name: &Ident) -> Option<TokenStream> {
+        let readable = t.variants.iter().all(|(_, _, ty)| {
+            matches!(
+                crate::normalize::named_id(ty).map(|i| &self.model.items[i]),
+                Some(Item::Struct(_) | Item::Checked(_))
+            )
+        });
+        if !readable {
+            return None;
+        }
+        let vs: Vec<Ident> = t.variants.iter().map(|(_, v, _)| ident(v)).collect();
+        Some(quote! {
+            impl rt::Fields for #name {
+                fn field(&self, key: &str) -> rt::Probe<'_> {
+                    match self { #(#name::#vs(x) => rt::Fields::field(x, key),)* }
+                }
+                fn json_object(&self, key: &str) -> ::core::option::Option<&serde_json::Map<::std::string::String, serde_json::Value>> {
+                    match self { #(#name::#vs(x) => rt::Fields::json_object(x, key),)* }
+                }
+            }
+        })
     }
 
     /// Each variant's share of the enum, its decoders and its checks.

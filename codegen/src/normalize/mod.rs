@@ -229,6 +229,17 @@ pub fn named_id(t: &Ty) -> Option<usize> {
     }
 }
 
+/// The one value a schema allows by `const` or by a one-value `enum` (the same rule spelled two
+/// ways).
+fn single_value(schema: &Value) -> Option<&Value> {
+    schema
+        .get("const")
+        .or_else(|| match schema.get("enum")?.as_array()?.as_slice() {
+            [one] => Some(one),
+            _ => None,
+        })
+}
+
 /// The strings of an array of strings (`required`); `None` for anything else.
 fn strings(v: &Value) -> Option<Vec<String>> {
     v.as_array()?

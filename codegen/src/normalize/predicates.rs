@@ -10,6 +10,19 @@ impl Normalizer<'_> {
     /// A value predicate, when the schema only narrows values.
     pub(super) fn val_pred(&self, loc: &Loc) -> Option<Vec<ValPred>> {
         let node = self.node(loc);
+        // A reference to a schema that only narrows values narrows them as the schema would.
+        if let Some(o) = node.as_object()
+            && o.contains_key("$ref")
+            && o.keys()
+                .all(|k| matches!(k.as_str(), "$ref" | "description" | "$comment"))
+        {
+            let target = self.deref(loc).ok()?;
+            return if &target == loc {
+                None
+            } else {
+                self.val_pred(&target)
+            };
+        }
         let obj = match node {
             Value::Bool(false) => return Some(vec![ValPred::Never]),
             Value::Object(o) => o,
@@ -35,6 +48,15 @@ impl Normalizer<'_> {
                 _ => return None,
             }
         }
+        // One order whatever the keywords' order, so that a value breaking two of them gets the
+        // same failure however the schema spells them.
+        preds.sort_by_key(|p| match p {
+            ValPred::Types(_) => 0,
+            ValPred::In(_) => 1,
+            ValPred::Never => 2,
+            ValPred::MinItems(_) => 3,
+            ValPred::MaxItems(_) => 4,
+        });
         Some(preds)
     }
 

@@ -99,8 +99,17 @@ impl Normalizer<'_> {
     }
 
     /// Remembers where the pattern of the string schema at `loc` is declared, to name its type.
+    /// The branch of a nullable (`{"oneOf": [{"type": "string", "pattern": …}, {"type": "null"}]}`)
+    /// is declared where the nullable is, as `{"type": ["string", "null"], "pattern": …}` would be.
     fn name_pattern(&mut self, loc: &Loc, pattern: &str) {
-        let mut tokens = loc.pointer.rsplit('/');
+        let mut pointer = loc.pointer.as_str();
+        if let Some((head, _)) = pointer.rsplit_once('/')
+            && let Some(stripped) = head.strip_suffix("/oneOf").or(head.strip_suffix("/anyOf"))
+            && self.nullable_branches(loc, head)
+        {
+            pointer = stripped;
+        }
+        let mut tokens = pointer.rsplit('/');
         let (Some(last), parent) = (tokens.next(), tokens.next()) else {
             return;
         };
@@ -113,6 +122,20 @@ impl Normalizer<'_> {
             .entry(pattern.to_owned())
             .or_default()
             .push((is_def, name));
+    }
+
+    /// Whether the alternatives at `list` (a pointer in `loc`'s file) are two, one of them `null`.
+    fn nullable_branches(&self, loc: &Loc, list: &str) -> bool {
+        let at = Loc {
+            file: loc.file,
+            pointer: list.to_owned(),
+        };
+        match self.node(&at).as_array().map(Vec::as_slice) {
+            Some([a, b]) => [a, b]
+                .iter()
+                .any(|s| s.get("type") == Some(&Value::from("null"))),
+            _ => false,
+        }
     }
 
     /// An integer's `minimum` or `maximum`, which must be a whole number (`1.0` counts).

@@ -113,8 +113,8 @@ impl Normalizer<'_> {
         let values: Vec<String> = targets
             .iter()
             .map(|t| {
-                self.node(t)["properties"][&tag]["const"]
-                    .as_str()
+                super::single_value(&self.node(t)["properties"][&tag])
+                    .and_then(Value::as_str)
                     .unwrap_or_default()
                     .to_owned()
             })
@@ -226,7 +226,7 @@ impl Normalizer<'_> {
                 let konst = n
                     .get("properties")
                     .and_then(|p| p.get(c))
-                    .and_then(|p| p.get("const"))
+                    .and_then(super::single_value)
                     .and_then(Value::as_str);
                 match konst {
                     Some(k) if required && seen.insert(k) => {}

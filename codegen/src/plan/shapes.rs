@@ -8,7 +8,7 @@
 
 use crate::model::*;
 use crate::names::unversioned;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// Merges the items that describe one shape, until none are left to merge.
 pub(super) fn merge(model: &mut Model) {
@@ -45,16 +45,6 @@ pub(super) fn merge(model: &mut Model) {
         if rep.iter().enumerate().all(|(i, &r)| i == r) {
             return;
         }
-        // A type now serving several versions drops its version words when the plain name is free.
-        let names: HashSet<String> = model.items.iter().map(|i| i.name().to_owned()).collect();
-        for keep in 0..rep.len() {
-            if rep[keep] == keep && rep.iter().enumerate().any(|(i, &r)| r == keep && i != keep) {
-                let plain = unversioned(model.items[keep].name());
-                if !names.contains(&plain) {
-                    set_name(&mut model.items[keep], plain);
-                }
-            }
-        }
         let mut index = vec![usize::MAX; rep.len()];
         let mut kept = Vec::new();
         for (i, item) in std::mem::take(&mut model.items).into_iter().enumerate() {
@@ -73,19 +63,6 @@ pub(super) fn merge(model: &mut Model) {
                 *i = to(*i);
             }
         });
-    }
-}
-
-fn set_name(item: &mut Item, name: String) {
-    match item {
-        Item::Struct(s) => s.name = name,
-        Item::Enum(e) => e.name = name,
-        Item::IntEnum(e) => e.name = name,
-        Item::Text(t) => t.name = name,
-        Item::Tagged(t) => t.name = name,
-        Item::ByType(b) => b.name = name,
-        Item::Select(s) => s.name = name,
-        Item::Checked(c) => c.name = name,
     }
 }
 

@@ -211,7 +211,6 @@ pub(super) fn check_impls(
             quote! {
                 impl #name {
                     fn __check(&self) -> ::core::result::Result<(), rt::Failure> {
-                        use rt::Fields as _;
                         #(#rules)*
                         Ok(())
                     }

@@ -82,6 +82,9 @@ impl Emitter<'_> {
         let extra = self.decode_extra(&cx);
         let extra_checks = self.extra_checks(&cx);
         let mut rules = rules_on(s, quote! { self });
+        if !rules.is_empty() {
+            rules.insert(0, quote! { use rt::Fields as _; });
+        }
         rules.extend(
             s.programs
                 .iter()

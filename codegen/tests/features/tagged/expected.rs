@@ -258,6 +258,25 @@ impl rt::Check for Shape {
         Ok(())
     }
 }
+impl rt::Fields for Shape {
+    fn field(&self, key: &str) -> rt::Probe<'_> {
+        match self {
+            Shape::Circle(x) => rt::Fields::field(x, key),
+            Shape::Square(x) => rt::Fields::field(x, key),
+        }
+    }
+    fn json_object(
+        &self,
+        key: &str,
+    ) -> ::core::option::Option<
+        &serde_json::Map<::std::string::String, serde_json::Value>,
+    > {
+        match self {
+            Shape::Circle(x) => rt::Fields::json_object(x, key),
+            Shape::Square(x) => rt::Fields::json_object(x, key),
+        }
+    }
+}
 /// An object with the members `kind`, `radius`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Circle {
