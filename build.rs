@@ -1,27 +1,21 @@
 //! Generates the PRP types from schemas/ into OUT_DIR. Cargo reruns this only when a file under
-//! schemas/ (or this script) changes.
+//! schemas/ (or this script) changes. `PRP_SCHEMA_DIR` names another directory to generate from
+//! (the schema-edit tests build prp-types from edited copies of schemas/ with it).
 
 use std::path::Path;
 
-/// The `date-time` format as the PRP contract asserts it (PROTOCOL §1).
-const PRP_DATE_TIME: &str =
-    r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{3})?Z$";
+include!("prp-types/codegen_options.rs");
 
 fn main() {
-    let schemas = Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas");
+    println!("cargo:rerun-if-env-changed=PRP_SCHEMA_DIR");
+    let schemas = match std::env::var_os("PRP_SCHEMA_DIR") {
+        Some(dir) => std::path::PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas"),
+    };
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=prp-types/codegen_options.rs");
     println!("cargo:rerun-if-changed={}", schemas.display());
-    // The session-goal `$defs` keys (`capability`, `snapshot`) are too generic for crate-level names.
-    let goal = "https://paperclip.dev/schemas/prp/v2/session-goal.schema.json#/$defs/";
-    let options = prp_codegen::Options::new()
-        .document_union("Document", "schema")
-        .name(format!("{goal}capability"), "GoalCapability")
-        .name(format!("{goal}snapshot"), "GoalSnapshot")
-        // The contract's `date-time` profile: UTC, whole seconds, optional milliseconds.
-        .format(
-            "date-time",
-            prp_codegen::Format::Pattern(PRP_DATE_TIME.to_owned()),
-        );
+    let options = prp_options();
     let output = match prp_codegen::generate_dir(&schemas, &options) {
         Ok(o) => o,
         Err(e) => {

@@ -179,10 +179,8 @@ impl Session {
         snapshot: impl Into<CapabilitySnapshot>,
     ) -> Result<(), SessionError> {
         let snapshot = snapshot.into();
-        let got = match &snapshot {
-            FixtureCapabilities::Capabilities(_) => 1,
-            FixtureCapabilities::CapabilitiesV2(_) => 2,
-        };
+        // Read from the tag, so that a version the schemas add is refused here, not unmatched.
+        let got = crate::contract::tag_version(snapshot.tag()).unwrap_or(0);
         self.accept(got)?;
         self.goals.set_capabilities(&snapshot);
         self.capabilities = Some(snapshot);

@@ -8,7 +8,8 @@
 
 use super::{Code, Issue};
 use crate::json::canonical;
-use crate::types::{Fixture, FixtureCommand, FixtureEvent};
+use crate::types::rt::{Fields as _, Probe};
+use crate::types::{Fixture, FixtureEvent};
 use indexmap::IndexMap;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -25,24 +26,22 @@ struct EventIds<'a> {
     source_event_id: &'a str,
     run_id: &'a str,
     normalized_session_id: Option<&'a str>,
-    event_type: &'static str,
+    event_type: &'a str,
 }
 
 impl<'a> EventIds<'a> {
+    /// Read by name, as every version of the envelope has these members: a version the schemas
+    /// add is read too, with no list of versions here to keep.
     fn of(event: &'a FixtureEvent) -> Self {
-        match event {
-            FixtureEvent::Event(e) => EventIds {
-                source_event_id: &e.source_event_id,
-                run_id: &e.run_id,
-                normalized_session_id: e.normalized_session_id.as_deref(),
-                event_type: e.event_type.as_str(),
-            },
-            FixtureEvent::EventV2(e) => EventIds {
-                source_event_id: &e.source_event_id,
-                run_id: &e.run_id,
-                normalized_session_id: e.normalized_session_id.as_deref(),
-                event_type: e.event_type.as_str(),
-            },
+        let text = |key| match event.field(key) {
+            Probe::Str(s) => Some(s),
+            _ => None,
+        };
+        EventIds {
+            source_event_id: text("sourceEventId").unwrap_or_default(),
+            run_id: text("runId").unwrap_or_default(),
+            normalized_session_id: text("normalizedSessionId"),
+            event_type: text("eventType").unwrap_or_default(),
         }
     }
 }
@@ -157,12 +156,8 @@ pub(super) fn issues(fixture: &Fixture, value: &Value) -> Vec<Issue> {
 
     // 9
     for (i, command) in fixture.commands.iter().enumerate() {
-        let seq = match command {
-            FixtureCommand::Command(c) => &c.controller_seq,
-            FixtureCommand::CommandV2(c) => &c.controller_seq,
-        };
         let want = i as i64 + 1;
-        if *seq != want {
+        if !command.field("controllerSeq").equals(&Probe::Int(want)) {
             issues.push(mismatch(
                 format!("/commands/{i}/controllerSeq"),
                 format!("controllerSeq must be {want} in a scripted fixture"),

@@ -15,6 +15,8 @@
 mod binding;
 mod versions;
 
+pub(crate) use versions::{tag_version, unread_version};
+
 use crate::decode::{self, MAX_DOCUMENT_BYTES};
 pub use crate::issue::{Code, Issue};
 use crate::types::{Event, EventV2, Fixture, FixtureEvent};
