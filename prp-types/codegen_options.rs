@@ -10,6 +10,9 @@ fn prp_options() -> prp_codegen::Options {
     // The session-goal `$defs` keys (`capability`, `snapshot`) are too generic for crate-level names.
     let goal = "https://paperclip.dev/schemas/prp/v2/session-goal.schema.json#/$defs/";
     prp_codegen::Options::new()
+        // PRP grows by adding event types, enum values and versions (PROTOCOL §1.7): a crate
+        // matching on a generated enum keeps compiling when it does.
+        .non_exhaustive(true)
         .document_union("Document", "schema")
         .name(format!("{goal}capability"), "GoalCapability")
         .name(format!("{goal}snapshot"), "GoalSnapshot")

@@ -406,20 +406,27 @@ fn decimal(n: &Number) -> Option<(u128, i32)> {
     Some((mantissa, exp - frac.len() as i32))
 }
 
-fn pow10(e: i32) -> Option<u128> {
-    10u128.checked_pow(u32::try_from(e).ok()?)
-}
-
-/// Whether `x` is an integer multiple of `d` (> 0), exactly in decimal where the digits fit.
+/// Whether `x` is an integer multiple of `d` (> 0), exactly in decimal: with `x = mx·10^ex` and
+/// `d = md·10^ed`, whether `md·10^(ed-ex)` divides `mx` (when `ed > ex`) or `md` divides
+/// `mx·10^(ex-ed)`, the latter in modular arithmetic so that `1e308` against `0.5` is exact too.
 fn is_multiple(x: &Number, d: &Number) -> bool {
     if let (Some((mx, ex)), Some((md, ed))) = (decimal(x), decimal(d)) {
-        let e = ex.min(ed);
-        if let (Some(sx), Some(sd)) = (pow10(ex - e), pow10(ed - e))
-            && let (Some(a), Some(b)) = (mx.checked_mul(sx), md.checked_mul(sd))
-            && b != 0
-        {
-            return a % b == 0;
+        if md == 0 {
+            return false;
         }
+        if mx == 0 {
+            return true;
+        }
+        let k = i64::from(ex) - i64::from(ed);
+        if k >= 0 {
+            return mul_mod(mx % md, pow10_mod(k as u64, md), md) == 0;
+        }
+        // A divisor beyond 128 bits is larger than any mantissa, which is not zero here.
+        return u32::try_from(-k)
+            .ok()
+            .and_then(|e| 10u128.checked_pow(e))
+            .and_then(|p| md.checked_mul(p))
+            .is_some_and(|div| mx % div == 0);
     }
     match (x.as_f64(), d.as_f64()) {
         (Some(a), Some(b)) => {
@@ -428,6 +435,40 @@ fn is_multiple(x: &Number, d: &Number) -> bool {
         }
         _ => false,
     }
+}
+
+/// `a·b mod m` for `a, b < m`, without overflowing 128 bits.
+fn mul_mod(mut a: u128, mut b: u128, m: u128) -> u128 {
+    if let Some(p) = a.checked_mul(b) {
+        return p % m;
+    }
+    let mut acc = 0u128;
+    while b > 0 {
+        if b & 1 == 1 {
+            acc = add_mod(acc, a, m);
+        }
+        a = add_mod(a, a, m);
+        b >>= 1;
+    }
+    acc
+}
+
+/// `a + b mod m` for `a, b < m`.
+fn add_mod(a: u128, b: u128, m: u128) -> u128 {
+    if a >= m - b { a - (m - b) } else { a + b }
+}
+
+/// `10^k mod m`.
+fn pow10_mod(mut k: u64, m: u128) -> u128 {
+    let (mut base, mut acc) = (10 % m, 1 % m);
+    while k > 0 {
+        if k & 1 == 1 {
+            acc = mul_mod(acc, base, m);
+        }
+        base = mul_mod(base, base, m);
+        k >>= 1;
+    }
+    acc
 }
 
 impl Regex {
@@ -854,5 +895,42 @@ impl Cx<'_> {
             _ => {}
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_multiple;
+    use serde_json::Number;
+
+    fn n(text: &str) -> Number {
+        serde_json::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn multiples_are_exact_in_decimal_at_any_size() {
+        let cases = [
+            ("1e308", "0.5", true),
+            ("1e308", "3", false),
+            ("1e308", "1e307", true),
+            ("1e307", "1e308", false),
+            ("0.3", "0.1", true),
+            ("0.35", "0.1", false),
+            ("4.5", "1.5", true),
+            ("1e-5", "1e-7", true),
+            ("1e-7", "1e-5", false),
+            ("0", "0.0001", true),
+            ("-7.5", "2.5", true),
+            ("9007199254740993", "2", false),
+            ("12345678901234567890", "5", true),
+            ("12345678901234567890", "4", false),
+            ("1e20", "256", true),
+            ("1e20", "3", false),
+            ("1e20", "1048576", true),
+            ("1e20", "2097152", false),
+        ];
+        for (x, d, want) in cases {
+            assert_eq!(is_multiple(&n(x), &n(d)), want, "{x} multipleOf {d}");
+        }
     }
 }

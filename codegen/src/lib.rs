@@ -73,6 +73,8 @@ pub struct Options {
     pub(crate) formats: BTreeMap<String, Format>,
     /// See [`Options::base_uri()`].
     pub(crate) base_uri: Option<String>,
+    /// See [`Options::non_exhaustive()`].
+    pub(crate) non_exhaustive: bool,
 }
 
 impl Options {
@@ -80,6 +82,17 @@ impl Options {
     /// [`DEFAULT_RUNTIME_PATH`] and files without `$id` known under `file:///`.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Marks every generated enum (string and integer enums, unions, selected types)
+    /// `#[non_exhaustive]`, so that a crate matching on one keeps compiling when the schema
+    /// grows: a new enum value, a new alternative, a new version joining a union. For schemas
+    /// that grow by policy (a protocol's); a closed schema set is better served by exhaustive
+    /// matches, the default.
+    #[must_use]
+    pub fn non_exhaustive(mut self, yes: bool) -> Self {
+        self.non_exhaustive = yes;
+        self
     }
 
     /// Also emits an enum `name` over every root document that carries the string constant
@@ -165,7 +178,8 @@ pub fn generate_dir(dir: &Path, options: &Options) -> Result<Output> {
 pub fn generate(set: SchemaSet, options: &Options) -> Result<Output> {
     let mut model = normalize::Normalizer::new(&set, options)?.run()?;
     plan::run(&mut model, options);
-    let tokens = emit::Emitter::new(&model).emit(&set, runtime_support(options)?);
+    let tokens =
+        emit::Emitter::new(&model, options.non_exhaustive).emit(&set, runtime_support(options)?);
     let file: syn::File = syn::parse2(tokens).map_err(|e| {
         Error::new(
             "internal",

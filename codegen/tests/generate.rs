@@ -358,3 +358,21 @@ fn the_binary_maps_flags_to_options_and_failures_to_exit_codes() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: io: "));
 }
+
+#[test]
+fn non_exhaustive_marks_every_enum_and_nothing_else() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/features/tagged");
+    let closed = generate_dir(&dir, &Options::new()).unwrap().code;
+    let open = generate_dir(&dir, &Options::new().non_exhaustive(true))
+        .unwrap()
+        .code;
+    assert!(!closed.contains("#[non_exhaustive]"));
+    let enums = open.matches("\npub enum ").count();
+    assert!(enums > 1, "the tagged feature has enums");
+    assert_eq!(open.matches("#[non_exhaustive]").count(), enums);
+    // Each mark sits on an enum's own attributes, right above it.
+    for (at, _) in open.match_indices("#[non_exhaustive]") {
+        let next = open[at..].lines().find(|l| l.starts_with("pub ")).unwrap();
+        assert!(next.starts_with("pub enum "), "{next}");
+    }
+}

@@ -4,7 +4,7 @@ use super::*;
 
 impl Emitter<'_> {
     pub(super) fn enumeration(&mut self, e: &Enum) -> TokenStream {
-        let name = ident(&e.name);
+        let (name, open) = (ident(&e.name), self.open.clone());
         let listed: Vec<String> = e.values.iter().map(|(j, _)| format!("`{j}`")).collect();
         let doc = doc_with(&e.doc, &format!("One of {}.", listed.join(", ")), None);
         let vdocs: Vec<String> = e.values.iter().map(|(j, _)| format!(" `{j}`")).collect();
@@ -15,6 +15,7 @@ impl Emitter<'_> {
         // The type is declared here; its impls are the runtime's `str_enum!`.
         quote! {
             #doc
+            #open
             #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
             pub enum #name {
                 #( #[doc = #vdocs] #variants, )*
@@ -24,7 +25,7 @@ impl Emitter<'_> {
     }
 
     pub(super) fn int_enumeration(&mut self, e: &IntEnum) -> TokenStream {
-        let name = ident(&e.name);
+        let (name, open) = (ident(&e.name), self.open.clone());
         let listed: Vec<String> = e.values.iter().map(|(n, _)| format!("`{n}`")).collect();
         let doc = doc_with(
             &e.doc,
@@ -41,6 +42,7 @@ impl Emitter<'_> {
         });
         quote! {
             #doc
+            #open
             #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
             pub enum #name {
                 #( #[doc = #vdocs] #variants, )*

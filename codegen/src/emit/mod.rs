@@ -35,6 +35,8 @@ pub struct Emitter<'a> {
     patterns: Vec<String>,
     /// Narrowings checked on an object's members by name (any type with `rt::Fields`).
     refines: Vec<ObjPred>,
+    /// `#[non_exhaustive]` on every enum (see [`crate::Options::non_exhaustive`]), or nothing.
+    open: TokenStream,
 }
 
 /// `rt::Verify` for a type whose checks need its decoded value, or whose decoding keeps nothing
@@ -50,8 +52,9 @@ fn verify_by_decoding(name: &Ident) -> TokenStream {
 }
 
 /// A union's enum: one variant per alternative, written back as the alternative's own JSON.
-fn untagged_enum(name: &Ident, defs: &[TokenStream]) -> TokenStream {
+fn untagged_enum(name: &Ident, defs: &[TokenStream], open: &TokenStream) -> TokenStream {
     quote! {
+        #open
         #[derive(Debug, Clone, PartialEq, serde::Serialize)]
         #[serde(crate = "rt::serde")]
         #[serde(untagged)]
@@ -96,7 +99,7 @@ fn ident(s: &str) -> Ident {
 
 impl<'a> Emitter<'a> {
     /// An emitter for `model`.
-    pub fn new(model: &'a Model) -> Self {
+    pub fn new(model: &'a Model, non_exhaustive: bool) -> Self {
         let rule_keys = rule_keys(model);
         Emitter {
             model,
@@ -106,6 +109,11 @@ impl<'a> Emitter<'a> {
             num_rules: vec![],
             patterns: vec![],
             refines: vec![],
+            open: if non_exhaustive {
+                quote! { #[non_exhaustive] }
+            } else {
+                quote! {}
+            },
         }
     }
 

@@ -35,7 +35,7 @@ impl Emitter<'_> {
             froms,
         } = p;
         let fields = self.select_fields(s, &name);
-        let enum_def = untagged_enum(&name, &defs);
+        let enum_def = untagged_enum(&name, &defs, &self.open);
         let probe_and_check = [object_probe(&name), check_by_variant(&name, &check_arms)];
         let selector_name = self.model.items[s.selector_enum].name();
         let doc = format!(

@@ -107,7 +107,7 @@ impl Emitter<'_> {
         let (defs, tags, froms, check_arms) = (&p.defs, &p.tags, &p.froms, &p.check_arms);
         let decode = tagged_visitor(t, &name, false, &p.fast_arms, &p.arms);
         let verify = tagged_visitor(t, &name, true, &p.v_fast_arms, &p.v_arms);
-        let enum_def = untagged_enum(&name, defs);
+        let enum_def = untagged_enum(&name, defs, &self.open);
         let probe_and_check = [object_probe(&name), check_by_variant(&name, check_arms)];
         let fields = self.fields_by_variant(t, &name);
         quote! {
@@ -217,7 +217,7 @@ impl Emitter<'_> {
             });
         }
         let n = t.variants.len();
-        let enum_def = untagged_enum(&name, &defs);
+        let enum_def = untagged_enum(&name, &defs, &self.open);
         let probe = object_probe(&name);
         quote! {
             #doc
@@ -266,7 +266,7 @@ impl Emitter<'_> {
             check_arms.push(quote! { #name::#v(x) => { let _ = x; #c } });
             visits.extend(self.by_type_visit(&name, &v, &rty, ty));
         }
-        let enum_def = untagged_enum(&name, &defs);
+        let enum_def = untagged_enum(&name, &defs, &self.open);
         let check = check_by_variant(&name, &check_arms);
         quote! {
             #doc
