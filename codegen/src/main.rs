@@ -33,11 +33,14 @@ struct Args {
     /// The base URI of files without `$id`, joined with their path [default: file:///].
     #[arg(long, value_name = "URI")]
     base_uri: Option<String>,
+    /// Mark every generated enum `#[non_exhaustive]`, for schemas that grow by policy.
+    #[arg(long)]
+    non_exhaustive: bool,
 }
 
 impl Args {
     fn options(&self) -> Options {
-        let mut options = Options::new();
+        let mut options = Options::new().non_exhaustive(self.non_exhaustive);
         if let Some((name, member)) = &self.document_union {
             options = options.document_union(name, member);
         }
