@@ -2854,6 +2854,17 @@ where
     }
 }
 
+// The rules read the value's JSON, so the verdict-only check decodes it too.
+impl<'de, S> VerifySeed<'de> for RuleSeed<S>
+where
+    S: DeserializeSeed<'de>,
+    S::Value: serde::Serialize,
+{
+    fn verify<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        self.deserialize(d).map(drop)
+    }
+}
+
 /// The checker for schemas compiled to programs (see the module).
 pub mod eval;
 

@@ -29,6 +29,9 @@ pub enum Ty {
     Nullable(Box<Ty>),
     /// A shared type narrowed by an `allOf`: the checks run after decoding.
     Refined(Box<Ty>, ObjPred),
+    /// A value with rules its type does not say (`multipleOf`, an `allOf` on a string, a
+    /// nullable object's conditionals): nodes of the schema program, checked on its JSON.
+    Ruled(Box<Ty>, Vec<usize>),
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -310,7 +313,7 @@ impl Ty {
         f(self);
         match self {
             Ty::Array(a) => a.item.walk_mut(f),
-            Ty::Nullable(t) | Ty::Refined(t, _) => t.walk_mut(f),
+            Ty::Nullable(t) | Ty::Refined(t, _) | Ty::Ruled(t, _) => t.walk_mut(f),
             _ => {}
         }
     }

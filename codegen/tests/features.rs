@@ -509,6 +509,35 @@ fn rules_no_type_says_are_checked_on_the_typed_value() {
         ),
         "max_items"
     );
+    // Scalars and nullables with rules their type does not read keep their Rust type.
+    let base = r#""kind":"stop","payload":{},"retries":1"#;
+    let e: Envelope = ok(&format!(
+        r#"{{{base},"score":2.5,"ratio":null,"code":"ab","limits":null}}"#
+    ));
+    assert_eq!((e.score, e.ratio), (Some(2.5), rt_support::Tri::Null));
+    assert_eq!(e.code, Some(Some("ab".into())));
+    let _: Envelope = ok(&format!(r#"{{{base},"ratio":0.1,"limits":{{"n":1}}}}"#));
+    assert_eq!(
+        code::<Envelope>(&format!(r#"{{{base},"score":2.25}}"#)),
+        "multiple_of"
+    );
+    assert_eq!(
+        code::<Envelope>(&format!(r#"{{{base},"ratio":0}}"#)),
+        "exclusive_minimum"
+    );
+    // `not: {type: null}` applies to null too: the nullable's null is refused.
+    assert_eq!(
+        code::<Envelope>(&format!(r#"{{{base},"code":null}}"#)),
+        "not"
+    );
+    assert_eq!(
+        code::<Envelope>(&format!(r#"{{{base},"code":"a"}}"#)),
+        "min_length"
+    );
+    assert_eq!(
+        code::<Envelope>(&format!(r#"{{{base},"limits":{{"n":0}}}}"#)),
+        "minimum"
+    );
     // The failure is located in the value, as the checked types locate theirs.
     let f = Envelope::builder()
         .kind(EnvelopeKind::Stop)

@@ -97,6 +97,7 @@ impl Emitter<'_> {
             }
             Ty::Nullable(t) => format!("{}, or `null`", self.words(t)),
             Ty::Refined(t, _) => format!("{}, narrowed by this schema", self.words(t)),
+            Ty::Ruled(t, _) => format!("{}, with the further rules of this schema", self.words(t)),
         }
     }
 }

@@ -21,7 +21,7 @@ pub(super) fn rule_keys(model: &Model) -> Vec<BTreeSet<String>> {
                 refined(t, keys);
             }
             Ty::Array(a) => refined(&a.item, keys),
-            Ty::Nullable(t) => refined(t, keys),
+            Ty::Nullable(t) | Ty::Ruled(t, _) => refined(t, keys),
             _ => {}
         }
     }

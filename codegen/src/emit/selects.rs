@@ -152,7 +152,7 @@ impl Emitter<'_> {
             match ty {
                 Ty::Object | Ty::Any => true,
                 Ty::Named(i) => matches!(items[*i], Item::Struct(_)),
-                Ty::Refined(t, _) => object(items, t),
+                Ty::Refined(t, _) | Ty::Ruled(t, _) => object(items, t),
                 _ => false,
             }
         }

@@ -138,6 +138,10 @@ impl Emitter<'_> {
                 let inner = self.checks(t, quote! { x })?;
                 Some(quote! { if let Some(x) = #v { #inner } })
             }
+            Ty::Ruled(t, nodes) => {
+                let inner = self.checks(t, v.clone());
+                Some(quote! { #inner #(rt::program_rule(__program(), #nodes, #v)?;)* })
+            }
             Ty::Refined(t, pred) => {
                 let inner = self.checks(t, v.clone());
                 let f = self.refine_fn(pred);
@@ -171,7 +175,7 @@ impl Emitter<'_> {
                 let t = self.rust_ty(t);
                 quote! { ::core::option::Option<#t> }
             }
-            Ty::Refined(t, _) => self.rust_ty(t),
+            Ty::Refined(t, _) | Ty::Ruled(t, _) => self.rust_ty(t),
         }
     }
 
@@ -225,6 +229,10 @@ impl Emitter<'_> {
             Ty::Nullable(t) => {
                 let s = self.seed(t);
                 quote! { rt::NullableSeed(#s) }
+            }
+            Ty::Ruled(t, nodes) => {
+                let inner = self.seed(t);
+                quote! { rt::RuleSeed { inner: #inner, program: __program, nodes: &[#(#nodes),*] } }
             }
             Ty::Refined(t, pred) => {
                 let inner = self.seed(t);

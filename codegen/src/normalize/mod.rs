@@ -224,7 +224,7 @@ impl<'a> Normalizer<'a> {
 pub fn named_id(t: &Ty) -> Option<usize> {
     match t {
         Ty::Named(i) => Some(*i),
-        Ty::Refined(inner, _) => named_id(inner),
+        Ty::Refined(inner, _) | Ty::Ruled(inner, _) => named_id(inner),
         _ => None,
     }
 }

@@ -9,6 +9,27 @@ use crate::model::*;
 use crate::names::singular;
 use serde_json::{Map, Value};
 
+/// The keywords the typed reading of a scalar reads, and those of other types, vacuous on one.
+const SCALAR_READ: &[&str] = &[
+    "type",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minimum",
+    "maximum",
+    "properties",
+    "required",
+    "additionalProperties",
+    "propertyNames",
+    "items",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "then",
+    "else",
+];
+
 impl Normalizer<'_> {
     /// The type of the schema node at `loc`; `hint` names any item it needs. A node the typed
     /// shapes cannot say exactly (the typed path answers `unsupported_keyword`) becomes a checked
@@ -99,6 +120,9 @@ impl Normalizer<'_> {
                 ));
             }
         };
+        if let Some(t) = self.ruled(loc, obj, hint)? {
+            return Ok(t);
+        }
         // Object and array schemas read their own keywords: what their type does not say, their
         // rules check.
         let object = obj.get("type") == Some(&Value::from("object"));
@@ -142,6 +166,64 @@ impl Normalizer<'_> {
             Some(Value::Array(ts)) => self.type_list(loc, obj, ts, hint),
             Some(_) => Err(self.err(loc, "invalid_schema", "`type` must be a string or an array")),
         }
+    }
+
+    /// A scalar schema (or a nullable one of any type) that says more than its type reads: the
+    /// type, with the rest as a rule of the schema program. `None` when there is no rest, or the
+    /// schema is not of that form, for the other readers.
+    fn ruled(&mut self, loc: &Loc, obj: &Map<String, Value>, hint: &str) -> Result<Option<Ty>> {
+        // Keywords that apply to `null` as to any value; the others are vacuous on it.
+        const APPLICATORS: &[&str] = &["allOf", "anyOf", "oneOf", "not", "if", "$ref"];
+        let names: Vec<&str> = match obj.get("type") {
+            Some(Value::String(t)) => vec![t.as_str()],
+            Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+            _ => return Ok(None),
+        };
+        let (t, nullable) = match names.as_slice() {
+            [t] => (*t, false),
+            [t, "null"] | ["null", t] if *t != "null" => (*t, true),
+            _ => return Ok(None),
+        };
+        if obj.contains_key("enum") || obj.contains_key("const") {
+            return Ok(None);
+        }
+        let scalar = matches!(t, "string" | "integer" | "number" | "boolean" | "null");
+        let rest: Vec<String> = obj
+            .keys()
+            .filter(|k| {
+                if scalar {
+                    !(ANNOTATIONS.contains(&k.as_str()) || SCALAR_READ.contains(&k.as_str()))
+                } else {
+                    nullable && APPLICATORS.contains(&k.as_str())
+                }
+            })
+            .cloned()
+            .collect();
+        if rest.is_empty() {
+            return Ok(None);
+        }
+        let inner = if scalar {
+            let mut typed = obj.clone();
+            typed.retain(|k, _| !rest.contains(k));
+            self.typed(loc, &typed, t, hint)?
+        } else {
+            // The object or array reads every keyword itself; `null` is checked by the rest.
+            self.typed(loc, obj, t, hint)?
+        };
+        let (n, dynamic) = self.program.rule(self.set, loc, &rest)?;
+        if dynamic {
+            return Err(self.err(
+                loc,
+                "unsupported_keyword",
+                "a rule whose `$dynamicRef` resolves through the dynamic scope is checked from the root",
+            ));
+        }
+        let applies_to_null = rest.iter().any(|k| APPLICATORS.contains(&k.as_str()));
+        Ok(Some(match (nullable, applies_to_null) {
+            (false, _) => Ty::Ruled(Box::new(inner), vec![n]),
+            (true, false) => Ty::Nullable(Box::new(Ty::Ruled(Box::new(inner), vec![n]))),
+            (true, true) => Ty::Ruled(Box::new(Ty::Nullable(Box::new(inner))), vec![n]),
+        }))
     }
 
     /// A node without `type`: any value when it asserts nothing. Without `type` an assertion

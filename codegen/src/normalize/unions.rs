@@ -242,7 +242,7 @@ impl Normalizer<'_> {
     fn may_accept_null(&self, ty: &Ty) -> bool {
         match ty {
             Ty::Any | Ty::Null | Ty::Nullable(_) => true,
-            Ty::Refined(t, _) => self.may_accept_null(t),
+            Ty::Refined(t, _) | Ty::Ruled(t, _) => self.may_accept_null(t),
             Ty::Named(i) => match &self.model.items[*i] {
                 Item::Checked(_) => true,
                 Item::ByType(b) => b.variants.iter().any(|v| v.0 == "null"),
