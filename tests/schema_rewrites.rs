@@ -243,7 +243,12 @@ fn meaning_preserving_rewrites_generate_the_same_rust() {
     let options = prp_options();
     let original = prp_codegen::generate_dir(&schemas, &options).unwrap().code;
     // PRP's schemas all have typed shapes: no checked JSON, before any rewrite.
-    assert_eq!(original.matches("Checked as JSON against its schema").count(), 0);
+    assert_eq!(
+        original
+            .matches("Checked as JSON against its schema")
+            .count(),
+        0
+    );
     let want = items(&original);
     let work = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("schema-rewrites");
     std::fs::create_dir_all(&work).unwrap();

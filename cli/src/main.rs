@@ -4,6 +4,7 @@
 //! 2 usage or I/O error. With several inputs every one gets a verdict and the exit is the worst.
 
 mod catalog;
+mod compat;
 mod digest;
 mod dispatch;
 mod goals;
@@ -39,6 +40,7 @@ enum Command {
     Manifest(manifest::Args),
     Digest(digest::Args),
     Catalog(catalog::Args),
+    Compat(compat::Args),
     Store(store::Args),
     Dispatch(dispatch::Args),
     Negotiate(negotiate::Args),
@@ -82,6 +84,7 @@ fn main() -> ExitCode {
         Command::Manifest(args) => manifest::run(&args),
         Command::Digest(args) => digest::run(&args),
         Command::Catalog(args) => catalog::run(&args),
+        Command::Compat(args) => compat::run(&args),
         Command::Store(args) => store::run(&args),
         Command::Dispatch(args) => dispatch::run(&args),
         Command::Negotiate(args) => negotiate::run(&args),

@@ -692,3 +692,149 @@ fn validate_jsonl_gives_the_same_verdicts_in_order_on_any_number_of_threads() {
     assert_eq!(code(&o), 2, "--jobs 0 is a usage error");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `src` copied to `to`, files only, recursively.
+fn copy_dir(src: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(src).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &to.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let o = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args([
+            "-c",
+            "user.name=prp",
+            "-c",
+            "user.email=prp@example.invalid",
+        ])
+        .args(args)
+        .output()
+        .expect("git runs");
+    assert!(o.status.success(), "git {args:?}: {}", stderr(&o));
+}
+
+/// Makes the usage member `region` declared in a closed object: a forward break.
+fn add_closed_member(schemas: &Path) {
+    let path = schemas.join("usage.schema.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    v["properties"]["region"] = serde_json::json!({"type": "string"});
+    std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+}
+
+#[test]
+fn compat_is_quiet_on_the_same_schemas_and_shows_a_break_with_its_witness() {
+    let schemas = project().join("schemas");
+    let same = prp([
+        OsStr::new("compat"),
+        schemas.as_os_str(),
+        schemas.as_os_str(),
+    ]);
+    assert_eq!(code(&same), 0, "{}", stderr(&same));
+    assert!(
+        stdout(&same).contains("no breaking change found"),
+        "{}",
+        stdout(&same)
+    );
+
+    let dir = scratch("compat");
+    copy_dir(&schemas, &dir.join("schemas"));
+    add_closed_member(&dir.join("schemas"));
+    let o = prp([
+        OsStr::new("compat"),
+        schemas.as_os_str(),
+        dir.join("schemas").as_os_str(),
+        OsStr::new("--json"),
+    ]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let all: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let usage = all
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["id"].as_str().unwrap().ends_with("/usage.schema.json"))
+        .expect("a finding on the usage schema");
+    assert_eq!(usage["direction"], "forward");
+    assert_eq!(usage["policy"], "violation");
+    assert_eq!(usage["schemaPointer"], "/properties/region");
+    assert_eq!(usage["instancePointer"], "/region");
+    assert_eq!(
+        usage["old"],
+        serde_json::json!({"valid": false, "code": "additional_properties"})
+    );
+    assert_eq!(
+        usage["new"],
+        serde_json::json!({"valid": true, "code": null})
+    );
+    assert!(usage["witness"].is_object() && usage["defs"].is_null());
+    // Old consumers are what a forward break breaks: `--mode backward` lets it through.
+    let o = prp([
+        OsStr::new("compat"),
+        schemas.as_os_str(),
+        dir.join("schemas").as_os_str(),
+        OsStr::new("--mode"),
+        OsStr::new("backward"),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("old refuses (additional_properties at /region); new accepts"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn compat_against_a_git_revision_reads_the_directory_at_that_revision() {
+    let dir = scratch("compat-git");
+    copy_dir(&project().join("schemas"), &dir.join("schemas"));
+    git(&dir, &["init", "-q"]);
+    git(&dir, &["add", "."]);
+    git(&dir, &["commit", "-q", "-m", "schemas"]);
+    let schemas = dir.join("schemas");
+    let run = || {
+        prp([
+            OsStr::new("compat"),
+            OsStr::new("--against"),
+            OsStr::new("HEAD"),
+            schemas.as_os_str(),
+        ])
+    };
+    let o = run();
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    add_closed_member(&schemas);
+    let o = run();
+    assert_eq!(code(&o), 1, "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).contains("forward [violation]: change at /properties/region"),
+        "{}",
+        stdout(&o)
+    );
+    // Usage and I/O errors exit 2 with a sentence.
+    for args in [
+        vec![
+            OsStr::new("compat"),
+            OsStr::new("--against"),
+            OsStr::new("no-such-rev"),
+            schemas.as_os_str(),
+        ],
+        vec![OsStr::new("compat"), schemas.as_os_str()],
+        vec![
+            OsStr::new("compat"),
+            schemas.as_os_str(),
+            OsStr::new("/no/such/dir"),
+        ],
+    ] {
+        let o = prp(&args);
+        assert_eq!(code(&o), 2, "{args:?}");
+        assert!(stderr(&o).starts_with("prp compat: "), "{}", stderr(&o));
+    }
+}

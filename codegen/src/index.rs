@@ -299,6 +299,28 @@ impl SchemaSet {
         })
     }
 
+    /// The schema node an absolute URI names (a resource's `$id` or location with an optional
+    /// fragment: a JSON pointer or an anchor), with the URI that names it canonically:
+    /// `<the file's $id>#<pointer>`. For tools that walk a schema set by URI (`prp compat`).
+    pub fn node_at(&self, uri: &str) -> Option<(String, &Value)> {
+        let loc = self.index.lookup(uri, |l| self.node(l).is_some())?;
+        let node = self.node(&loc)?;
+        Some((self.canonical(&loc), node))
+    }
+
+    /// The canonical URI of the node a `$ref` written in the node at `from` (a canonical URI)
+    /// names, resolved against that node's base URI.
+    pub fn resolve_from(&self, from: &str, reference: &str) -> Option<String> {
+        let loc = self.index.lookup(from, |l| self.node(l).is_some())?;
+        self.resolve(&loc, reference)
+            .ok()
+            .map(|l| self.canonical(&l))
+    }
+
+    fn canonical(&self, loc: &Loc) -> String {
+        format!("{}#{}", self.files[loc.file].id, loc.pointer)
+    }
+
     /// The schema node at `loc`.
     pub(crate) fn node(&self, loc: &Loc) -> Option<&Value> {
         self.files.get(loc.file)?.root.pointer(&loc.pointer)

@@ -1,0 +1,200 @@
+//! `prp compat`: the breaking changes between two revisions of a schema directory, each shown by
+//! a document (prp-compat does the work; this prints it).
+
+use crate::Status;
+use prp_codegen::{Format, Options, SchemaSet};
+use prp_compat::policy::{self, Mode};
+use prp_compat::{Finding, Report, Side, git::Snapshot};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+const AFTER: &str = "\
+Each break comes with a witness: a document one side accepts and the other refuses, checked by
+both. A change whose meaning differs but for which no witness is found is reported as suspected
+and fails no mode. A member newly declared in an open object is reported as additive and fails
+no mode either (PRP allows additive optional fields within a version).
+
+Policy (the default mode): a break caused by a change in a file whose version did not change
+(same $id, same `schema` and `schemaVersion` constants) is a violation; under a new version it
+is allowed.
+
+Exit: 0 nothing the mode forbids, 1 something it forbids, 2 usage or I/O error.";
+
+/// Find the breaking changes between two revisions of a schema directory.
+///
+/// Compares OLD with NEW (directories read like prp-codegen reads one: every `*.json` below,
+/// by `$id`), or with `--against REV` the one directory DIR at git revision REV (OLD) with DIR
+/// as it is (NEW). For every schema and `$defs` entry on both sides it decides backward (every
+/// document OLD accepts, NEW accepts) and forward (every document NEW accepts, OLD accepts).
+#[derive(clap::Args, Debug)]
+#[command(after_long_help = AFTER)]
+pub struct Args {
+    /// OLD and NEW; with `--against`, only DIR.
+    #[arg(value_name = "DIR", required = true, num_args = 1..=2)]
+    dirs: Vec<PathBuf>,
+    /// Compare DIR at this git revision (OLD) with DIR in the work tree (NEW).
+    #[arg(long, value_name = "REV")]
+    against: Option<String>,
+    /// What fails: `policy` (a break under an unchanged version), `backward`, `forward` or
+    /// `full` (any break).
+    #[arg(long, value_enum, default_value_t = ModeArg::Policy)]
+    mode: ModeArg,
+    /// Documents to start the witness search from (every `*.json` below DIR, any schema): a
+    /// witness built from a real document is smaller to read and found sooner.
+    #[arg(long, value_name = "DIR")]
+    corpus: Vec<PathBuf>,
+    /// Print a JSON array, one object per finding: `id`, `defs`, `direction`, `witness`,
+    /// `schemaPointer`, `instancePointer`, `old` and `new` (`{"valid", "code"}`), `policy`.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::ValueEnum, Debug, Clone, Copy)]
+enum ModeArg {
+    Policy,
+    Backward,
+    Forward,
+    Full,
+}
+
+impl From<ModeArg> for Mode {
+    fn from(m: ModeArg) -> Mode {
+        match m {
+            ModeArg::Policy => Mode::Policy,
+            ModeArg::Backward => Mode::Backward,
+            ModeArg::Forward => Mode::Forward,
+            ModeArg::Full => Mode::Full,
+        }
+    }
+}
+
+pub fn run(args: &Args) -> Status {
+    match compare(args) {
+        Ok(status) => status,
+        Err(message) => {
+            eprintln!("prp compat: {message}");
+            Status::Error
+        }
+    }
+}
+
+fn compare(args: &Args) -> Result<Status, String> {
+    let snapshot;
+    let (old_dir, new_dir): (&Path, &Path) = match (&args.against, args.dirs.as_slice()) {
+        (Some(rev), [dir]) => {
+            snapshot = Snapshot::at(dir, rev).map_err(|e| e.to_string())?;
+            (snapshot.path(), dir)
+        }
+        (None, [old, new]) => (old, new),
+        (Some(_), _) => return Err("with --against, give one directory".into()),
+        (None, _) => return Err("give OLD and NEW, or one directory with --against REV".into()),
+    };
+    let load = |d: &Path| SchemaSet::load(d).map_err(|e| format!("{}: {e}", d.display()));
+    let (old, new) = (load(old_dir)?, load(new_dir)?);
+    let corpus = corpus(&args.corpus)?;
+    let options = Options::new().format("date-time", Format::DateTime);
+    let report = prp_compat::compare(
+        &Side::new(&old, &options),
+        &Side::new(&new, &options),
+        &corpus,
+    )
+    .map_err(|e| e.to_string())?;
+    let judged: Vec<(&Finding, policy::Verdict)> = report
+        .findings
+        .iter()
+        .map(|f| (f, policy::judge(&old, &new, f)))
+        .collect();
+    let mode = Mode::from(args.mode);
+    let failing = judged
+        .iter()
+        .filter(|(f, v)| policy::fails(mode, f, *v))
+        .count();
+    if args.json {
+        let all: Vec<Value> = judged.iter().map(|(f, v)| f.to_json(*v)).collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&all).expect("JSON values print")
+        );
+    } else {
+        print_text(&report, &judged, failing);
+    }
+    Ok(if failing > 0 {
+        Status::Failed
+    } else {
+        Status::Ok
+    })
+}
+
+/// Every `*.json` below the directories that parses.
+fn corpus(dirs: &[PathBuf]) -> Result<Vec<Value>, String> {
+    let mut out = Vec::new();
+    let mut stack: Vec<PathBuf> = dirs.to_vec();
+    while let Some(d) = stack.pop() {
+        let entries = std::fs::read_dir(&d).map_err(|e| format!("{}: {e}", d.display()))?;
+        for e in entries {
+            let p = e.map_err(|e| format!("{}: {e}", d.display()))?.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "json")
+                && let Ok(text) = std::fs::read_to_string(&p)
+                && let Ok(v) = serde_json::from_str(&text)
+            {
+                out.push(v);
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn print_text(report: &Report, judged: &[(&Finding, policy::Verdict)], failing: usize) {
+    for added in &report.added {
+        println!("added    {added}");
+    }
+    for removed in &report.removed {
+        println!("removed  {removed}");
+    }
+    let mut last = None;
+    for (f, v) in judged {
+        let name = match &f.defs {
+            Some(d) => format!("{}#/$defs/{d}", f.id),
+            None => f.id.clone(),
+        };
+        if last.as_ref() != Some(&name) {
+            println!("\n{name}");
+            last = Some(name);
+        }
+        print_finding(f, *v);
+    }
+    let summary = match (judged.len(), failing) {
+        (0, _) => "no breaking change found".to_owned(),
+        (n, 0) => format!("{n} finding(s), none the mode forbids"),
+        (n, k) => format!("{n} finding(s), {k} the mode forbids"),
+    };
+    println!("\n{summary}");
+}
+
+fn print_finding(f: &Finding, v: policy::Verdict) {
+    println!(
+        "  {} [{}]: change at {}",
+        f.direction.as_str(),
+        v.as_str(),
+        f.schema_pointer
+    );
+    let Some(w) = &f.witness else {
+        println!("    no document found that one side accepts and the other refuses");
+        return;
+    };
+    println!("    witness: {w}");
+    let verdict = |side: &str, v: &prp_compat::Verdict| match &v.code {
+        None => format!("{side} accepts"),
+        Some(code) => format!(
+            "{side} refuses ({code} at {})",
+            pointer(&f.instance_pointer)
+        ),
+    };
+    println!("    {}; {}", verdict("old", &f.old), verdict("new", &f.new));
+}
+
+fn pointer(p: &str) -> &str {
+    if p.is_empty() { "/" } else { p }
+}

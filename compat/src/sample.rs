@@ -1,0 +1,485 @@
+//! Documents to try: a plausible instance of a schema (its required members, the first value of
+//! each enum, strings its pattern takes), and the values around a schema's rules (every enum value,
+//! each bound and one past it, each alternative, a member more, a member less, each JSON type).
+//! They need not be valid: `search` keeps those one side accepts.
+
+use prp_codegen::SchemaSet;
+use serde_json::{Map, Value, json};
+
+/// How deep an instance is built; below, `null`.
+const DEPTH: usize = 12;
+
+/// Strings tried, in order, against a `pattern`.
+const STRINGS: &[&str] = &[
+    "a",
+    "a1",
+    "x-1",
+    "abc",
+    "A",
+    "0",
+    "1",
+    "a.b",
+    "a/b",
+    "a:b",
+    "a_b",
+    "2026-01-01T00:00:00Z",
+    "https://example.com/a",
+    "id-1",
+    "aaaa1111",
+    "",
+];
+
+/// A plausible instance of the schema at canonical URI `at`.
+pub fn instance(set: &SchemaSet, at: &str, node: &Value, depth: usize) -> Value {
+    if depth > DEPTH {
+        return Value::Null;
+    }
+    let Some(o) = node.as_object() else {
+        return Value::Null;
+    };
+    if let Some(r) = o.get("$ref").and_then(Value::as_str)
+        && let Some(target) = set.resolve_from(at, r)
+        && let Some((canon, t)) = set.node_at(&target)
+    {
+        let base = instance(set, &canon, t, depth + 1);
+        return merge(base, own(set, at, o, depth, true));
+    }
+    let mut v = own(set, at, o, depth, false);
+    let all_of = o.get("allOf").and_then(Value::as_array);
+    for (i, m) in all_of.into_iter().flatten().enumerate() {
+        let part = instance(set, &format!("{at}/allOf/{i}"), m, depth + 1);
+        v = merge(v, part);
+    }
+    // The conditionals whose `if` the instance meets: what their `then`s require.
+    let rules = std::iter::once(node).chain(all_of.into_iter().flatten());
+    for rule in rules {
+        if let (Some(cond), Some(then), Value::Object(members)) =
+            (rule.get("if"), rule.get("then"), &mut v)
+            && meets(cond, members)
+        {
+            required_by(set, at, o, then, members, depth);
+        }
+    }
+    v
+}
+
+/// Whether `members` meets an `if` of member constants and required names.
+fn meets(cond: &Value, members: &Map<String, Value>) -> bool {
+    let required = cond
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten();
+    let present = required
+        .filter_map(Value::as_str)
+        .all(|n| members.contains_key(n));
+    let props = cond
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten();
+    let fixed = props.into_iter().all(|(name, s)| match members.get(name) {
+        None => true,
+        Some(v) => {
+            s.get("const").is_none_or(|c| c == v)
+                && s.get("enum")
+                    .and_then(Value::as_array)
+                    .is_none_or(|e| e.contains(v))
+        }
+    });
+    present && fixed
+}
+
+/// Adds to `members` those `then` requires, as instances of the object's own member schemas
+/// (`o`, at `at`) with `then`'s `minItems` on them.
+fn required_by(
+    set: &SchemaSet,
+    at: &str,
+    o: &Map<String, Value>,
+    then: &Value,
+    members: &mut Map<String, Value>,
+    depth: usize,
+) {
+    let props = o.get("properties").and_then(Value::as_object);
+    for name in then
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let Some(name) = name.as_str() else { continue };
+        if members.contains_key(name) {
+            continue;
+        }
+        let here = format!("{at}/properties/{}", escape(name));
+        let own = props.and_then(|p| p.get(name));
+        let mut v = own.map_or(json!("x"), |s| instance(set, &here, s, depth + 1));
+        let min = then.pointer(&format!("/properties/{}/minItems", escape(name)));
+        if let (Value::Array(items), Some(n)) = (&mut v, min.and_then(Value::as_u64)) {
+            let item = own.and_then(|s| s.get("items")).map_or(Value::Null, |i| {
+                instance(set, &format!("{here}/items"), i, depth + 1)
+            });
+            items.resize(n as usize, item);
+        }
+        members.insert(name.to_owned(), v);
+    }
+}
+
+/// The instance `o`'s own keywords describe; `partial`: only what adds to a referenced base.
+fn own(set: &SchemaSet, at: &str, o: &Map<String, Value>, depth: usize, partial: bool) -> Value {
+    if let Some(c) = o.get("const") {
+        return c.clone();
+    }
+    if let Some(e) = o
+        .get("enum")
+        .and_then(Value::as_array)
+        .and_then(|e| e.first())
+    {
+        return e.clone();
+    }
+    for key in ["oneOf", "anyOf"] {
+        if let Some(first) = o.get(key).and_then(Value::as_array).and_then(|a| a.first()) {
+            let alt = instance(set, &format!("{at}/{key}/0"), first, depth + 1);
+            if !o.contains_key("type") && !o.contains_key("properties") {
+                return alt;
+            }
+        }
+    }
+    match first_type(o) {
+        Some("object") => Value::Object(members(set, at, o, depth)),
+        None if o.contains_key("properties") || o.contains_key("required") => {
+            Value::Object(members(set, at, o, depth))
+        }
+        Some("array") => {
+            let item = o
+                .get("items")
+                .map(|i| instance(set, &format!("{at}/items"), i, depth + 1))
+                .unwrap_or(Value::Null);
+            let n = o.get("minItems").and_then(Value::as_u64).unwrap_or(0) as usize;
+            Value::Array(vec![item; n])
+        }
+        Some("string") => json!(string(o)),
+        Some("integer") => json!(number(o).round() as i64),
+        Some("number") => json!(number(o)),
+        Some("boolean") => json!(true),
+        Some("null") => Value::Null,
+        _ if partial => Value::Null,
+        _ => Value::Null,
+    }
+}
+
+/// The first non-null type a schema names.
+fn first_type(o: &Map<String, Value>) -> Option<&str> {
+    match o.get("type")? {
+        Value::String(t) => Some(t),
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).find(|t| *t != "null"),
+        _ => None,
+    }
+}
+
+/// The required members, each an instance of its declared schema (`"x"` when undeclared).
+fn members(set: &SchemaSet, at: &str, o: &Map<String, Value>, depth: usize) -> Map<String, Value> {
+    let props = o.get("properties").and_then(Value::as_object);
+    let mut out = Map::new();
+    for r in o
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let Some(name) = r.as_str() else { continue };
+        let v = match props.and_then(|p| p.get(name)) {
+            Some(s) => instance(
+                set,
+                &format!("{at}/properties/{}", escape(name)),
+                s,
+                depth + 1,
+            ),
+            None => json!("x"),
+        };
+        out.insert(name.to_owned(), v);
+    }
+    out
+}
+
+/// A string within the schema's lengths that its pattern takes, when one of [`STRINGS`] does.
+fn string(o: &Map<String, Value>) -> String {
+    let min = o.get("minLength").and_then(Value::as_u64).unwrap_or(0) as usize;
+    let max = o
+        .get("maxLength")
+        .and_then(Value::as_u64)
+        .map(|m| m as usize);
+    let pattern = o
+        .get("pattern")
+        .and_then(Value::as_str)
+        .and_then(|p| regress::Regex::with_flags(p, "u").ok());
+    let fits = |s: &str| {
+        let n = s.chars().count();
+        n >= min
+            && max.is_none_or(|m| n <= m)
+            && pattern.as_ref().is_none_or(|r| r.find(s).is_some())
+    };
+    if o.get("format") == Some(&json!("date-time")) && fits(STRINGS[11]) {
+        return STRINGS[11].to_owned();
+    }
+    for s in STRINGS {
+        let padded = if s.chars().count() < min {
+            format!("{s}{}", "a".repeat(min - s.chars().count()))
+        } else {
+            (*s).to_owned()
+        };
+        if fits(&padded) {
+            return padded;
+        }
+    }
+    "a".repeat(min.max(1))
+}
+
+/// A number within the schema's bounds.
+fn number(o: &Map<String, Value>) -> f64 {
+    let min = o.get("minimum").and_then(Value::as_f64);
+    let max = o.get("maximum").and_then(Value::as_f64);
+    match (min, max) {
+        (Some(m), _) => m,
+        (None, Some(m)) if m < 0.0 => m,
+        _ => 0.0,
+    }
+}
+
+/// `b`'s members over `a`'s when both are objects; else whichever says more.
+fn merge(a: Value, b: Value) -> Value {
+    match (a, b) {
+        (Value::Object(mut a), Value::Object(b)) => {
+            for (k, v) in b {
+                let merged = match a.remove(&k) {
+                    Some(old) => merge(old, v),
+                    None => v,
+                };
+                a.insert(k, merged);
+            }
+            Value::Object(a)
+        }
+        (a, Value::Null) => a,
+        (_, b) => b,
+    }
+}
+
+fn escape(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// Values around the rules of the schema `node` (at `at`) of one side: each enum value and
+/// constant, each bound and one past it, strings at and past each length, each alternative,
+/// the instance with a member more or less, the instance with an `if`'s constants, and one
+/// value of each JSON type.
+pub fn around(set: &SchemaSet, at: &str, node: &Value) -> Vec<Value> {
+    let mut out = vec![instance(set, at, node, 0)];
+    let Some(o) = node.as_object() else {
+        return out;
+    };
+    out.extend(
+        o.get("enum")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default(),
+    );
+    out.extend(o.get("const").cloned());
+    for (k, delta) in [
+        ("minimum", -1.0),
+        ("maximum", 1.0),
+        ("exclusiveMinimum", 0.0),
+        ("exclusiveMaximum", 0.0),
+    ] {
+        if let Some(b) = o.get(k).and_then(Value::as_f64) {
+            out.extend([json!(b), json!(b + delta)]);
+            if b.fract() == 0.0 {
+                out.extend([json!(b as i64), json!((b + delta) as i64)]);
+            }
+        }
+    }
+    for k in ["minLength", "maxLength"] {
+        if let Some(n) = o.get(k).and_then(Value::as_u64) {
+            let n = n as usize;
+            out.extend([
+                json!("a".repeat(n)),
+                json!("a".repeat(n + 1)),
+                json!("a".repeat(n.saturating_sub(1))),
+            ]);
+        }
+    }
+    for key in ["oneOf", "anyOf"] {
+        for (i, alt) in o
+            .get(key)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            out.push(instance(set, &format!("{at}/{key}/{i}"), alt, 1));
+            out.push(Value::Object(constants(alt)));
+        }
+    }
+    if let Value::Object(base) = instance(set, at, node, 0) {
+        out.extend(object_variants(set, at, o, &base));
+    }
+    out.extend([
+        Value::Null,
+        json!(true),
+        json!(0),
+        json!(1.5),
+        json!("x"),
+        json!({}),
+        json!([]),
+    ]);
+    out
+}
+
+/// `base` with each optional member added, each member removed, an undeclared member added, and
+/// each `if`'s constants (its own, or in an `allOf` member) set.
+fn object_variants(
+    set: &SchemaSet,
+    at: &str,
+    o: &Map<String, Value>,
+    base: &Map<String, Value>,
+) -> Vec<Value> {
+    let mut out = Vec::new();
+    for (name, s) in o
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        let mut with = base.clone();
+        with.insert(
+            name.clone(),
+            instance(set, &format!("{at}/properties/{}", escape(name)), s, 1),
+        );
+        out.push(Value::Object(with));
+    }
+    for name in base.keys() {
+        let mut without = base.clone();
+        without.remove(name);
+        out.push(Value::Object(without));
+    }
+    let mut extra = base.clone();
+    extra.insert("compatProbe".into(), json!(true));
+    out.push(Value::Object(extra));
+    let mut ifs: Vec<&Value> = o.get("if").into_iter().collect();
+    for m in o
+        .get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        ifs.extend(m.get("if"));
+    }
+    for cond in ifs {
+        let mut set_to = base.clone();
+        for (name, s) in cond
+            .get("properties")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            if let Some(v) = s
+                .get("const")
+                .or_else(|| s.get("enum").and_then(|e| e.get(0)))
+            {
+                set_to.insert(name.clone(), v.clone());
+            }
+        }
+        for r in cond
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if let Some(name) = r.as_str() {
+                set_to.entry(name).or_insert(json!("x"));
+            }
+        }
+        out.push(Value::Object(set_to));
+    }
+    out
+}
+
+/// Each string of `values` stretched or cut to the lengths around either side's bounds, by
+/// repeating its last character: a string one side's pattern takes, at a length only one side
+/// allows.
+pub fn at_lengths(values: &[Value], nodes: &[&Value]) -> Vec<Value> {
+    let mut lengths = Vec::new();
+    for node in nodes {
+        for k in ["minLength", "maxLength"] {
+            if let Some(n) = node.get(k).and_then(Value::as_u64) {
+                let n = n as usize;
+                lengths.extend([n.saturating_sub(1), n, n + 1]);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for s in values.iter().filter_map(Value::as_str) {
+        let Some(last) = s.chars().last() else {
+            continue;
+        };
+        for &n in &lengths {
+            let have = s.chars().count();
+            let v: String = if n >= have {
+                s.chars()
+                    .chain(std::iter::repeat_n(last, n - have))
+                    .collect()
+            } else {
+                s.chars().take(n).collect()
+            };
+            out.push(json!(v));
+        }
+    }
+    out
+}
+
+/// The schema `node` (at `at`) and the schemas applying to the same instance through its `$ref`s
+/// and `allOf` members, transitively: where its rules are when they are not written in it.
+pub fn parts(set: &SchemaSet, at: &str, node: &Value) -> Vec<(String, Value)> {
+    let mut out = vec![(at.to_owned(), node.clone())];
+    let mut i = 0;
+    while i < out.len() && out.len() < 32 {
+        let (at, node) = out[i].clone();
+        if let Some(r) = node.get("$ref").and_then(Value::as_str)
+            && let Some(target) = set.resolve_from(&at, r)
+            && let Some((canon, t)) = set.node_at(&target)
+            && !out.iter().any(|(a, _)| *a == canon)
+        {
+            out.push((canon, t.clone()));
+        }
+        for (j, m) in node
+            .get("allOf")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            out.push((format!("{at}/allOf/{j}"), m.clone()));
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The members an object schema fixes to one value (`const`, or an `enum`'s first): what tells
+/// its alternative apart, to be set over a document that is otherwise right.
+fn constants(node: &Value) -> Map<String, Value> {
+    let mut out = Map::new();
+    for (name, s) in node
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        if let Some(v) = s
+            .get("const")
+            .or_else(|| s.get("enum").and_then(|e| e.get(0)))
+        {
+            out.insert(name.clone(), v.clone());
+        }
+    }
+    out
+}

@@ -1,0 +1,458 @@
+//! The witness search: where the two schemas differ (`changes`), which documents to try there
+//! (values around each change's rules on both sides, set at the change's place in plausible
+//! instances and corpus documents), and the smallest document each direction breaks on.
+
+use crate::{Checker, Direction, Error, Finding, Side, Target, Verdict, normal, sample};
+use prp_codegen::SchemaSet;
+use serde_json::{Map, Value, json};
+use std::collections::BTreeSet;
+
+/// Keywords whose value maps names to subschemas of members.
+const MEMBER_MAPS: &[&str] = &["properties", "patternProperties", "dependentSchemas"];
+/// Keywords that hold no rule for the instance here: annotations, identifiers, and `$defs`,
+/// whose entries matter where a `$ref` leads to them (and are targets of their own).
+const NOT_RULES: &[&str] = &[
+    "$defs",
+    "$id",
+    "$schema",
+    "$anchor",
+    "$comment",
+    "title",
+    "description",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+/// How many documents a target is tried with at most.
+const BUDGET: usize = 20_000;
+
+/// A place where the two sides' schemas differ: the schema object holding the differing keyword
+/// on each side, and the path of the instance it applies to.
+#[derive(Debug, Clone)]
+pub struct Change {
+    /// The differing keyword: a pointer in the schema's file, or a canonical URI elsewhere.
+    pub pointer: String,
+    /// The instance path (member names and item indexes) the schema object applies to.
+    pub path: Vec<String>,
+    /// A member NEW declares that OLD's open object does not.
+    open_member_added: bool,
+    old: (String, Value),
+    new: (String, Value),
+}
+
+/// The findings of one target whose meaning differs.
+pub(crate) fn findings(
+    old: &Side,
+    new: &Side,
+    target: &Target,
+    corpus: &[Value],
+) -> Result<Vec<Finding>, Error> {
+    let (oc, nc) = (old.checker(&target.uri)?, new.checker(&target.uri)?);
+    let (Some((ou, on)), Some((nu, nn))) =
+        (old.set.node_at(&target.uri), new.set.node_at(&target.uri))
+    else {
+        return Ok(Vec::new());
+    };
+    let changes = diff(old.set, new.set, (&ou, on), (&nu, nn));
+    let bases = bases(old, new, (&ou, on), (&nu, nn), &oc, &nc, corpus);
+    let file_prefix = target.uri.split('#').next().unwrap_or_default().to_owned();
+    let mut best: [Option<Finding>; 2] = [None, None];
+    let mut tried = 0;
+    'changes: for change in &changes {
+        for doc in candidates(old.set, new.set, change, &bases) {
+            tried += 1;
+            if tried > BUDGET {
+                break 'changes;
+            }
+            let ((ov, op), (nv, np)) = (oc.verdict(&doc), nc.verdict(&doc));
+            let direction = match (ov.valid, nv.valid) {
+                (true, false) => Direction::Backward,
+                (false, true) => Direction::Forward,
+                _ => continue,
+            };
+            let slot = &mut best[direction as usize];
+            let size = doc.to_string().len();
+            if slot.as_ref().is_some_and(|f| {
+                f.witness
+                    .as_ref()
+                    .is_some_and(|w| w.to_string().len() <= size)
+            }) {
+                continue;
+            }
+            let instance_pointer = if ov.valid { np } else { op };
+            let cause = cause(&changes, change, &instance_pointer);
+            *slot = Some(Finding {
+                id: target.id.clone(),
+                defs: target.defs.clone(),
+                direction,
+                witness: Some(doc),
+                schema_pointer: relative(&cause.pointer, &file_prefix),
+                instance_pointer,
+                old: ov,
+                new: nv,
+                open_member_added: change.open_member_added && direction == Direction::Backward,
+            });
+        }
+    }
+    let mut out: Vec<Finding> = best.iter().flatten().cloned().collect();
+    if out.is_empty() {
+        // The meaning differs and no document shows it: suspected, both ways.
+        let pointer = changes
+            .first()
+            .map(|c| relative(&c.pointer, &file_prefix))
+            .unwrap_or_default();
+        for direction in [Direction::Backward, Direction::Forward] {
+            out.push(Finding {
+                id: target.id.clone(),
+                defs: target.defs.clone(),
+                direction,
+                witness: None,
+                schema_pointer: pointer.clone(),
+                instance_pointer: String::new(),
+                old: Verdict {
+                    valid: true,
+                    code: None,
+                },
+                new: Verdict {
+                    valid: true,
+                    code: None,
+                },
+                open_member_added: false,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The change a witness shows: the one it was built for when that change applies where the
+/// verdicts part (or above), else the change applying deepest above that place (a corpus
+/// document can break on another change than the one it was tried for).
+fn cause<'c>(changes: &'c [Change], tried: &'c Change, instance_pointer: &str) -> &'c Change {
+    let tokens: Vec<String> = instance_pointer
+        .split('/')
+        .skip(1)
+        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    let above = |c: &Change| tokens.starts_with(&c.path);
+    if above(tried) {
+        return tried;
+    }
+    changes
+        .iter()
+        .filter(|c| above(c))
+        .max_by_key(|c| c.path.len())
+        .unwrap_or(tried)
+}
+
+/// `uri` as a pointer when it is in the file `prefix` names.
+fn relative(uri: &str, prefix: &str) -> String {
+    match uri.split_once('#') {
+        Some((file, pointer)) if file == prefix => pointer.to_owned(),
+        _ => uri.to_owned(),
+    }
+}
+
+fn escape(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// A schema node on one side: its canonical URI and its value.
+type Node<'a> = (&'a str, &'a Value);
+
+/// Walks the two sides' schemas together and records where they differ.
+struct Differ<'a> {
+    os: &'a SchemaSet,
+    ns: &'a SchemaSet,
+    out: Vec<Change>,
+    /// The pairs of nodes already walked: a recursive schema is walked once.
+    seen: BTreeSet<(String, String)>,
+}
+
+/// Every place the schemas `o` (old) and `n` (new) differ, following `$ref`s whose targets
+/// differ in meaning.
+fn diff(os: &SchemaSet, ns: &SchemaSet, o: Node, n: Node) -> Vec<Change> {
+    let mut d = Differ {
+        os,
+        ns,
+        out: Vec::new(),
+        seen: BTreeSet::new(),
+    };
+    d.schemas(o, n, &[]);
+    d.out
+}
+
+fn at(uri: &str, token: &str) -> String {
+    format!("{uri}/{}", escape(token))
+}
+
+impl Differ<'_> {
+    /// The schemas `o` and `n`, applying to the instance at `path`.
+    fn schemas(&mut self, o: Node, n: Node, path: &[String]) {
+        if !self.seen.insert((o.0.to_owned(), n.0.to_owned())) || path.len() > 16 {
+            return;
+        }
+        let (Some(oo), Some(no)) = (o.1.as_object(), n.1.as_object()) else {
+            if o.1 != n.1 {
+                self.record(o, n, path, "");
+            }
+            return;
+        };
+        let keys: BTreeSet<&String> = oo.keys().chain(no.keys()).collect();
+        for k in keys
+            .into_iter()
+            .filter(|k| !NOT_RULES.contains(&k.as_str()))
+        {
+            match (oo.get(k.as_str()), no.get(k.as_str())) {
+                (Some(ov), Some(nv)) => self.keyword(o, n, path, k, (ov, nv)),
+                _ => self.record(o, n, path, k),
+            }
+        }
+    }
+
+    /// The keyword `k`, on both sides with the values `v`.
+    fn keyword(&mut self, o: Node, n: Node, path: &[String], k: &str, v: (&Value, &Value)) {
+        let (ov, nv) = v;
+        match k {
+            "$ref" => {
+                let targets = (
+                    ov.as_str().and_then(|r| self.os.resolve_from(o.0, r)),
+                    nv.as_str().and_then(|r| self.ns.resolve_from(n.0, r)),
+                );
+                let (Some(ot), Some(nt)) = targets else {
+                    return self.record(o, n, path, k);
+                };
+                if normal::meaning(self.os, &ot) != normal::meaning(self.ns, &nt)
+                    && let (Some((ou, on)), Some((nu, nn))) =
+                        (self.os.node_at(&ot), self.ns.node_at(&nt))
+                {
+                    self.schemas((&ou, on), (&nu, nn), path);
+                }
+            }
+            m if MEMBER_MAPS.contains(&m) => match (ov.as_object(), nv.as_object()) {
+                (Some(om), Some(nm)) => self.members(o, n, path, k, (om, nm)),
+                _ => self.record(o, n, path, k),
+            },
+            "allOf" | "anyOf" | "oneOf" | "prefixItems" => match (ov.as_array(), nv.as_array()) {
+                (Some(a), Some(b)) if a.len() == b.len() => {
+                    for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                        let mut p = path.to_vec();
+                        if k == "prefixItems" {
+                            p.push(i.to_string());
+                        }
+                        let (ou, nu) = (
+                            at(&at(o.0, k), &i.to_string()),
+                            at(&at(n.0, k), &i.to_string()),
+                        );
+                        self.schemas((&ou, x), (&nu, y), &p);
+                    }
+                }
+                _ => self.record(o, n, path, k),
+            },
+            "items"
+            | "additionalProperties"
+            | "if"
+            | "then"
+            | "else"
+            | "not"
+            | "contains"
+            | "propertyNames" => {
+                let mut p = path.to_vec();
+                match k {
+                    "items" | "contains" => p.push("0".into()),
+                    "additionalProperties" => p.push("compatProbe".into()),
+                    _ => {}
+                }
+                if ov != nv || ov.to_string().contains("$ref") {
+                    self.schemas((&at(o.0, k), ov), (&at(n.0, k), nv), &p);
+                }
+            }
+            _ if ov != nv => self.record(o, n, path, k),
+            _ => {}
+        }
+    }
+
+    /// A map of member schemas (`properties`, ...), `k`, on both sides.
+    fn members(
+        &mut self,
+        o: Node,
+        n: Node,
+        path: &[String],
+        k: &str,
+        maps: (&Map<String, Value>, &Map<String, Value>),
+    ) {
+        let (om, nm) = maps;
+        let names: BTreeSet<&String> = om.keys().chain(nm.keys()).collect();
+        for name in names {
+            let mut p = path.to_vec();
+            if k != "dependentSchemas" {
+                p.push(name.clone());
+            }
+            let (ou, nu) = (at(&at(o.0, k), name), at(&at(n.0, k), name));
+            let (a, b) = (om.get(name.as_str()), nm.get(name.as_str()));
+            if let (Some(a), Some(b)) = (a, b) {
+                self.schemas((&ou, a), (&nu, b), &p);
+                continue;
+            }
+            // Declared on one side only: the values around its schema, set at the member,
+            // against whatever the other side lets through there.
+            let closed = |key: &str| o.1.get(key) == Some(&json!(false));
+            let open = k == "properties"
+                && a.is_none()
+                && !closed("additionalProperties")
+                && !closed("unevaluatedProperties");
+            self.out.push(Change {
+                pointer: if b.is_some() { nu.clone() } else { ou.clone() },
+                path: p,
+                old: (ou, a.cloned().unwrap_or(json!({}))),
+                new: (nu, b.cloned().unwrap_or(json!({}))),
+                open_member_added: open,
+            });
+        }
+    }
+
+    /// The keyword `key` of `o` and `n` differs in a way not walked further.
+    fn record(&mut self, o: Node, n: Node, path: &[String], key: &str) {
+        self.out.push(Change {
+            pointer: if key.is_empty() {
+                n.0.to_owned()
+            } else {
+                at(n.0, key)
+            },
+            path: path.to_vec(),
+            old: (o.0.to_owned(), o.1.clone()),
+            new: (n.0.to_owned(), n.1.clone()),
+            open_member_added: false,
+        });
+    }
+}
+
+/// Instances to set candidate values into: a plausible instance of each side's schema, and the
+/// corpus documents either side accepts.
+fn bases(
+    old: &Side,
+    new: &Side,
+    o: (&str, &Value),
+    n: (&str, &Value),
+    oc: &Checker,
+    nc: &Checker,
+    corpus: &[Value],
+) -> Vec<Value> {
+    let mut out = vec![
+        sample::instance(old.set, o.0, o.1, 0),
+        sample::instance(new.set, n.0, n.1, 0),
+    ];
+    let mut accepted: Vec<&Value> = corpus
+        .iter()
+        .filter(|d| oc.verdict(d).0.valid || nc.verdict(d).0.valid)
+        .collect();
+    // Smaller documents first: a witness is the smallest found.
+    accepted.sort_by_key(|d| d.to_string().len());
+    out.extend(accepted.into_iter().take(64).cloned());
+    out
+}
+
+/// The documents tried for `change`: each value around its rules on either side, set at its path
+/// in each base; each base without the member at the path; the values themselves at the root.
+fn candidates<'a>(
+    os: &'a SchemaSet,
+    ns: &'a SchemaSet,
+    change: &'a Change,
+    bases: &'a [Value],
+) -> impl Iterator<Item = Value> + 'a {
+    let parts: Vec<(&SchemaSet, String, Value)> = [(os, &change.old), (ns, &change.new)]
+        .into_iter()
+        .flat_map(|(set, (at, node))| {
+            sample::parts(set, at, node)
+                .into_iter()
+                .map(move |(a, n)| (set, a, n))
+        })
+        .collect();
+    let mut values = Vec::new();
+    for (set, at, node) in &parts {
+        values.extend(sample::around(set, at, node));
+    }
+    let nodes: Vec<&Value> = parts.iter().map(|p| &p.2).collect();
+    values.extend(sample::at_lengths(&values, &nodes));
+    let mut unique: Vec<Value> = Vec::new();
+    for v in values {
+        if !unique.contains(&v) {
+            unique.push(v);
+        }
+    }
+    let path = &change.path;
+    let removed = bases.iter().filter_map(move |b| without(b, path));
+    let objects: Vec<Value> = unique.iter().filter(|v| v.is_object()).cloned().collect();
+    let placed = bases.iter().flat_map(move |b| {
+        unique
+            .clone()
+            .into_iter()
+            .filter_map(move |v| with(b, path, v))
+    });
+    // An object's members set over the base's own value there: a document right in all but
+    // the members a change is about.
+    let merged = bases.iter().flat_map(move |b| {
+        let here = value_at(b, path).and_then(Value::as_object).cloned();
+        objects.clone().into_iter().filter_map(move |v| {
+            let mut m = here.clone()?;
+            m.extend(v.as_object()?.clone());
+            with(b, path, Value::Object(m))
+        })
+    });
+    bases
+        .iter()
+        .cloned()
+        .chain(removed)
+        .chain(merged)
+        .chain(placed)
+}
+
+/// `base` with `v` at `path`, the objects on the way made as needed; `None` where the path
+/// crosses a value that is not an object or array.
+fn with(base: &Value, path: &[String], v: Value) -> Option<Value> {
+    let Some((first, rest)) = path.split_first() else {
+        return Some(v);
+    };
+    let mut out = base.clone();
+    match &mut out {
+        Value::Object(o) => {
+            let inner = o.get(first).cloned().unwrap_or(json!({}));
+            o.insert(first.clone(), with(&inner, rest, v)?);
+        }
+        Value::Array(a) => {
+            let i: usize = first.parse().ok()?;
+            if a.len() <= i {
+                a.resize(i + 1, Value::Null);
+            }
+            a[i] = with(&a[i], rest, v)?;
+        }
+        _ => return None,
+    }
+    Some(out)
+}
+
+/// `base` without the member at `path`, when there is one.
+fn without(base: &Value, path: &[String]) -> Option<Value> {
+    let (last, parent) = path.split_last()?;
+    let mut out = base.clone();
+    let mut at = &mut out;
+    for token in parent {
+        at = match at {
+            Value::Object(o) => o.get_mut(token)?,
+            Value::Array(a) => a.get_mut(token.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    at.as_object_mut()?.remove(last)?;
+    Some(out)
+}
+
+/// The value at `path` in `v`.
+fn value_at<'v>(v: &'v Value, path: &[String]) -> Option<&'v Value> {
+    path.iter().try_fold(v, |v, token| match v {
+        Value::Object(o) => o.get(token),
+        Value::Array(a) => a.get(token.parse::<usize>().ok()?),
+        _ => None,
+    })
+}

@@ -1,0 +1,354 @@
+//! `prp_compat::compare` on a table of edits, each made on a copy of the project's `schemas/`,
+//! with the directions each must break in (and those it must not). Every witness is checked
+//! again here, against both sides, by checkers compiled apart from the comparison. The
+//! meaning-preserving rewrites and the directory against itself give no finding.
+
+use prp_codegen::{Format, Options, SchemaSet};
+use prp_codegen_runtime::eval::Program;
+use prp_compat::{Direction, Finding, Report, Side, compare, policy};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn options() -> Options {
+    Options::new().format("date-time", Format::DateTime)
+}
+
+/// The project's sample documents, the search's corpus.
+fn corpus() -> Vec<Value> {
+    let mut out = Vec::new();
+    let mut dirs = vec![root().join("fixtures/documents")];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "json")
+                && let Ok(v) = serde_json::from_str(&std::fs::read_to_string(&p).unwrap())
+            {
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
+fn copy_schemas(to: &Path) {
+    let _ = std::fs::remove_dir_all(to);
+    let mut stack = vec![(root().join("schemas"), to.to_path_buf())];
+    while let Some((from, to)) = stack.pop() {
+        std::fs::create_dir_all(&to).unwrap();
+        for e in std::fs::read_dir(&from).unwrap() {
+            let e = e.unwrap();
+            if e.file_type().unwrap().is_dir() {
+                stack.push((e.path(), to.join(e.file_name())));
+            } else {
+                std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+            }
+        }
+    }
+}
+
+/// The schemas with `edit` made on `file`, compared with `schemas/`, the search starting from
+/// the project's sample documents.
+fn run(name: &str, file: &str, edit: impl FnOnce(&mut Value)) -> (Report, SchemaSet, SchemaSet) {
+    run_with(name, file, edit, &corpus())
+}
+
+/// As [`run`], the search starting from `corpus`.
+fn run_with(
+    name: &str,
+    file: &str,
+    edit: impl FnOnce(&mut Value),
+    corpus: &[Value],
+) -> (Report, SchemaSet, SchemaSet) {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("compat")
+        .join(name);
+    copy_schemas(&dir);
+    let path = dir.join(file);
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    edit(&mut v);
+    std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let old = SchemaSet::load(&root().join("schemas")).unwrap();
+    let new = SchemaSet::load(&dir).unwrap();
+    let o = options();
+    let report = compare(&Side::new(&old, &o), &Side::new(&new, &o), corpus).unwrap();
+    (report, old, new)
+}
+
+/// Checks `f`'s witness against both sides with checkers of its own.
+fn recheck(f: &Finding, old: &SchemaSet, new: &SchemaSet) {
+    let w = f.witness.as_ref().expect("a witness");
+    let uri = match &f.defs {
+        Some(d) => format!("{}#/$defs/{d}", f.id),
+        None => f.id.clone(),
+    };
+    for (set, want) in [(old, &f.old), (new, &f.new)] {
+        let c = prp_codegen::compile_checker(set, &uri, &options()).unwrap();
+        let p = Program::parse(&c.text).unwrap();
+        assert_eq!(p.check(c.entry, w).is_ok(), want.valid, "{uri}: {w}");
+    }
+    assert_ne!(f.old.valid, f.new.valid);
+}
+
+/// The directions with a witness, for the schema `id` (its root).
+fn broken(report: &Report, old: &SchemaSet, new: &SchemaSet, id: &str) -> Vec<Direction> {
+    let mut out = Vec::new();
+    for f in &report.findings {
+        if f.witness.is_some() {
+            recheck(f, old, new);
+            if f.id.ends_with(id) && f.defs.is_none() {
+                out.push(f.direction);
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+const B: Direction = Direction::Backward;
+const F: Direction = Direction::Forward;
+const V1: &str = "/v1/";
+
+fn id(file: &str) -> String {
+    format!("{V1}{file}")
+}
+
+#[test]
+fn each_edit_breaks_in_its_direction_with_a_checked_witness() {
+    type Edit = fn(&mut Value);
+    let table: &[(&str, &str, Edit, &[Direction])] = &[
+        (
+            "closed-member",
+            "usage.schema.json",
+            |v| {
+                v["properties"]["region"] = json!({"type": "string"});
+            },
+            &[F],
+        ),
+        (
+            "made-required",
+            "identity.schema.json",
+            |v| {
+                v["required"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(json!("providerSessionId"));
+            },
+            &[B],
+        ),
+        (
+            "enum-value-added",
+            "terminal.schema.json",
+            |v| {
+                v["properties"]["turnTerminalState"]["enum"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(json!("paused"));
+            },
+            &[F],
+        ),
+        (
+            "enum-value-removed",
+            "terminal.schema.json",
+            |v| {
+                v["properties"]["turnTerminalState"]["enum"]
+                    .as_array_mut()
+                    .unwrap()
+                    .remove(0);
+            },
+            &[B],
+        ),
+        (
+            "bound-widened",
+            "command.schema.json",
+            |v| {
+                v["properties"]["commandId"]["maxLength"] = json!(400);
+            },
+            &[F],
+        ),
+        (
+            "bound-narrowed",
+            "command.schema.json",
+            |v| {
+                v["properties"]["commandId"]["maxLength"] = json!(20);
+            },
+            &[B],
+        ),
+        (
+            "pattern-changed",
+            "identity.schema.json",
+            |v| {
+                v["properties"]["companyId"] = json!({"type": "string", "pattern": "^[0-9]+$"});
+            },
+            &[B, F],
+        ),
+        (
+            "type-widened",
+            "stop-reason.schema.json",
+            |v| {
+                v["properties"]["retryable"]["type"] = json!(["boolean", "string"]);
+            },
+            &[F],
+        ),
+        (
+            "type-narrowed",
+            "stop-reason.schema.json",
+            |v| {
+                v["properties"]["code"]["type"] = json!("integer");
+            },
+            &[B, F],
+        ),
+        (
+            "closed-object",
+            "identity.schema.json",
+            |v| {
+                v["additionalProperties"] = json!(false);
+            },
+            &[B],
+        ),
+        (
+            "opened-object",
+            "usage.schema.json",
+            |v| {
+                v["additionalProperties"] = json!(true);
+            },
+            &[F],
+        ),
+        (
+            "const-changed",
+            "identity.schema.json",
+            |v| {
+                v["properties"]["schema"]["const"] = json!("paperclip.prp.identity.v9");
+            },
+            &[B, F],
+        ),
+        (
+            "conditional-added",
+            "terminal.schema.json",
+            |v| {
+                v["allOf"] = json!([{
+                    "if": {"properties": {"runTerminalState": {"const": "failed"}}, "required": ["runTerminalState"]},
+                    "then": {"required": ["stopReason"]}
+                }]);
+            },
+            &[B],
+        ),
+    ];
+    let mut failures = Vec::new();
+    // With the sample documents to start from, and from the schemas alone.
+    for corpus in [corpus(), Vec::new()] {
+        for (name, file, edit, want) in table {
+            let (report, old, new) = run_with(name, file, *edit, &corpus);
+            let got = broken(&report, &old, &new, &id(file));
+            if got != *want {
+                let findings = &report.findings;
+                failures.push(format!(
+                    "{name} ({} documents): want {want:?}, got {got:?}: {findings:#?}",
+                    corpus.len()
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn one_of_alternatives_and_ref_targets() {
+    // A `oneOf` alternative removed: the documents it alone accepted break backward.
+    let (r, old, new) = run("alternative-removed", "request.schema.json", |v| {
+        v["oneOf"].as_array_mut().unwrap().pop();
+    });
+    assert_eq!(broken(&r, &old, &new, &id("request.schema.json")), [B]);
+    // Added: forward.
+    let (r, old, new) = run("alternative-added", "request.schema.json", |v| {
+        let mut alt = v["oneOf"][0].clone();
+        alt["properties"]["schema"] = json!({"const": "paperclip.runtime_request.v9"});
+        v["oneOf"].as_array_mut().unwrap().push(alt);
+    });
+    assert_eq!(broken(&r, &old, &new, &id("request.schema.json")), [F]);
+    // A `$ref` pointed elsewhere: the terminal's stop reason becomes an identity.
+    let (r, old, new) = run("ref-target", "terminal.schema.json", |v| {
+        v["properties"]["stopReason"] =
+            json!({"$ref": "https://paperclip.dev/schemas/prp/v1/identity.schema.json"});
+    });
+    let got = broken(&r, &old, &new, &id("terminal.schema.json"));
+    assert!(!got.is_empty(), "{:#?}", r.findings);
+}
+
+#[test]
+fn a_member_added_to_an_open_object_is_compatible_both_ways() {
+    let (r, old, new) = run("open-member", "identity.schema.json", |v| {
+        v["properties"]["traceId"] = json!({"type": "string", "maxLength": 80});
+    });
+    // A document that used the undeclared name with another value shows the difference; it is
+    // reported as additive, and fails no mode.
+    assert_eq!(broken(&r, &old, &new, &id("identity.schema.json")), [B]);
+    assert!(!r.findings.is_empty());
+    for f in &r.findings {
+        let v = policy::judge(&old, &new, f);
+        assert_eq!(v, policy::Verdict::Additive, "{f:#?}");
+        for mode in [
+            policy::Mode::Policy,
+            policy::Mode::Backward,
+            policy::Mode::Forward,
+            policy::Mode::Full,
+        ] {
+            assert!(!policy::fails(mode, f, v), "{mode:?}");
+        }
+    }
+}
+
+#[test]
+fn a_break_under_a_new_version_keeps_the_policy() {
+    let (r, old, new) = run("new-version", "stop-reason.schema.json", |v| {
+        v["properties"]["code"]["type"] = json!("integer");
+        v["properties"]["schemaVersion"] = json!({"const": 2});
+    });
+    assert!(!r.findings.is_empty());
+    for f in r.findings.iter().filter(|f| f.witness.is_some()) {
+        assert_eq!(policy::judge(&old, &new, f), policy::Verdict::NewVersion);
+        assert!(!policy::fails(
+            policy::Mode::Policy,
+            f,
+            policy::Verdict::NewVersion
+        ));
+        assert!(policy::fails(
+            policy::Mode::Full,
+            f,
+            policy::Verdict::NewVersion
+        ));
+    }
+}
+
+#[test]
+fn rewrites_and_the_same_directory_report_nothing() {
+    let (r, _, _) = run("same", "identity.schema.json", |_| {});
+    assert!(r.findings.is_empty() && r.added.is_empty() && r.removed.is_empty());
+    // Keyword order, a subschema moved behind a `$ref`, a redundant `type`, `const` as `enum`.
+    let (r, _, _) = run("rewritten", "terminal.schema.json", |v| {
+        let o = v.as_object_mut().unwrap();
+        let reversed: Vec<(String, Value)> = std::mem::take(o).into_iter().rev().collect();
+        o.extend(reversed);
+        let state = o["properties"]["turnTerminalState"].take();
+        o.insert("$defs".into(), json!({ "turnState": state }));
+        o["properties"]["turnTerminalState"] = json!({"$ref": "#/$defs/turnState"});
+        let schema = o["properties"]["schema"]["const"].take();
+        o["properties"]["schema"] = json!({ "enum": [schema] });
+    });
+    assert!(r.findings.is_empty(), "{:#?}", r.findings);
+    // The definition the move added is listed as added, and nothing else.
+    assert_eq!(r.added.len(), 1, "{:?}", r.added);
+    let (r, _, _) = run("redundant-type", "event-v2.schema.json", |v| {
+        for rule in v["allOf"].as_array_mut().unwrap() {
+            rule["if"]["type"] = json!("object");
+            rule["then"]["type"] = json!("object");
+        }
+    });
+    assert!(r.findings.is_empty(), "{:#?}", r.findings);
+}
