@@ -52,12 +52,16 @@ pub fn instance(set: &SchemaSet, at: &str, node: &Value, depth: usize) -> Value 
     }
     // The conditionals whose `if` the instance meets: what their `then`s require.
     let rules = std::iter::once(node).chain(all_of.into_iter().flatten());
-    for rule in rules {
+    for (i, rule) in rules.enumerate() {
         if let (Some(cond), Some(then), Value::Object(members)) =
             (rule.get("if"), rule.get("then"), &mut v)
             && meets(cond, members)
         {
-            required_by(set, at, o, then, members, depth);
+            let then_at = match i {
+                0 => format!("{at}/then"),
+                i => format!("{at}/allOf/{}/then", i - 1),
+            };
+            required_by(set, at, o, (&then_at, then), members, depth);
         }
     }
     v
@@ -90,39 +94,139 @@ fn meets(cond: &Value, members: &Map<String, Value>) -> bool {
     present && fixed
 }
 
-/// Adds to `members` those `then` requires, as instances of the object's own member schemas
-/// (`o`, at `at`) with `then`'s `minItems` on them.
+/// Adds to `members` what `then` asks of them: the members it requires, as instances of the
+/// object's own member schemas (`o`, at `at`), and for each member it gives a schema of its own
+/// (a `$ref`, members, constants) that schema's instance over the member; `minItems` stretches an
+/// array with instances of its items.
 fn required_by(
     set: &SchemaSet,
     at: &str,
     o: &Map<String, Value>,
-    then: &Value,
+    (then_at, then): (&str, &Value),
     members: &mut Map<String, Value>,
     depth: usize,
 ) {
     let props = o.get("properties").and_then(Value::as_object);
-    for name in then
+    let required = then
         .get("required")
         .and_then(Value::as_array)
         .into_iter()
+        .flatten();
+    let mut names: Vec<String> = required
+        .filter_map(|n| n.as_str().map(str::to_owned))
+        .collect();
+    for (name, s) in then
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
         .flatten()
     {
-        let Some(name) = name.as_str() else { continue };
-        if members.contains_key(name) {
-            continue;
+        let says = ["$ref", "properties", "const", "enum"]
+            .iter()
+            .any(|k| s.get(k).is_some());
+        if says && !names.contains(name) {
+            names.push(name.clone());
         }
-        let here = format!("{at}/properties/{}", escape(name));
-        let own = props.and_then(|p| p.get(name));
-        let mut v = own.map_or(json!("x"), |s| instance(set, &here, s, depth + 1));
-        let min = then.pointer(&format!("/properties/{}/minItems", escape(name)));
-        if let (Value::Array(items), Some(n)) = (&mut v, min.and_then(Value::as_u64)) {
+    }
+    for name in names {
+        let here = format!("{at}/properties/{}", escape(&name));
+        let own = props.and_then(|p| p.get(&name));
+        let mut v = match members.get(&name) {
+            Some(v) => v.clone(),
+            None => own.map_or(json!("x"), |s| instance(set, &here, s, depth + 1)),
+        };
+        let given = then.get("properties").and_then(|p| p.get(&name));
+        if let Some(g) = given.filter(|g| g.get("minItems").is_none()) {
+            v = merge(
+                v,
+                instance(
+                    set,
+                    &format!("{then_at}/properties/{}", escape(&name)),
+                    g,
+                    depth + 1,
+                ),
+            );
+        }
+        let min = given
+            .and_then(|g| g.get("minItems"))
+            .and_then(Value::as_u64);
+        if let (Value::Array(items), Some(n)) = (&mut v, min) {
             let item = own.and_then(|s| s.get("items")).map_or(Value::Null, |i| {
                 instance(set, &format!("{here}/items"), i, depth + 1)
             });
             items.resize(n as usize, item);
         }
-        members.insert(name.to_owned(), v);
+        members.insert(name, v);
     }
+}
+
+/// `members` made to meet the `if` of `node` (at `at`), its constants set, and what its `then`
+/// asks added.
+pub fn meet(set: &SchemaSet, at: &str, node: &Value, members: &mut Map<String, Value>) {
+    let (Some(cond), Some(then), Some(o)) = (node.get("if"), node.get("then"), node.as_object())
+    else {
+        return;
+    };
+    set_constants(cond, members);
+    required_by(set, at, o, (&format!("{at}/then"), then), members, 1);
+}
+
+/// Sets the members an `if` fixes to its constants (an `enum`'s first value).
+fn set_constants(cond: &Value, members: &mut Map<String, Value>) {
+    for (name, s) in cond
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        if let Some(v) = s
+            .get("const")
+            .or_else(|| s.get("enum").and_then(|e| e.get(0)))
+        {
+            members.insert(name.clone(), v.clone());
+        }
+    }
+}
+
+/// An instance of the object schema `node` (at `at`) per conditional of its own or of its
+/// `allOf` members: the `if`'s constants and required members set, then what the `then` asks.
+/// Where a conditional picks a member's schema by a tag (an event's payload by its type), these
+/// are the documents in which a change to that schema can show.
+pub fn conditional_instances(set: &SchemaSet, at: &str, node: &Value) -> Vec<Value> {
+    let Some(o) = node.as_object() else {
+        return Vec::new();
+    };
+    let Value::Object(base) = instance(set, at, node, 0) else {
+        return Vec::new();
+    };
+    let all_of = o
+        .get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten();
+    let mut out = Vec::new();
+    for (i, rule) in std::iter::once(node).chain(all_of).enumerate() {
+        let (Some(cond), Some(then)) = (rule.get("if"), rule.get("then")) else {
+            continue;
+        };
+        let mut members = base.clone();
+        set_constants(cond, &mut members);
+        let rule_at = if i == 0 {
+            at.to_owned()
+        } else {
+            format!("{at}/allOf/{}", i - 1)
+        };
+        required_by(
+            set,
+            at,
+            o,
+            (&format!("{rule_at}/then"), then),
+            &mut members,
+            1,
+        );
+        out.push(Value::Object(members));
+    }
+    out
 }
 
 /// The instance `o`'s own keywords describe; `partial`: only what adds to a referenced base.

@@ -40,6 +40,20 @@ pub struct Change {
     open_member_added: bool,
     old: (String, Value),
     new: (String, Value),
+    /// The schemas the walk went through to get here, outermost first.
+    route: Vec<Frame>,
+}
+
+/// A schema the walk went through: what a document must look like there for the change below
+/// to be reached.
+#[derive(Debug, Clone)]
+struct Frame {
+    /// How many instance path tokens lead to the instance it applies to.
+    depth: usize,
+    old: String,
+    new: String,
+    /// The walk went into its `then`: its `if` must hold.
+    via_then: bool,
 }
 
 /// The findings of one target whose meaning differs.
@@ -61,7 +75,11 @@ pub(crate) fn findings(
     let mut best: [Option<Finding>; 2] = [None, None];
     let mut tried = 0;
     'changes: for change in &changes {
-        for doc in candidates(old.set, new.set, change, &bases) {
+        let mut here = bases.clone();
+        for (set, side) in [(old.set, Which::Old), (new.set, Which::New)] {
+            here.extend(bases.iter().filter_map(|b| routed(set, side, b, change)));
+        }
+        for doc in candidates(old.set, new.set, change, &here) {
             tried += 1;
             if tried > BUDGET {
                 break 'changes;
@@ -168,6 +186,8 @@ struct Differ<'a> {
     out: Vec<Change>,
     /// The pairs of nodes already walked: a recursive schema is walked once.
     seen: BTreeSet<(String, String)>,
+    /// The schemas being walked, outermost first.
+    route: Vec<Frame>,
 }
 
 /// Every place the schemas `o` (old) and `n` (new) differ, following `$ref`s whose targets
@@ -178,6 +198,7 @@ fn diff(os: &SchemaSet, ns: &SchemaSet, o: Node, n: Node) -> Vec<Change> {
         ns,
         out: Vec::new(),
         seen: BTreeSet::new(),
+        route: Vec::new(),
     };
     d.schemas(o, n, &[]);
     d.out
@@ -199,6 +220,12 @@ impl Differ<'_> {
             }
             return;
         };
+        self.route.push(Frame {
+            depth: path.len(),
+            old: o.0.to_owned(),
+            new: n.0.to_owned(),
+            via_then: false,
+        });
         let keys: BTreeSet<&String> = oo.keys().chain(no.keys()).collect();
         for k in keys
             .into_iter()
@@ -209,6 +236,7 @@ impl Differ<'_> {
                 _ => self.record(o, n, path, k),
             }
         }
+        self.route.pop();
     }
 
     /// The keyword `k`, on both sides with the values `v`.
@@ -223,9 +251,15 @@ impl Differ<'_> {
                 let (Some(ot), Some(nt)) = targets else {
                     return self.record(o, n, path, k);
                 };
-                if normal::meaning(self.os, &ot) != normal::meaning(self.ns, &nt)
-                    && let (Some((ou, on)), Some((nu, nn))) =
-                        (self.os.node_at(&ot), self.ns.node_at(&nt))
+                if normal::meaning(self.os, &ot) == normal::meaning(self.ns, &nt) {
+                    return;
+                }
+                if ot != nt {
+                    // Pointed elsewhere: the change is the reference itself.
+                    return self.record(o, n, path, k);
+                }
+                if let (Some((ou, on)), Some((nu, nn))) =
+                    (self.os.node_at(&ot), self.ns.node_at(&nt))
                 {
                     self.schemas((&ou, on), (&nu, nn), path);
                 }
@@ -265,7 +299,14 @@ impl Differ<'_> {
                     _ => {}
                 }
                 if ov != nv || ov.to_string().contains("$ref") {
+                    let then = k == "then";
+                    if let Some(f) = self.route.last_mut() {
+                        f.via_then = then;
+                    }
                     self.schemas((&at(o.0, k), ov), (&at(n.0, k), nv), &p);
+                    if let Some(f) = self.route.last_mut() {
+                        f.via_then = false;
+                    }
                 }
             }
             _ if ov != nv => self.record(o, n, path, k),
@@ -308,6 +349,7 @@ impl Differ<'_> {
                 old: (ou, a.cloned().unwrap_or(json!({}))),
                 new: (nu, b.cloned().unwrap_or(json!({}))),
                 open_member_added: open,
+                route: self.route.clone(),
             });
         }
     }
@@ -324,6 +366,7 @@ impl Differ<'_> {
             old: (o.0.to_owned(), o.1.clone()),
             new: (n.0.to_owned(), n.1.clone()),
             open_member_added: false,
+            route: self.route.clone(),
         });
     }
 }
@@ -343,6 +386,8 @@ fn bases(
         sample::instance(old.set, o.0, o.1, 0),
         sample::instance(new.set, n.0, n.1, 0),
     ];
+    out.extend(sample::conditional_instances(old.set, o.0, o.1));
+    out.extend(sample::conditional_instances(new.set, n.0, n.1));
     let mut accepted: Vec<&Value> = corpus
         .iter()
         .filter(|d| oc.verdict(d).0.valid || nc.verdict(d).0.valid)
@@ -455,4 +500,41 @@ fn value_at<'v>(v: &'v Value, path: &[String]) -> Option<&'v Value> {
         Value::Array(a) => a.get(token.parse::<usize>().ok()?),
         _ => None,
     })
+}
+
+/// Which side's schemas a routed base is built from.
+#[derive(Clone, Copy)]
+enum Which {
+    Old,
+    New,
+}
+
+/// `base` made to reach `change` along its route on one side: where the route's instance is
+/// missing, an instance of the schema there; where the route went into a `then`, its `if`'s
+/// constants set and what the `then` asks added. `None` when the base already is that.
+fn routed(set: &SchemaSet, side: Which, base: &Value, change: &Change) -> Option<Value> {
+    let mut doc = base.clone();
+    for f in &change.route {
+        let at = match side {
+            Which::Old => &f.old,
+            Which::New => &f.new,
+        };
+        let (canon, node) = set.node_at(at)?;
+        let prefix = change.path.get(..f.depth)?;
+        let here = value_at(&doc, prefix).cloned();
+        let next = if f.via_then {
+            let mut members = match here {
+                Some(Value::Object(m)) => m,
+                _ => sample::instance(set, &canon, node, 1).as_object()?.clone(),
+            };
+            sample::meet(set, &canon, node, &mut members);
+            Value::Object(members)
+        } else if here.as_ref().is_none_or(Value::is_null) {
+            sample::instance(set, &canon, node, 1)
+        } else {
+            continue;
+        };
+        doc = with(&doc, prefix, next)?;
+    }
+    (doc != *base).then_some(doc)
 }

@@ -272,13 +272,27 @@ fn one_of_alternatives_and_ref_targets() {
         v["oneOf"].as_array_mut().unwrap().push(alt);
     });
     assert_eq!(broken(&r, &old, &new, &id("request.schema.json")), [F]);
-    // A `$ref` pointed elsewhere: the terminal's stop reason becomes an identity.
+    // A `$ref` pointed elsewhere: the terminal's stop reason becomes an identity. Stop reasons
+    // break backward, identities forward; the pointer is the reference.
     let (r, old, new) = run("ref-target", "terminal.schema.json", |v| {
         v["properties"]["stopReason"] =
             json!({"$ref": "https://paperclip.dev/schemas/prp/v1/identity.schema.json"});
     });
-    let got = broken(&r, &old, &new, &id("terminal.schema.json"));
-    assert!(!got.is_empty(), "{:#?}", r.findings);
+    assert_eq!(broken(&r, &old, &new, &id("terminal.schema.json")), [B, F]);
+    let terminal = r
+        .findings
+        .iter()
+        .find(|f| f.id.ends_with("/terminal.schema.json"))
+        .unwrap();
+    assert_eq!(terminal.schema_pointer, "/properties/stopReason/$ref");
+    // The fixture reaches it through an event whose `then` picks the terminal payload: the
+    // witness is built along that route.
+    assert_eq!(
+        broken(&r, &old, &new, &id("fixture.schema.json")),
+        [B, F],
+        "{:#?}",
+        r.findings
+    );
 }
 
 #[test]
