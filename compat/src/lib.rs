@@ -16,6 +16,7 @@
 
 pub mod git;
 mod normal;
+mod pattern;
 pub mod policy;
 mod sample;
 mod search;

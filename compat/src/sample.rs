@@ -42,9 +42,9 @@ pub fn instance(set: &SchemaSet, at: &str, node: &Value, depth: usize) -> Value 
         && let Some((canon, t)) = set.node_at(&target)
     {
         let base = instance(set, &canon, t, depth + 1);
-        return merge(base, own(set, at, o, depth, true));
+        return merge(base, own(set, at, o, depth));
     }
-    let mut v = own(set, at, o, depth, false);
+    let mut v = own(set, at, o, depth);
     let all_of = o.get("allOf").and_then(Value::as_array);
     for (i, m) in all_of.into_iter().flatten().enumerate() {
         let part = instance(set, &format!("{at}/allOf/{i}"), m, depth + 1);
@@ -121,9 +121,17 @@ fn required_by(
         .into_iter()
         .flatten()
     {
-        let says = ["$ref", "properties", "const", "enum"]
-            .iter()
-            .any(|k| s.get(k).is_some());
+        let says = [
+            "$ref",
+            "properties",
+            "const",
+            "enum",
+            "allOf",
+            "oneOf",
+            "anyOf",
+        ]
+        .iter()
+        .any(|k| s.get(k).is_some());
         if says && !names.contains(name) {
             names.push(name.clone());
         }
@@ -229,8 +237,8 @@ pub fn conditional_instances(set: &SchemaSet, at: &str, node: &Value) -> Vec<Val
     out
 }
 
-/// The instance `o`'s own keywords describe; `partial`: only what adds to a referenced base.
-fn own(set: &SchemaSet, at: &str, o: &Map<String, Value>, depth: usize, partial: bool) -> Value {
+/// The instance `o`'s own keywords describe.
+fn own(set: &SchemaSet, at: &str, o: &Map<String, Value>, depth: usize) -> Value {
     if let Some(c) = o.get("const") {
         return c.clone();
     }
@@ -241,15 +249,12 @@ fn own(set: &SchemaSet, at: &str, o: &Map<String, Value>, depth: usize, partial:
     {
         return e.clone();
     }
-    for key in ["oneOf", "anyOf"] {
-        if let Some(first) = o.get(key).and_then(Value::as_array).and_then(|a| a.first()) {
-            let alt = instance(set, &format!("{at}/{key}/0"), first, depth + 1);
-            if !o.contains_key("type") && !o.contains_key("properties") {
-                return alt;
-            }
-        }
-    }
-    match first_type(o) {
+    // The first alternative: the value itself, or what it adds to the object's own members.
+    let alt = ["oneOf", "anyOf"].into_iter().find_map(|key| {
+        let first = o.get(key).and_then(Value::as_array)?.first()?;
+        Some(instance(set, &format!("{at}/{key}/0"), first, depth + 1))
+    });
+    let v = match first_type(o) {
         Some("object") => Value::Object(members(set, at, o, depth)),
         None if o.contains_key("properties") || o.contains_key("required") => {
             Value::Object(members(set, at, o, depth))
@@ -266,9 +271,11 @@ fn own(set: &SchemaSet, at: &str, o: &Map<String, Value>, depth: usize, partial:
         Some("integer") => json!(number(o).round() as i64),
         Some("number") => json!(number(o)),
         Some("boolean") => json!(true),
-        Some("null") => Value::Null,
-        _ if partial => Value::Null,
         _ => Value::Null,
+    };
+    match alt {
+        Some(alt) => merge(v, alt),
+        None => v,
     }
 }
 
@@ -325,6 +332,13 @@ fn string(o: &Map<String, Value>) -> String {
     };
     if o.get("format") == Some(&json!("date-time")) && fits(STRINGS[11]) {
         return STRINGS[11].to_owned();
+    }
+    let built = o
+        .get("pattern")
+        .and_then(Value::as_str)
+        .and_then(crate::pattern::example);
+    if let Some(s) = built.filter(|s| fits(s)) {
+        return s;
     }
     for s in STRINGS {
         let padded = if s.chars().count() < min {
@@ -586,4 +600,40 @@ fn constants(node: &Value) -> Map<String, Value> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use prp_codegen::{Format, Options, SchemaSet};
+    use prp_codegen_runtime::eval::Program;
+    use serde_json::Value;
+
+    /// The search starts from these: every PRP schema's and definition's instance is one its
+    /// schema accepts.
+    #[test]
+    fn the_instance_of_every_prp_schema_and_definition_is_valid() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas");
+        let set = SchemaSet::load(&dir).unwrap();
+        let options = Options::new().format("date-time", Format::DateTime);
+        let mut refused = Vec::new();
+        let mut count = 0;
+        for f in &set.files {
+            let defs = f.root.get("$defs").and_then(Value::as_object);
+            let names = defs
+                .into_iter()
+                .flatten()
+                .map(|(name, _)| format!("#/$defs/{name}"));
+            for uri in std::iter::once(f.id.clone()).chain(names.map(|n| format!("{}{n}", f.id))) {
+                let (canon, node) = set.node_at(&uri).unwrap();
+                let c = prp_codegen::compile_checker(&set, &uri, &options).unwrap();
+                let doc = super::instance(&set, &canon, node, 0);
+                if let Err(e) = Program::parse(&c.text).unwrap().check(c.entry, &doc) {
+                    refused.push(format!("{uri}: {} at {}: {doc}", e.code.as_str(), e.rel));
+                }
+                count += 1;
+            }
+        }
+        assert!(count > 70, "{count}");
+        assert!(refused.is_empty(), "{}", refused.join("\n"));
+    }
 }
