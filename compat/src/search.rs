@@ -71,10 +71,16 @@ pub(crate) fn findings(
     };
     let changes = diff(old.set, new.set, (&ou, on), (&nu, nn));
     let bases = bases(old, new, (&ou, on), (&nu, nn), &oc, &nc, corpus);
-    let file_prefix = target.uri.split('#').next().unwrap_or_default().to_owned();
-    let mut best: [Option<Finding>; 2] = [None, None];
+    let judge = Judge {
+        target,
+        changes: &changes,
+        checkers: (&oc, &nc),
+        file_prefix: target.uri.split('#').next().unwrap_or_default(),
+    };
+    // The smallest witness per direction, with the change it was built for.
+    let mut best: [Option<(Finding, usize)>; 2] = [None, None];
     let mut tried = 0;
-    'changes: for change in &changes {
+    'changes: for (i, change) in changes.iter().enumerate() {
         let mut here = bases.clone();
         for (set, side) in [(old.set, Which::Old), (new.set, Which::New)] {
             here.extend(bases.iter().filter_map(|b| routed(set, side, b, change)));
@@ -84,42 +90,25 @@ pub(crate) fn findings(
             if tried > BUDGET {
                 break 'changes;
             }
-            let ((ov, op), (nv, np)) = (oc.verdict(&doc), nc.verdict(&doc));
-            let direction = match (ov.valid, nv.valid) {
-                (true, false) => Direction::Backward,
-                (false, true) => Direction::Forward,
-                _ => continue,
-            };
-            let slot = &mut best[direction as usize];
-            let size = doc.to_string().len();
-            if slot.as_ref().is_some_and(|f| {
-                f.witness
-                    .as_ref()
-                    .is_some_and(|w| w.to_string().len() <= size)
-            }) {
+            let Some(f) = judge.finding(change, doc) else {
                 continue;
+            };
+            let slot = &mut best[f.direction as usize];
+            if slot.as_ref().is_none_or(|(b, _)| size(&f) < size(b)) {
+                *slot = Some((f, i));
             }
-            let instance_pointer = if ov.valid { np } else { op };
-            let cause = cause(&changes, change, &instance_pointer);
-            *slot = Some(Finding {
-                id: target.id.clone(),
-                defs: target.defs.clone(),
-                direction,
-                witness: Some(doc),
-                schema_pointer: relative(&cause.pointer, &file_prefix),
-                instance_pointer,
-                old: ov,
-                new: nv,
-                open_member_added: change.open_member_added && direction == Direction::Backward,
-            });
         }
     }
-    let mut out: Vec<Finding> = best.iter().flatten().cloned().collect();
+    let mut out: Vec<Finding> = best
+        .into_iter()
+        .flatten()
+        .map(|(f, i)| judge.shrunk(f, &changes[i]))
+        .collect();
     if out.is_empty() {
         // The meaning differs and no document shows it: suspected, both ways.
         let pointer = changes
             .first()
-            .map(|c| relative(&c.pointer, &file_prefix))
+            .map(|c| relative(&c.pointer, judge.file_prefix))
             .unwrap_or_default();
         for direction in [Direction::Backward, Direction::Forward] {
             out.push(Finding {
@@ -142,6 +131,124 @@ pub(crate) fn findings(
         }
     }
     Ok(out)
+}
+
+/// Makes findings of documents: both sides' verdicts, where they part, and the change shown.
+struct Judge<'a> {
+    target: &'a Target,
+    changes: &'a [Change],
+    checkers: (&'a Checker, &'a Checker),
+    /// The `$id` of the target's file: pointers into it are written relative.
+    file_prefix: &'a str,
+}
+
+impl Judge<'_> {
+    /// The finding `doc` makes, tried for `change`, when one side accepts it and the other not.
+    fn finding(&self, change: &Change, doc: Value) -> Option<Finding> {
+        let ((ov, op), (nv, np)) = (self.checkers.0.verdict(&doc), self.checkers.1.verdict(&doc));
+        let direction = match (ov.valid, nv.valid) {
+            (true, false) => Direction::Backward,
+            (false, true) => Direction::Forward,
+            _ => return None,
+        };
+        let instance_pointer = if ov.valid { np } else { op };
+        let cause = cause(self.changes, change, &instance_pointer);
+        Some(Finding {
+            id: self.target.id.clone(),
+            defs: self.target.defs.clone(),
+            direction,
+            witness: Some(doc),
+            schema_pointer: relative(&cause.pointer, self.file_prefix),
+            instance_pointer,
+            old: ov,
+            new: nv,
+            open_member_added: change.open_member_added && direction == Direction::Backward,
+        })
+    }
+
+    /// `f` with its witness made as small as it goes while the verdicts stay: members and items
+    /// removed one at a time, each removal kept if both sides still say what they said.
+    fn shrunk(&self, f: Finding, change: &Change) -> Finding {
+        let Some(mut doc) = f.witness.clone() else {
+            return f;
+        };
+        let keeps = |d: &Value| {
+            self.checkers.0.verdict(d).0.valid == f.old.valid
+                && self.checkers.1.verdict(d).0.valid == f.new.valid
+        };
+        let mut budget = SHRINK_BUDGET;
+        'again: while budget > 0 {
+            for smaller in removals(&doc) {
+                budget = budget.saturating_sub(1);
+                if budget == 0 {
+                    break 'again;
+                }
+                if keeps(&smaller) {
+                    doc = smaller;
+                    continue 'again;
+                }
+            }
+            break;
+        }
+        self.finding(change, doc).unwrap_or(f)
+    }
+}
+
+/// How many smaller documents a witness's shrinking tries at most.
+const SHRINK_BUDGET: usize = 2_000;
+
+/// The size of a finding's witness as JSON text.
+fn size(f: &Finding) -> usize {
+    f.witness.as_ref().map_or(0, |w| w.to_string().len())
+}
+
+/// `doc` with one member or item removed, for each member and item, outermost first.
+fn removals(doc: &Value) -> Vec<Value> {
+    let mut paths = Vec::new();
+    let mut queue = vec![(Vec::<String>::new(), doc)];
+    while let Some((path, v)) = queue.pop() {
+        let children: Vec<(String, &Value)> = match v {
+            Value::Object(o) => o.iter().map(|(k, v)| (k.clone(), v)).collect(),
+            Value::Array(a) => a
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (i.to_string(), v))
+                .collect(),
+            _ => continue,
+        };
+        for (token, child) in children {
+            let mut p = path.clone();
+            p.push(token);
+            paths.push(p.clone());
+            queue.insert(0, (p, child));
+        }
+    }
+    paths.iter().filter_map(|p| removed(doc, p)).collect()
+}
+
+/// `doc` without the member or item at `path`.
+fn removed(doc: &Value, path: &[String]) -> Option<Value> {
+    let (last, parent) = path.split_last()?;
+    let mut out = doc.clone();
+    let mut at = &mut out;
+    for token in parent {
+        at = match at {
+            Value::Object(o) => o.get_mut(token)?,
+            Value::Array(a) => a.get_mut(token.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    match at {
+        Value::Object(o) => {
+            o.shift_remove(last)?;
+        }
+        Value::Array(a) => {
+            let i: usize = last.parse().ok()?;
+            (i < a.len()).then(|| a.remove(i))?;
+        }
+        _ => return None,
+    }
+    Some(out)
 }
 
 /// The change a witness shows: the one it was built for when that change applies where the
@@ -427,7 +534,7 @@ fn candidates<'a>(
         }
     }
     let path = &change.path;
-    let removed = bases.iter().filter_map(move |b| without(b, path));
+    let removed = bases.iter().filter_map(move |b| removed(b, path));
     let objects: Vec<Value> = unique.iter().filter(|v| v.is_object()).cloned().collect();
     let placed = bases.iter().flat_map(move |b| {
         unique
@@ -474,22 +581,6 @@ fn with(base: &Value, path: &[String], v: Value) -> Option<Value> {
         }
         _ => return None,
     }
-    Some(out)
-}
-
-/// `base` without the member at `path`, when there is one.
-fn without(base: &Value, path: &[String]) -> Option<Value> {
-    let (last, parent) = path.split_last()?;
-    let mut out = base.clone();
-    let mut at = &mut out;
-    for token in parent {
-        at = match at {
-            Value::Object(o) => o.get_mut(token)?,
-            Value::Array(a) => a.get_mut(token.parse::<usize>().ok()?)?,
-            _ => return None,
-        };
-    }
-    at.as_object_mut()?.remove(last)?;
     Some(out)
 }
 

@@ -87,12 +87,55 @@ fn recheck(f: &Finding, old: &SchemaSet, new: &SchemaSet) {
         Some(d) => format!("{}#/$defs/{d}", f.id),
         None => f.id.clone(),
     };
+    let mut checkers = Vec::new();
     for (set, want) in [(old, &f.old), (new, &f.new)] {
         let c = prp_codegen::compile_checker(set, &uri, &options()).unwrap();
         let p = Program::parse(&c.text).unwrap();
         assert_eq!(p.check(c.entry, w).is_ok(), want.valid, "{uri}: {w}");
+        checkers.push((p, c.entry));
     }
     assert_ne!(f.old.valid, f.new.valid);
+    // Small: no one member or item can go and leave both verdicts as they are.
+    for smaller in one_less(w) {
+        let same = checkers
+            .iter()
+            .zip([f.old.valid, f.new.valid])
+            .all(|((p, entry), valid)| p.check(*entry, &smaller).is_ok() == valid);
+        assert!(!same, "{uri}: {w} shrinks to {smaller}");
+    }
+}
+
+/// `v` with one member or item removed, for each member and item at any depth.
+fn one_less(v: &Value) -> Vec<Value> {
+    let mut out = Vec::new();
+    match v {
+        Value::Object(o) => {
+            for (k, child) in o {
+                let mut without = o.clone();
+                without.shift_remove(k);
+                out.push(Value::Object(without));
+                for c in one_less(child) {
+                    let mut with = o.clone();
+                    with[k] = c;
+                    out.push(Value::Object(with));
+                }
+            }
+        }
+        Value::Array(a) => {
+            for (i, child) in a.iter().enumerate() {
+                let mut without = a.clone();
+                without.remove(i);
+                out.push(Value::Array(without));
+                for c in one_less(child) {
+                    let mut with = a.clone();
+                    with[i] = c;
+                    out.push(Value::Array(with));
+                }
+            }
+        }
+        _ => {}
+    }
+    out
 }
 
 /// The directions with a witness, for the schema `id` (its root).
