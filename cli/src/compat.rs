@@ -154,11 +154,20 @@ fn print_text(report: &Report, judged: &[(&Finding, policy::Verdict)], failing: 
         println!("removed  {removed}");
     }
     let mut last = None;
+    let mut apart = false;
     for (f, v) in judged {
         let name = match &f.defs {
             Some(d) => format!("{}#/$defs/{d}", f.id),
             None => f.id.clone(),
         };
+        // Suspected breaks come last (the report sorts them so), under a heading of their own.
+        if f.witness.is_none() && !apart {
+            println!(
+                "\nsuspected: the meaning changed, but no document was found that shows a break"
+            );
+            apart = true;
+            last = None;
+        }
         if last.as_ref() != Some(&name) {
             println!("\n{name}");
             last = Some(name);

@@ -416,3 +416,26 @@ fn rewrites_and_the_same_directory_report_nothing() {
     });
     assert!(r.findings.is_empty(), "{:#?}", r.findings);
 }
+
+#[test]
+fn a_change_no_document_shows_is_suspected_and_fails_no_mode() {
+    // A pattern written anew that takes every string the bounds allow: the meaning text differs,
+    // no witness exists.
+    let (r, old, new) = run("suspected", "usage.schema.json", |v| {
+        v["properties"]["provider"]["pattern"] = json!("^(?:a|[^a]|a.*|[^a].*)$");
+    });
+    assert!(!r.findings.is_empty());
+    for f in &r.findings {
+        assert!(f.witness.is_none(), "{f:#?}");
+        let v = policy::judge(&old, &new, f);
+        assert_eq!(v, policy::Verdict::Suspected);
+        for mode in [
+            policy::Mode::Policy,
+            policy::Mode::Backward,
+            policy::Mode::Forward,
+            policy::Mode::Full,
+        ] {
+            assert!(!policy::fails(mode, f, v), "{mode:?}");
+        }
+    }
+}
