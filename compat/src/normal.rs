@@ -8,8 +8,9 @@ use prp_codegen::SchemaSet;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
 
-/// Keywords that assert nothing.
-const ANNOTATIONS: &[&str] = &[
+/// Keywords that assert nothing about the instance here: annotations, identifiers, and `$defs`,
+/// whose entries matter where a `$ref` leads to them.
+pub(crate) const ANNOTATIONS: &[&str] = &[
     "$schema",
     "$id",
     "$anchor",

@@ -493,19 +493,7 @@ fn object_variants(
     }
     for cond in ifs {
         let mut set_to = base.clone();
-        for (name, s) in cond
-            .get("properties")
-            .and_then(Value::as_object)
-            .into_iter()
-            .flatten()
-        {
-            if let Some(v) = s
-                .get("const")
-                .or_else(|| s.get("enum").and_then(|e| e.get(0)))
-            {
-                set_to.insert(name.clone(), v.clone());
-            }
-        }
+        set_constants(cond, &mut set_to);
         for r in cond
             .get("required")
             .and_then(Value::as_array)
@@ -586,19 +574,7 @@ pub fn parts(set: &SchemaSet, at: &str, node: &Value) -> Vec<(String, Value)> {
 /// its alternative apart, to be set over a document that is otherwise right.
 fn constants(node: &Value) -> Map<String, Value> {
     let mut out = Map::new();
-    for (name, s) in node
-        .get("properties")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-    {
-        if let Some(v) = s
-            .get("const")
-            .or_else(|| s.get("enum").and_then(|e| e.get(0)))
-        {
-            out.insert(name.clone(), v.clone());
-        }
-    }
+    set_constants(node, &mut out);
     out
 }
 

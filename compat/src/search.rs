@@ -9,22 +9,6 @@ use std::collections::BTreeSet;
 
 /// Keywords whose value maps names to subschemas of members.
 const MEMBER_MAPS: &[&str] = &["properties", "patternProperties", "dependentSchemas"];
-/// Keywords that hold no rule for the instance here: annotations, identifiers, and `$defs`,
-/// whose entries matter where a `$ref` leads to them (and are targets of their own).
-const NOT_RULES: &[&str] = &[
-    "$defs",
-    "$id",
-    "$schema",
-    "$anchor",
-    "$comment",
-    "title",
-    "description",
-    "default",
-    "examples",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-];
 /// How many documents a target is tried with at most.
 const BUDGET: usize = 20_000;
 
@@ -336,7 +320,7 @@ impl Differ<'_> {
         let keys: BTreeSet<&String> = oo.keys().chain(no.keys()).collect();
         for k in keys
             .into_iter()
-            .filter(|k| !NOT_RULES.contains(&k.as_str()))
+            .filter(|k| !normal::ANNOTATIONS.contains(&k.as_str()))
         {
             match (oo.get(k.as_str()), no.get(k.as_str())) {
                 (Some(ov), Some(nv)) => self.keyword(o, n, path, k, (ov, nv)),
