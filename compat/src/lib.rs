@@ -21,8 +21,6 @@ pub mod policy;
 mod sample;
 mod search;
 
-pub use search::Change;
-
 use prp_codegen::{Options, SchemaSet};
 use prp_codegen_runtime::eval::Program;
 use serde_json::Value;

@@ -11,15 +11,17 @@ use std::collections::BTreeSet;
 const MEMBER_MAPS: &[&str] = &["properties", "patternProperties", "dependentSchemas"];
 /// How many documents a target is tried with at most.
 const BUDGET: usize = 20_000;
+/// How many of those one change may take: a change listed late still gets its turn.
+const PER_CHANGE: usize = 4_000;
 
 /// A place where the two sides' schemas differ: the schema object holding the differing keyword
 /// on each side, and the path of the instance it applies to.
 #[derive(Debug, Clone)]
-pub struct Change {
+pub(crate) struct Change {
     /// The differing keyword: a pointer in the schema's file, or a canonical URI elsewhere.
-    pub pointer: String,
+    pointer: String,
     /// The instance path (member names and item indexes) the schema object applies to.
-    pub path: Vec<String>,
+    path: Vec<String>,
     /// A member NEW declares that OLD's open object does not.
     open_member_added: bool,
     old: (String, Value),
@@ -69,7 +71,7 @@ pub(crate) fn findings(
         for (set, side) in [(old.set, Which::Old), (new.set, Which::New)] {
             here.extend(bases.iter().filter_map(|b| routed(set, side, b, change)));
         }
-        for doc in candidates(old.set, new.set, change, &here) {
+        for doc in candidates(old.set, new.set, change, &here).take(PER_CHANGE) {
             tried += 1;
             if tried > BUDGET {
                 break 'changes;
