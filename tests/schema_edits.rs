@@ -172,15 +172,19 @@ fn version_three(dir: &Path, kind: &str, more: impl FnOnce(&mut Value)) -> Strin
     if v["properties"].get("schemaVersion").is_some() {
         v["properties"]["schemaVersion"] = json!({ "const": 3 });
     }
-    for rule in v["allOf"].as_array_mut().into_iter().flatten() {
+    // (`get_mut`: indexing a missing member would insert `"allOf": null`, a schema the generator
+    // refuses.)
+    for rule in v
+        .get_mut("allOf")
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten()
+    {
         for key in ["if", "then"] {
             if let Some(o) = rule.get_mut(key).and_then(Value::as_object_mut) {
                 o.insert("type".into(), json!("object"));
             }
         }
-    }
-    if v.get("allOf").is_none() {
-        v["allOf"] = json!([]);
     }
     more(&mut v);
     write(dir, &format!("{kind}-v3.schema.json"), &v);

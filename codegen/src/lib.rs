@@ -176,6 +176,7 @@ pub fn generate_dir(dir: &Path, options: &Options) -> Result<Output> {
 
 /// Runs the generator over an already loaded schema set.
 pub fn generate(set: SchemaSet, options: &Options) -> Result<Output> {
+    check_keywords(&set, options)?;
     let mut model = normalize::Normalizer::new(&set, options)?.run()?;
     plan::run(&mut model, options);
     let tokens =
@@ -201,6 +202,27 @@ pub fn generate(set: SchemaSet, options: &Options) -> Result<Output> {
         code: header + &body,
         schemas: set,
     })
+}
+
+/// Refuses a set in which a keyword's value is not what the keyword takes (`"allOf": null`, a
+/// `minLength` of `-1`, ...): the checker compiler reads every keyword of every schema and
+/// definition, so the types are generated only from schemas it would check with, and a schema the
+/// typed model reads past is never silently taken for a different one.
+fn check_keywords(set: &SchemaSet, options: &Options) -> Result<()> {
+    let mut program = program::Program::new(options.formats.clone());
+    for (file, f) in set.files.iter().enumerate() {
+        let root = load::Loc {
+            file,
+            pointer: String::new(),
+        };
+        let defs = f.root.get("$defs").and_then(serde_json::Value::as_object);
+        let entries = defs.into_iter().flatten();
+        let locs = entries.map(|(name, _)| root.child("$defs").child(name));
+        for loc in std::iter::once(root.clone()).chain(locs) {
+            program.entry(set, &loc)?;
+        }
+    }
+    Ok(())
 }
 
 /// The output's first items: the runtime under the name `rt` the generated code uses.

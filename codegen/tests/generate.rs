@@ -157,7 +157,18 @@ fn malformed_input_is_a_located_error() {
         (
             serde_json::json!({ "name": { "type": "string", "pattern": "(" } }),
             "invalid_pattern",
-            "/properties/name",
+            "/properties/name/pattern",
+        ),
+        // A keyword's value the keyword does not take is refused, not read as absent.
+        (
+            serde_json::json!({ "name": { "type": "object", "allOf": null } }),
+            "invalid_schema",
+            "/properties/name/allOf",
+        ),
+        (
+            serde_json::json!({ "name": { "type": "string", "minLength": -1 } }),
+            "invalid_schema",
+            "/properties/name/minLength",
         ),
         (
             serde_json::json!({ "name": { "anyOf": [{ "pattern": "\\p{Nope}" }] } }),
