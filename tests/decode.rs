@@ -295,10 +295,11 @@ fn reference_fixtures_meet_the_manifest_expectation() {
     assert!(checked >= 20, "only {checked} fixtures checked");
 }
 
-/// The reader of the untracked first pass (`rt::reader`) against serde_json, which the tracked
-/// pass runs on: for each text, the same verdict when ignoring a value, the same `Value` (so the
-/// same visitor calls, down to how each number is visited), the same raw text for `RawValue`, and
-/// the same verdict and value for the strict any-value seed that refuses repeated member names.
+/// The runtime's reader (`rt::reader`) against serde_json: for each text, the same verdict when
+/// ignoring a value, the same `Value` (so the same visitor calls, down to how each number is
+/// visited), the same raw text for `RawValue`, and the same verdict and value for the strict
+/// any-value seed that refuses repeated member names; and a refused document located and worded
+/// as serde_json with its path tracked locates and words it.
 mod reader {
     use super::*;
     use proptest::prelude::*;
@@ -534,6 +535,94 @@ mod reader {
         assert!(assert_agree(texts) > 15_000);
     }
 
+    /// Hand-written serde types `decode` may also be given: every kind of enum variant, member
+    /// names read as numbers and booleans, 128-bit integers, byte strings.
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    enum Kinds {
+        Unit,
+        Newtype(i32),
+        Tuple(u8, String),
+        Struct { on: bool },
+    }
+
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    struct Model {
+        kinds: Vec<Kinds>,
+        #[serde(default)]
+        by_number: std::collections::BTreeMap<i16, Kinds>,
+        #[serde(default)]
+        by_flag: std::collections::BTreeMap<bool, u8>,
+        #[serde(default)]
+        wide: Option<(i128, u128)>,
+        #[serde(default, with = "bytes")]
+        raw: Vec<u8>,
+    }
+
+    mod bytes {
+        pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+            struct V;
+            impl serde::de::Visitor<'_> for V {
+                type Value = Vec<u8>;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("bytes")
+                }
+                fn visit_bytes<E>(self, b: &[u8]) -> Result<Vec<u8>, E> {
+                    Ok(b.to_vec())
+                }
+            }
+            d.deserialize_bytes(V)
+        }
+    }
+
+    /// The reader's verdict, value and sentence for a [`Model`], as serde_json's.
+    #[test]
+    fn reads_the_serde_data_model_as_serde_json_does() {
+        let texts = [
+            r#"{"kinds":["unit",{"newtype":3},{"tuple":[1,"a"]},{"struct":{"on":true}}]}"#,
+            r#"{"kinds":[{"unit":null}]}"#,
+            r#"{"kinds":["newtype"]}"#,
+            r#"{"kinds":["other"]}"#,
+            r#"{"kinds":[{"newtype":3,"unit":null}]}"#,
+            r#"{"kinds":[{}]}"#,
+            r#"{"kinds":[7]}"#,
+            r#"{"kinds":[{"tuple":[300,"a"]}]}"#,
+            r#"{"kinds":[{"struct":{"on":1}}]}"#,
+            r#"{"kinds":[],"by_number":{"-3":"unit","12":{"newtype":-1}}}"#,
+            r#"{"kinds":[],"by_number":{"x":"unit"}}"#,
+            r#"{"kinds":[],"by_number":{"99999":"unit"}}"#,
+            r#"{"kinds":[],"by_flag":{"true":1,"false":2}}"#,
+            r#"{"kinds":[],"by_flag":{"yes":1}}"#,
+            r#"{"kinds":[],"wide":[-170141183460469231731687303715884105728,340282366920938463463374607431768211455]}"#,
+            r#"{"kinds":[],"wide":[1.5,2]}"#,
+            r#"{"kinds":[],"raw":"abé"}"#,
+            r#"{"kinds":[],"raw":[1,2,3]}"#,
+        ];
+        for text in texts {
+            let mut reader = Reader::new(text);
+            let ours = serde::Deserialize::deserialize(&mut reader)
+                .map_err(|e: rt::reader::Refused| e.to_string());
+            let theirs = serde_json::from_str::<Model>(text).map_err(|e| {
+                let data = e.classify() == serde_json::error::Category::Data;
+                (data, rt::strip_position(&e.to_string()).to_owned())
+            });
+            let ours: Result<Model, String> = ours;
+            assert_eq!(
+                ours.is_ok(),
+                theirs.is_ok(),
+                "{text}: {ours:?} / {theirs:?}"
+            );
+            match (&ours, &theirs) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "{text}"),
+                // A type or value refused in the same words. (Where serde_json calls a wrong
+                // kind of enum a syntax error, or names a boolean key `"yes"` as `"es"`, the
+                // reader's sentence is its own.)
+                (Err(a), Err((true, b))) if !text.contains("yes") => assert_eq!(a, b, "{text}"),
+                _ => {}
+            }
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 4000, ..ProptestConfig::default() })]
 
@@ -680,5 +769,112 @@ mod reader {
             checked > 100,
             "only {checked} events with a payload were found"
         );
+    }
+
+    /// A refused document is located and worded as serde_json with its path tracked would
+    /// locate and word it (the design the reader's own pointers replaced): every value of every
+    /// reference event, one at a time, swapped for a value of another kind, and every event with
+    /// a member dropped.
+    #[test]
+    fn refusals_are_located_as_serde_json_tracks_them() {
+        use prp_types::decode::decode;
+        use prp_types::types::FixtureEvent;
+        let Some(corpus) = corpus_dir() else { return };
+        let mut checked = 0;
+        for_each_reference_event(&corpus, &mut |node| {
+            for pointer in pointers(node, String::new()) {
+                for how in [Swap::Kind, Swap::Drop] {
+                    let Some(text) = swapped(node, &pointer, how) else {
+                        continue;
+                    };
+                    let got = decode::<FixtureEvent>(text.as_bytes()).map(|_| ());
+                    assert_eq!(got, tracked::<FixtureEvent>(&text), "{text}");
+                    checked += 1;
+                }
+            }
+        });
+        assert!(checked > 1_000, "only {checked} texts checked");
+    }
+
+    #[derive(Clone, Copy)]
+    enum Swap {
+        /// The value replaced by one of another kind.
+        Kind,
+        /// The member removed (array items are left alone).
+        Drop,
+    }
+
+    /// Every value's pointer under `node`, `node` itself first.
+    fn pointers(node: &Value, at: String) -> Vec<String> {
+        let mut out = vec![at.clone()];
+        match node {
+            Value::Object(m) => {
+                for (k, v) in m {
+                    let token = k.replace('~', "~0").replace('/', "~1");
+                    out.extend(pointers(v, format!("{at}/{token}")));
+                }
+            }
+            Value::Array(items) => {
+                for (i, v) in items.iter().enumerate() {
+                    out.extend(pointers(v, format!("{at}/{i}")));
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    fn swapped(node: &Value, pointer: &str, how: Swap) -> Option<String> {
+        let mut doc = node.clone();
+        match how {
+            Swap::Kind => {
+                let v = doc.pointer_mut(pointer)?;
+                *v = match v {
+                    Value::String(_) => Value::from(7),
+                    Value::Number(_) => Value::from("x\u{e9}"),
+                    Value::Bool(_) => Value::Null,
+                    Value::Null => Value::Bool(true),
+                    Value::Array(_) => serde_json::json!({"a": 1}),
+                    Value::Object(_) => serde_json::json!([1.5, -2]),
+                };
+            }
+            Swap::Drop => {
+                let (parent, last) = pointer.rsplit_once('/')?;
+                let key = last.replace("~1", "/").replace("~0", "~");
+                doc.pointer_mut(parent)?.as_object_mut()?.remove(&key)?;
+            }
+        }
+        Some(doc.to_string())
+    }
+
+    /// What `decode` said of a refused document before the reader located refusals itself:
+    /// serde_json over the text with serde_path_to_error tracking the path.
+    fn tracked<T: DeserializeOwned>(text: &str) -> Result<(), prp_types::Issue> {
+        use prp_types::{Code, Issue};
+        rt::clear_failure();
+        let mut de = serde_json::Deserializer::from_str(text);
+        let mut track = serde_path_to_error::Track::new();
+        let Err(e) = T::deserialize(serde_path_to_error::Deserializer::new(&mut de, &mut track))
+        else {
+            return Ok(());
+        };
+        let mut pointer = String::new();
+        for segment in track.path().iter() {
+            match segment {
+                serde_path_to_error::Segment::Seq { index } => {
+                    pointer.push_str(&format!("/{index}"))
+                }
+                serde_path_to_error::Segment::Map { key } => {
+                    pointer.push('/');
+                    pointer.push_str(&rt::escape_token(key));
+                }
+                _ => {}
+            }
+        }
+        let text = e.to_string();
+        Err(match rt::take_failure(&text) {
+            Some(f) => Issue::new(f.code.into(), format!("{pointer}{}", f.rel), f.message),
+            None => Issue::new(Code::Type, pointer, rt::strip_position(&text)),
+        })
     }
 }

@@ -9,7 +9,8 @@
 //! crate re-exports.
 //!
 //! Constraint checks run inside `DeserializeSeed`s, so a failure is raised while the decoder stands on
-//! the offending value and a path-tracking deserializer can name it with a JSON pointer.
+//! the offending value, and the [`reader`] (or any path-tracking deserializer) names it with a JSON
+//! pointer.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -1774,27 +1775,28 @@ where
     })
 }
 
-/// Decodes a captured raw value with `seed`; a failure is located relative to the value.
+/// Decodes a captured raw value with `seed` on the [`reader`]; a failure is located relative to
+/// the value.
 pub fn raw_failure<'a, S: DeserializeSeed<'a>>(
     raw: &'a serde_json::value::RawValue,
     seed: S,
 ) -> Result<S::Value, Failure> {
-    let mut de = serde_json::Deserializer::from_str(raw.get());
-    let mut track = serde_path_to_error::Track::new();
-    let result = seed.deserialize(serde_path_to_error::Deserializer::new(&mut de, &mut track));
-    match result {
-        Ok(v) => Ok(v),
-        Err(e) => {
-            let path = pointer_of(&track.path());
-            let text = e.to_string();
-            Err(match take_failure(&text) {
-                Some(f) => Failure {
-                    rel: format!("{path}{}", f.rel),
-                    ..f
-                },
-                None => Failure::new(Keyword::Type, path, strip_position(&text)),
-            })
-        }
+    let mut reader = reader::Reader::new(raw.get());
+    seed.deserialize(&mut reader)
+        .map_err(|e| refused_failure(&e))
+}
+
+/// The failure behind a [`reader`] refusal, located where the reader stopped: the check's own
+/// (keyword, sentence, pointer inside the value) when a check failed, else a type mismatch in
+/// serde's words.
+pub fn refused_failure(e: &reader::Refused) -> Failure {
+    let path = e.pointer();
+    match take_failure(e.message()) {
+        Some(f) => Failure {
+            rel: format!("{path}{}", f.rel),
+            ..f
+        },
+        None => Failure::new(Keyword::Type, path, e.to_string()),
     }
 }
 
@@ -1831,26 +1833,6 @@ pub fn strip_position(text: &str) -> &str {
         Some(i) => &text[..i],
         None => text,
     }
-}
-
-/// Renders a tracked path as a JSON pointer ("" for the root).
-pub fn pointer_of(path: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
-    let mut out = String::new();
-    for segment in path.iter() {
-        match segment {
-            Segment::Seq { index } => {
-                out.push('/');
-                out.push_str(&index.to_string());
-            }
-            Segment::Map { key } => {
-                out.push('/');
-                out.push_str(&escape_token(key));
-            }
-            Segment::Enum { .. } | Segment::Unknown => {}
-        }
-    }
-    out
 }
 
 /// A JSON value seen through a typed field, for the generated conditional checks.
@@ -2811,8 +2793,8 @@ pub fn verify_raw<'a, S: VerifySeed<'a>, E: de::Error>(
     raw: &'a serde_json::value::RawValue,
     seed: S,
 ) -> Result<(), E> {
-    let mut de = serde_json::Deserializer::from_str(raw.get());
-    seed.verify(&mut de).map_err(E::custom)
+    seed.verify(&mut reader::Reader::new(raw.get()))
+        .map_err(E::custom)
 }
 
 /// Checks `value`'s JSON against node `node` of `program`: the rules of a typed value that its
@@ -2870,8 +2852,8 @@ pub mod eval;
 
 mod macros;
 
-/// The JSON reader of the untracked first pass: verdicts, and typed decodes until one fails
-/// (see the module).
+/// The JSON reader generated decoders run on: verdicts, typed decodes and located refusals (see
+/// the module).
 pub mod reader;
 
 // The crates generated code names, re-exported so that its crate need not depend on them.

@@ -1,23 +1,26 @@
-//! A JSON reader for the untracked first pass: a serde `Deserializer` over a whole text that
-//! accepts exactly the texts serde_json accepts and makes the same visitor calls, but keeps no
-//! position and says nothing of why it refuses. The verdict-only checks (`Verify`) and the first
-//! attempt of a typed decode run on it; a refused document is decoded again by serde_json for its
-//! located error, so a refusal costs a second pass and nothing else, and what must agree is what
-//! is accepted and the values handed to visitors (the reader tests, the differential tests and
-//! the `reader` fuzz target hold them to it).
+//! A JSON reader for generated decoders: a serde `Deserializer` over a whole text that accepts
+//! exactly the texts serde_json accepts and makes the same visitor calls, and refuses with the
+//! sentence serde_json would give and the JSON pointer of the value that failed. Typed decoding,
+//! the verdict-only checks (`Verify`) and the replay of captured members all run on it, so a
+//! generated decoder is compiled for this one deserializer (what a user decodes with serde_json
+//! directly is compiled in the user's crate). What must agree with serde_json is what is accepted,
+//! the values handed to visitors and the errors a schema check or a type mismatch raises (the
+//! reader tests, the differential tests and the `reader` and `decode_document` fuzz targets hold
+//! them to it); a syntax error is only marked as one, and the caller asks serde_json for its words.
 //!
 //! It is faster where serde_json is general: the input is a `&str` already checked as UTF-8, so a
 //! string is a search for its closing quote, 8 bytes per step, borrowed from the text unless it
 //! has escapes, which are decoded into one buffer the caller can keep across documents. A number
 //! with a fraction, an exponent or more digits than 64 bits hold is handed to serde_json itself,
-//! which keeps its rounding and range errors exact.
+//! which keeps its rounding and range errors exact. The path of a refusal costs nothing until
+//! there is one: each array and object it leaves adds its index or member name on the way out.
 //!
-//! It reads what generated code asks for: any value, strings, numbers, booleans, null, options,
-//! arrays, objects with string keys, ignored values and serde_json's `RawValue`. Enums, byte
-//! strings, 128-bit integers and keys read as numbers or booleans, which generated code never
-//! asks for, are refused.
+//! It reads the whole serde data model as serde_json does: generated code asks for any value,
+//! strings, numbers, booleans, null, options, arrays, objects and serde_json's `RawValue`; enums
+//! and member names read as numbers or booleans are read here too, for the hand-written types
+//! `decode` is also given; byte strings and 128-bit integers are handed to serde_json.
 
-use serde::de::{self, DeserializeSeed, Visitor};
+use serde::de::{self, DeserializeSeed, Expected, Unexpected, Visitor};
 use std::fmt;
 
 /// serde_json's nesting limit: an array or object opened at this depth is refused.
@@ -26,21 +29,123 @@ const DEPTH: u8 = 128;
 /// The name under which serde_json's `RawValue` asks a deserializer for the raw text of a value.
 const RAW_VALUE: &str = "$serde_json::private::RawValue";
 
-/// Why the reader stopped: the text, or a check on it, refused the document.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Refused;
+/// Why the reader stopped: the text is not JSON, or a check on a value refused it. Boxed, so
+/// that a decoder's `Result` grows by one pointer and the refusal's words cost only when they
+/// are needed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refused(Box<Why>);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Why {
+    /// The sentence (empty for a syntax error: serde_json's own words are the ones to show).
+    message: String,
+    syntax: bool,
+    /// Where, innermost step first: each container adds its own on the way out.
+    path: Vec<Step>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+impl Refused {
+    /// Text that is not JSON at the reader's position.
+    #[cold]
+    fn syntax() -> Self {
+        Refused(Box::new(Why {
+            message: String::new(),
+            syntax: true,
+            path: Vec::new(),
+        }))
+    }
+
+    /// Whether the text itself is not JSON (the reader says no more: serde_json's error on the
+    /// same text says where and why).
+    pub fn is_syntax(&self) -> bool {
+        self.0.syntax
+    }
+
+    /// The sentence: serde_json's for a type mismatch, a check's own for a failed check.
+    pub fn message(&self) -> &str {
+        &self.0.message
+    }
+
+    /// The JSON pointer of the value that failed ("" for the whole text).
+    pub fn pointer(&self) -> String {
+        let mut out = String::new();
+        for step in self.0.path.iter().rev() {
+            out.push('/');
+            match step {
+                Step::Key(k) => out.push_str(&crate::escape_token(k)),
+                Step::Index(i) => out.push_str(&i.to_string()),
+            }
+        }
+        out
+    }
+
+    #[cold]
+    fn within(mut self, step: Step) -> Self {
+        self.0.path.push(step);
+        self
+    }
+}
 
 impl fmt::Display for Refused {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("the document is refused")
+        if self.0.syntax {
+            f.write_str("the text is not JSON")
+        } else {
+            f.write_str(&self.0.message)
+        }
     }
 }
 
 impl std::error::Error for Refused {}
 
 impl de::Error for Refused {
-    fn custom<T: fmt::Display>(_: T) -> Self {
-        Refused
+    #[cold]
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        Refused(Box::new(Why {
+            message: msg.to_string(),
+            syntax: false,
+            path: Vec::new(),
+        }))
+    }
+
+    // serde_json words two of serde's errors its own way (`null`, not `unit value`; a float as
+    // it would write it): the same words here.
+    #[cold]
+    fn invalid_type(unexp: Unexpected, exp: &dyn Expected) -> Self {
+        de::Error::custom(format_args!(
+            "invalid type: {}, expected {exp}",
+            AsJson(unexp)
+        ))
+    }
+
+    #[cold]
+    fn invalid_value(unexp: Unexpected, exp: &dyn Expected) -> Self {
+        de::Error::custom(format_args!(
+            "invalid value: {}, expected {exp}",
+            AsJson(unexp)
+        ))
+    }
+}
+
+/// An unexpected value named as serde_json names it in an error.
+struct AsJson<'a>(Unexpected<'a>);
+
+impl fmt::Display for AsJson<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self.0 {
+            Unexpected::Unit => f.write_str("null"),
+            Unexpected::Float(x) => match serde_json::to_string(&x) {
+                Ok(text) => write!(f, "floating point `{text}`"),
+                Err(_) => fmt::Display::fmt(&self.0, f),
+            },
+            other => fmt::Display::fmt(&other, f),
+        }
     }
 }
 
@@ -111,7 +216,7 @@ impl<'de> Reader<'de> {
             self.at = end;
             Ok(())
         } else {
-            Err(Refused)
+            Err(Refused::syntax())
         }
     }
 
@@ -127,7 +232,7 @@ impl<'de> Reader<'de> {
                 Ok(Text::Borrowed(&self.text[start..i]))
             }
             Some(b'\\') => self.escaped(start, i).map(Text::Copied),
-            _ => Err(Refused),
+            _ => Err(Refused::syntax()),
         }
     }
 
@@ -147,7 +252,7 @@ impl<'de> Reader<'de> {
             match bytes.get(i) {
                 Some(b'"') => break,
                 Some(b'\\') => {}
-                _ => return Err(Refused),
+                _ => return Err(Refused::syntax()),
             }
         }
         self.scratch.push_str(&self.text[from..i]);
@@ -171,14 +276,14 @@ impl<'de> Reader<'de> {
             Some(b'u') => {
                 let n = hex4(self.bytes(), i + 1)?;
                 let (c, next) = match n {
-                    0xDC00..=0xDFFF => return Err(Refused),
+                    0xDC00..=0xDFFF => return Err(Refused::syntax()),
                     0xD800..=0xDBFF => {
                         if self.bytes().get(i + 5..i + 7) != Some(&b"\\u"[..]) {
-                            return Err(Refused);
+                            return Err(Refused::syntax());
                         }
                         let low = hex4(self.bytes(), i + 7)?;
                         if !(0xDC00..=0xDFFF).contains(&low) {
-                            return Err(Refused);
+                            return Err(Refused::syntax());
                         }
                         let c =
                             0x1_0000 + ((u32::from(n - 0xD800) << 10) | u32::from(low - 0xDC00));
@@ -186,10 +291,11 @@ impl<'de> Reader<'de> {
                     }
                     n => (u32::from(n), i + 5),
                 };
-                self.scratch.push(char::from_u32(c).ok_or(Refused)?);
+                self.scratch
+                    .push(char::from_u32(c).ok_or_else(Refused::syntax)?);
                 return Ok(next);
             }
-            _ => return Err(Refused),
+            _ => return Err(Refused::syntax()),
         };
         self.scratch.push(c);
         Ok(i + 1)
@@ -211,10 +317,10 @@ impl<'de> Reader<'de> {
                     i = match bytes.get(i + 1) {
                         Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => i + 2,
                         Some(b'u') => hex4(bytes, i + 2).map(|_| i + 6)?,
-                        _ => return Err(Refused),
+                        _ => return Err(Refused::syntax()),
                     };
                 }
-                _ => return Err(Refused),
+                _ => return Err(Refused::syntax()),
             }
         }
     }
@@ -244,10 +350,10 @@ impl<'de> Reader<'de> {
                     i += 1;
                 }
             }
-            _ => return Err(Refused),
+            _ => return Err(Refused::syntax()),
         }
         match bytes.get(i) {
-            Some(b'0'..=b'9') => Err(Refused),
+            Some(b'0'..=b'9') => Err(Refused::syntax()),
             Some(b'.' | b'e' | b'E') => self.number_by_serde_json(v),
             _ => {
                 self.at = i;
@@ -269,10 +375,67 @@ impl<'de> Reader<'de> {
     #[cold]
     fn number_by_serde_json<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
         let start = self.at;
-        let end = number_end(self.bytes(), start).ok_or(Refused)?;
+        let end = number_end(self.bytes(), start).ok_or_else(Refused::syntax)?;
         self.at = end;
         let mut de = serde_json::Deserializer::from_str(&self.text[start..end]);
-        de::Deserializer::deserialize_any(&mut de, v).map_err(|_| Refused)
+        de::Deserializer::deserialize_any(&mut de, v).map_err(from_serde_json)
+    }
+
+    /// The value at `at` read by serde_json from its own text: for what generated code never
+    /// asks for (byte strings, 128-bit integers), so that `decode` reads any serde type.
+    #[cold]
+    fn by_serde_json<T>(
+        &mut self,
+        read: impl FnOnce(
+            &mut serde_json::Deserializer<serde_json::de::StrRead<'de>>,
+        ) -> serde_json::Result<T>,
+    ) -> Result<T> {
+        self.ws();
+        let start = self.at;
+        self.pass()?;
+        let mut de = serde_json::Deserializer::from_str(&self.text[start..self.at]);
+        let value = read(&mut de).map_err(from_serde_json)?;
+        // serde_json stops where the kind it was asked for ends (`1` of `1.5` for an i128) and
+        // would then refuse the rest as syntax.
+        de.end().map_err(from_serde_json)?;
+        Ok(value)
+    }
+
+    /// The error serde_json gives a visitor asked for one kind of value where the text holds
+    /// another: `invalid type: <what is there>, expected <what the visitor reads>`.
+    #[cold]
+    #[inline(never)]
+    fn invalid_type(&mut self, exp: &dyn Expected) -> Refused {
+        let at = self.at;
+        let found = match self.ws() {
+            Some(b'n') => self.literal(b"null").map(|()| Found::Unit),
+            Some(b't') => self.literal(b"true").map(|()| Found::Bool(true)),
+            Some(b'f') => self.literal(b"false").map(|()| Found::Bool(false)),
+            Some(b'-' | b'0'..=b'9') => self.found_number(),
+            Some(b'"') => self.string().map(|s| Found::Str(s.as_str().to_owned())),
+            Some(b'[') => Ok(Found::Seq),
+            Some(b'{') => Ok(Found::Map),
+            _ => Err(Refused::syntax()),
+        };
+        self.at = at;
+        match found {
+            Ok(found) => de::Error::invalid_type(found.unexpected(), exp),
+            Err(e) => e,
+        }
+    }
+
+    /// The number at `at` as serde_json names it in an error: unsigned, negative, or float.
+    fn found_number(&mut self) -> Result<Found> {
+        let start = self.at;
+        let end = number_end(self.bytes(), start).ok_or_else(Refused::syntax)?;
+        let n: serde_json::Number =
+            serde_json::from_str(&self.text[start..end]).map_err(|_| Refused::syntax())?;
+        Ok(match (n.as_u64(), n.as_i64(), n.as_f64()) {
+            (Some(u), _, _) => Found::Unsigned(u),
+            (None, Some(i), _) => Found::Signed(i),
+            (None, None, Some(f)) => Found::Float(f),
+            (None, None, None) => return Err(Refused::syntax()),
+        })
     }
 
     /// Passes any value as serde_json ignores one: numbers checked for their syntax alone, strings
@@ -286,7 +449,7 @@ impl<'de> Reader<'de> {
                 Some(b't') => self.literal(b"true")?,
                 Some(b'f') => self.literal(b"false")?,
                 Some(b'-' | b'0'..=b'9') => {
-                    self.at = number_end(self.bytes(), self.at).ok_or(Refused)?
+                    self.at = number_end(self.bytes(), self.at).ok_or_else(Refused::syntax)?
                 }
                 Some(b'"') => self.pass_string()?,
                 Some(b @ (b'[' | b'{')) => {
@@ -302,7 +465,7 @@ impl<'de> Reader<'de> {
                         continue;
                     }
                 }
-                _ => return Err(Refused),
+                _ => return Err(Refused::syntax()),
             }
             // A value ended: close what it ends, then expect the next one.
             loop {
@@ -319,7 +482,7 @@ impl<'de> Reader<'de> {
                     }
                     Some(b']') if inner == b'[' => {}
                     Some(b'}') if inner == b'{' => {}
-                    _ => return Err(Refused),
+                    _ => return Err(Refused::syntax()),
                 }
                 self.at += 1;
                 open.pop();
@@ -330,7 +493,7 @@ impl<'de> Reader<'de> {
     /// Passes a member name of an ignored object and its colon.
     fn member_name(&mut self) -> Result<()> {
         if self.ws() != Some(b'"') {
-            return Err(Refused);
+            return Err(Refused::syntax());
         }
         self.pass_string()?;
         self.colon()
@@ -342,7 +505,7 @@ impl<'de> Reader<'de> {
             self.at += 1;
             Ok(())
         } else {
-            Err(Refused)
+            Err(Refused::syntax())
         }
     }
 
@@ -350,7 +513,7 @@ impl<'de> Reader<'de> {
     #[inline]
     fn enter(&mut self) -> Result<()> {
         if self.depth == 1 {
-            return Err(Refused);
+            return Err(Refused::syntax());
         }
         self.depth -= 1;
         self.at += 1;
@@ -365,7 +528,7 @@ impl<'de> Reader<'de> {
             self.at += 1;
             Ok(())
         } else {
-            Err(Refused)
+            Err(Refused::syntax())
         }
     }
 
@@ -392,7 +555,144 @@ enum Text<'de, 's> {
     Copied(&'s str),
 }
 
+/// A serde_json error as the reader's: a visitor's sentence without serde_json's position, or
+/// a syntax error.
+#[cold]
+fn from_serde_json(e: serde_json::Error) -> Refused {
+    match e.classify() {
+        serde_json::error::Category::Data => {
+            de::Error::custom(crate::strip_position(&e.to_string()))
+        }
+        _ => Refused::syntax(),
+    }
+}
+
+/// An enum written as a string: a unit variant.
+struct UnitVariant<'r, 'de>(&'r mut Reader<'de>);
+
+impl<'de> de::EnumAccess<'de> for UnitVariant<'_, 'de> {
+    type Error = Refused;
+    type Variant = UnitOnly;
+
+    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, UnitOnly)> {
+        Ok((seed.deserialize(&mut *self.0)?, UnitOnly))
+    }
+}
+
+/// The content of a unit variant: none.
+struct UnitOnly;
+
+impl<'de> de::VariantAccess<'de> for UnitOnly {
+    type Error = Refused;
+
+    fn unit_variant(self) -> Result<()> {
+        Ok(())
+    }
+
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, _seed: S) -> Result<S::Value> {
+        Err(de::Error::invalid_type(
+            Unexpected::UnitVariant,
+            &"newtype variant",
+        ))
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, _v: V) -> Result<V::Value> {
+        Err(de::Error::invalid_type(
+            Unexpected::UnitVariant,
+            &"tuple variant",
+        ))
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        _v: V,
+    ) -> Result<V::Value> {
+        Err(de::Error::invalid_type(
+            Unexpected::UnitVariant,
+            &"struct variant",
+        ))
+    }
+}
+
+/// An enum written as an object of one member: the variant's name, then its content.
+struct Variant<'r, 'de>(&'r mut Reader<'de>);
+
+impl<'de, 'r> de::EnumAccess<'de> for Variant<'r, 'de> {
+    type Error = Refused;
+    type Variant = Self;
+
+    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self)> {
+        if self.0.ws() != Some(b'"') {
+            return Err(de::Error::custom(
+                "an enum written as an object has exactly one member",
+            ));
+        }
+        let variant = seed.deserialize(&mut *self.0)?;
+        self.0.colon()?;
+        Ok((variant, self))
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for Variant<'_, 'de> {
+    type Error = Refused;
+
+    fn unit_variant(self) -> Result<()> {
+        de::Deserialize::deserialize(&mut *self.0)
+    }
+
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value> {
+        seed.deserialize(&mut *self.0)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, v: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_seq(&mut *self.0, v)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        v: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_struct(&mut *self.0, "", fields, v)
+    }
+}
+
+/// A value found where another kind was asked for, owned for the error that names it.
+enum Found {
+    Unit,
+    Bool(bool),
+    Unsigned(u64),
+    Signed(i64),
+    Float(f64),
+    Str(String),
+    Seq,
+    Map,
+}
+
+impl Found {
+    fn unexpected(&self) -> Unexpected<'_> {
+        match self {
+            Found::Unit => Unexpected::Unit,
+            Found::Bool(b) => Unexpected::Bool(*b),
+            Found::Unsigned(u) => Unexpected::Unsigned(*u),
+            Found::Signed(i) => Unexpected::Signed(*i),
+            Found::Float(f) => Unexpected::Float(*f),
+            Found::Str(s) => Unexpected::Str(s),
+            Found::Seq => Unexpected::Seq,
+            Found::Map => Unexpected::Map,
+        }
+    }
+}
+
 impl<'de> Text<'de, '_> {
+    fn as_str(&self) -> &str {
+        match self {
+            Text::Borrowed(s) => s,
+            Text::Copied(s) => s,
+        }
+    }
+
     /// Hands the string to `v` as serde_json does: borrowed when it is a slice of the text.
     #[inline(always)]
     fn visit<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
@@ -441,14 +741,14 @@ fn stop(bytes: &[u8], mut i: usize) -> usize {
 /// Four hex digits at `i`, as a UTF-16 code unit.
 #[inline]
 fn hex4(bytes: &[u8], i: usize) -> Result<u16> {
-    let digits = bytes.get(i..i + 4).ok_or(Refused)?;
+    let digits = bytes.get(i..i + 4).ok_or_else(Refused::syntax)?;
     let mut n = 0u16;
     for &d in digits {
         let v = match d {
             b'0'..=b'9' => d - b'0',
             b'a'..=b'f' => d - b'a' + 10,
             b'A'..=b'F' => d - b'A' + 10,
-            _ => return Err(Refused),
+            _ => return Err(Refused::syntax()),
         };
         n = (n << 4) | u16::from(v);
     }
@@ -501,11 +801,32 @@ fn number_end(bytes: &[u8], mut i: usize) -> Option<usize> {
 struct Members<'r, 'de> {
     r: &'r mut Reader<'de>,
     first: bool,
+    /// Items read so far, for the index of a refused one.
+    index: usize,
+    /// Where the last member name's opening quote is, for the name of a refused member.
+    key_at: usize,
 }
 
 impl<'r, 'de> Members<'r, 'de> {
     fn new(r: &'r mut Reader<'de>) -> Self {
-        Members { r, first: true }
+        Members {
+            r,
+            first: true,
+            index: 0,
+            key_at: 0,
+        }
+    }
+
+    /// The refused member's name, read again from the text.
+    #[cold]
+    #[inline(never)]
+    fn key(&self) -> Step {
+        let mut name = Reader::new(&self.r.text[self.key_at..]);
+        Step::Key(
+            name.string()
+                .map(|s| s.as_str().to_owned())
+                .unwrap_or_default(),
+        )
     }
 }
 
@@ -520,13 +841,19 @@ impl<'de> de::SeqAccess<'de> for Members<'_, 'de> {
             Some(b',') => {
                 self.r.at += 1;
                 match self.r.ws() {
-                    Some(b']') | None => return Err(Refused),
+                    Some(b']') | None => return Err(Refused::syntax()),
                     Some(_) => {}
                 }
             }
-            _ => return Err(Refused),
+            _ => return Err(Refused::syntax()),
         }
-        seed.deserialize(&mut *self.r).map(Some)
+        match seed.deserialize(&mut *self.r) {
+            Ok(item) => {
+                self.index += 1;
+                Ok(Some(item))
+            }
+            Err(e) => Err(e.within(Step::Index(self.index))),
+        }
     }
 }
 
@@ -541,40 +868,23 @@ impl<'de> de::MapAccess<'de> for Members<'_, 'de> {
             Some(b',') if !self.first => {
                 self.r.at += 1;
                 if self.r.ws() != Some(b'"') {
-                    return Err(Refused);
+                    return Err(Refused::syntax());
                 }
             }
-            _ => return Err(Refused),
+            _ => return Err(Refused::syntax()),
         }
+        self.key_at = self.r.at;
         seed.deserialize(Key(&mut *self.r)).map(Some)
     }
 
     #[inline]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         self.r.colon()?;
-        seed.deserialize(&mut *self.r)
-    }
-}
-
-/// What generated code never asks for, refused: enums, byte strings, and member names read as
-/// numbers or booleans (serde_json reads `"12"` as 12 when asked).
-macro_rules! refuse {
-    (enum $($method:ident)*) => {
-        fn deserialize_enum<V: Visitor<'de>>(
-            self,
-            _name: &'static str,
-            _variants: &'static [&'static str],
-            _v: V,
-        ) -> Result<V::Value> {
-            Err(Refused)
+        match seed.deserialize(&mut *self.r) {
+            Ok(value) => Ok(value),
+            Err(e) => Err(e.within(self.key())),
         }
-        refuse!($($method)*);
-    };
-    ($($method:ident)*) => {
-        $(fn $method<V: Visitor<'de>>(self, _v: V) -> Result<V::Value> {
-            Err(Refused)
-        })*
-    };
+    }
 }
 
 /// The numbers a value may be asked for, each read as serde_json reads one.
@@ -584,8 +894,17 @@ macro_rules! numbers {
         fn $method<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
             match self.ws() {
                 Some(b'-' | b'0'..=b'9') => self.number(v),
-                _ => Err(Refused),
+                _ => Err(self.invalid_type(&v)),
             }
+        })*
+    };
+}
+
+/// Member names asked for as numbers.
+macro_rules! key_numbers {
+    ($($method:ident)*) => {
+        $(fn $method<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+            self.number(v)
         })*
     };
 }
@@ -617,9 +936,62 @@ impl<'de> de::Deserializer<'de> for Key<'_, 'de> {
         char str string unit unit_struct seq tuple tuple_struct map struct identifier ignored_any
     }
 
-    refuse!(enum deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
-        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_f32
-        deserialize_f64 deserialize_bytes deserialize_byte_buf);
+    key_numbers!(deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
+        deserialize_f32 deserialize_f64);
+
+    /// `"true"` and `"false"` as booleans, as serde_json reads a name asked for as one.
+    fn deserialize_bool<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        let r = self.0;
+        for (word, b) in [(&b"\"true\""[..], true), (&b"\"false\""[..], false)] {
+            if r.bytes()[r.at..].starts_with(word) {
+                r.at += word.len();
+                return v.visit_bool(b);
+            }
+        }
+        let at = r.at;
+        let name = r.string()?.as_str().to_owned();
+        r.at = at;
+        Err(de::Error::invalid_type(Unexpected::Str(&name), &v))
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        v: V,
+    ) -> Result<V::Value> {
+        v.visit_enum(UnitVariant(self.0))
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        self.0
+            .by_serde_json(|de| de::Deserializer::deserialize_bytes(de, v))
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        self.0
+            .by_serde_json(|de| de::Deserializer::deserialize_bytes(de, v))
+    }
+}
+
+impl<'de> Key<'_, 'de> {
+    /// The name read as a number, as serde_json reads `"12"` asked for as an integer: the
+    /// number must fill the quotes.
+    fn number<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        let r = self.0;
+        let start = r.at + 1;
+        if !matches!(r.bytes().get(start), Some(b'-' | b'0'..=b'9')) {
+            return Err(de::Error::custom("expected a member name that is a number"));
+        }
+        r.at = start;
+        let value = r.number(v)?;
+        if r.bytes().get(r.at) != Some(&b'"') {
+            return Err(de::Error::custom("expected a member name that is a number"));
+        }
+        r.at += 1;
+        Ok(value)
+    }
 }
 
 impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
@@ -644,14 +1016,14 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
             Some(b'"') => self.string()?.visit(v),
             Some(b'[') => self.seq(v),
             Some(b'{') => self.map(v),
-            _ => Err(Refused),
+            _ => Err(Refused::syntax()),
         }
     }
 
     fn deserialize_bool<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
         match self.ws() {
             Some(b't' | b'f') => self.deserialize_any(v),
-            _ => Err(Refused),
+            _ => Err(self.invalid_type(&v)),
         }
     }
 
@@ -666,7 +1038,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
     fn deserialize_str<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
         match self.ws() {
             Some(b'"') => self.string()?.visit(v),
-            _ => Err(Refused),
+            _ => Err(self.invalid_type(&v)),
         }
     }
 
@@ -674,7 +1046,47 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
         self.deserialize_str(v)
     }
 
-    refuse!(enum deserialize_bytes deserialize_byte_buf);
+    fn deserialize_bytes<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        self.by_serde_json(|de| de::Deserializer::deserialize_bytes(de, v))
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        self.by_serde_json(|de| de::Deserializer::deserialize_bytes(de, v))
+    }
+
+    fn deserialize_i128<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        self.by_serde_json(|de| de::Deserializer::deserialize_i128(de, v))
+    }
+
+    fn deserialize_u128<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
+        self.by_serde_json(|de| de::Deserializer::deserialize_u128(de, v))
+    }
+
+    /// An enum as serde_json reads one: a string names a unit variant, an object of one member
+    /// names a variant and holds its content.
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        v: V,
+    ) -> Result<V::Value> {
+        match self.ws() {
+            Some(b'"') => v.visit_enum(UnitVariant(self)),
+            Some(b'{') => {
+                self.enter()?;
+                let value = v.visit_enum(Variant(&mut *self))?;
+                self.depth += 1;
+                if self.ws() != Some(b'}') {
+                    return Err(de::Error::custom(
+                        "an enum written as an object has exactly one member",
+                    ));
+                }
+                self.at += 1;
+                Ok(value)
+            }
+            _ => Err(self.invalid_type(&v)),
+        }
+    }
 
     #[inline]
     fn deserialize_option<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
@@ -689,7 +1101,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
     fn deserialize_unit<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
         match self.ws() {
             Some(b'n') => self.deserialize_any(v),
-            _ => Err(Refused),
+            _ => Err(self.invalid_type(&v)),
         }
     }
 
@@ -718,7 +1130,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
     fn deserialize_seq<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
         match self.ws() {
             Some(b'[') => self.seq(v),
-            _ => Err(Refused),
+            _ => Err(self.invalid_type(&v)),
         }
     }
 
@@ -739,7 +1151,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
     fn deserialize_map<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
         match self.ws() {
             Some(b'{') => self.map(v),
-            _ => Err(Refused),
+            _ => Err(self.invalid_type(&v)),
         }
     }
 
@@ -752,7 +1164,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
         match self.ws() {
             Some(b'[') => self.seq(v),
             Some(b'{') => self.map(v),
-            _ => Err(Refused),
+            _ => Err(self.invalid_type(&v)),
         }
     }
 
@@ -782,7 +1194,7 @@ impl<'de> de::MapAccess<'de> for Raw<'de> {
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        let raw = self.0.take().ok_or(Refused)?;
+        let raw = self.0.take().ok_or_else(Refused::syntax)?;
         seed.deserialize(de::value::BorrowedStrDeserializer::new(raw))
     }
 }

@@ -1,4 +1,4 @@
-//! Arbitrary text into the reader of the untracked first pass (`rt::reader`) and into serde_json:
+//! Arbitrary text into the runtime's reader (`rt::reader`) and into serde_json:
 //! ignoring a value, reading it as a `Value`, as a `RawValue` and with the strict any-value seed,
 //! the two must accept the same texts and hand over the same values.
 #![no_main]

@@ -1,8 +1,9 @@
 //! Bytes in, typed documents out: one pass over the input on the generated runtime's JSON reader
-//! (`rt::reader`), with constraint checks inside the generated decoders; a refused document is
-//! read again by serde_json with its path tracked, for a JSON pointer on every failure. For a
-//! verdict alone ([`accepts`], [`verify`]) the generated `rt::Verify` twins run the same checks
-//! on the same reader and keep nothing.
+//! (`rt::reader`), with constraint checks inside the generated decoders; a refusal carries the
+//! check's code and sentence and the JSON pointer of the value that failed. For a verdict alone
+//! ([`accepts`], [`verify`]) the generated `rt::Verify` twins run the same checks on the same
+//! reader and keep nothing. serde_json is asked only about text that is not JSON, for its
+//! description of the syntax error.
 
 use crate::issue::{Code, Issue};
 use crate::types::rt;
@@ -19,45 +20,50 @@ pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Issue> {
     if bytes.len() > MAX_DOCUMENT_BYTES {
         return Err(too_large(bytes.len() as u64));
     }
-    // Decode on the reader first, without tracking the path: valid input is the common
-    // case, the reader hands the decoders the values serde_json would, and only an error needs a
-    // pointer, which a second, tracked pass of serde_json over the same bytes then provides.
-    // UTF-8 is checked once for the whole text (fast, vectorised) rather than string by string.
-    if let Ok(text) = std::str::from_utf8(bytes)
-        && let Some(value) = with_reader(text, |reader| T::deserialize(reader).ok())
-    {
-        return Ok(value);
+    // UTF-8 is checked once for the whole text (fast, vectorised) rather than string by string;
+    // text that is not UTF-8 is not JSON, and serde_json says where.
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Err(not_json(bytes));
+    };
+    rt::clear_failure();
+    match with_reader(text, |reader| T::deserialize(reader)) {
+        Ok(value) => Ok(value),
+        Err(refused) => Err(explain(refused, bytes)),
     }
-    decode_tracked(bytes)
 }
 
-/// [`decode`]'s second pass alone: serde_json with the path tracked, which gives a refused
-/// document its located error (and, should the reader ever refuse what serde_json accepts, the
-/// value still).
-fn decode_tracked<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Issue> {
-    rt::clear_failure();
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    let mut track = serde_path_to_error::Track::new();
-    let value = T::deserialize(serde_path_to_error::Deserializer::new(&mut de, &mut track));
-    let value = match value {
-        Ok(v) => v,
-        Err(e) => {
-            // Text nested past the limit is too deep whatever else is wrong with it (serde_json
-            // skips ignored values without counting their depth, so ask the text itself).
-            let depth = rt::nesting_depth(bytes);
-            if depth > MAX_DEPTH {
-                return Err(too_deep(depth));
-            }
-            // A schema failure in text that is not JSON at all is reported as what it is.
-            if let Err(syntax) = serde_json::from_slice::<serde::de::IgnoredAny>(bytes) {
-                return Err(classify(&syntax, String::new(), bytes));
-            }
-            let issue = classify(&e, rt::pointer_of(&track.path()), bytes);
-            return Err(goal_command_v1(issue, bytes));
+/// The issue for a document the reader refused (`None`: text after the value).
+fn explain(refused: Option<rt::reader::Refused>, bytes: &[u8]) -> Issue {
+    // Text nested past the limit is too deep whatever else is wrong with it, and a schema
+    // failure in text that is not JSON at all is reported as what it is.
+    let depth = rt::nesting_depth(bytes);
+    if depth > MAX_DEPTH {
+        return too_deep(depth);
+    }
+    if serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_err() {
+        return not_json(bytes);
+    }
+    match refused {
+        Some(refused) if !refused.is_syntax() => {
+            let f = rt::refused_failure(&refused);
+            goal_command_v1(Issue::new(f.code.into(), f.rel, f.message), bytes)
         }
-    };
-    de.end().map_err(|e| classify(&e, String::new(), bytes))?;
-    Ok(value)
+        // The reader and serde_json accept the same texts (the reader tests and fuzz target hold
+        // them to it); should they ever part, say so rather than guess.
+        _ => Issue::new(
+            Code::InvalidJson,
+            "",
+            "the reader refused text serde_json reads as JSON; this is a bug in prp-codegen-runtime",
+        ),
+    }
+}
+
+/// The issue for text that is not JSON, in serde_json's words (or too deep, when that is why).
+fn not_json(bytes: &[u8]) -> Issue {
+    match serde_json::from_slice::<serde::de::IgnoredAny>(bytes) {
+        Err(e) => classify(&e, String::new(), bytes),
+        Ok(_) => Issue::new(Code::InvalidJson, "", "not valid JSON"),
+    }
 }
 
 /// Whether the schema of `T` accepts `bytes`, decided without building the value (see
@@ -69,21 +75,26 @@ pub fn accepts<T: rt::Verify>(bytes: &[u8]) -> bool {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return false;
     };
-    with_reader(text, |reader| T::verify(reader).ok()).is_some()
+    with_reader(text, |reader| T::verify(reader)).is_ok()
 }
 
-/// Runs `read` on a verdict reader over `text`; its answer if the text then ends.
+/// Runs `read` on a reader over `text`; its answer if the text then ends (`Err(None)` when
+/// something follows the value).
 fn with_reader<'de, R>(
     text: &'de str,
-    read: impl FnOnce(&mut rt::reader::Reader<'de>) -> Option<R>,
-) -> Option<R> {
+    read: impl FnOnce(&mut rt::reader::Reader<'de>) -> Result<R, rt::reader::Refused>,
+) -> Result<R, Option<rt::reader::Refused>> {
     thread_local! {
         // One escape buffer per thread, not one per document: an escaped 16 KiB tool output
         // would otherwise grow a fresh buffer a dozen times.
         static SCRATCH: std::cell::Cell<String> = const { std::cell::Cell::new(String::new()) };
     }
     let mut reader = rt::reader::Reader::with_scratch(text, SCRATCH.take());
-    let answer = read(&mut reader).filter(|_| reader.end());
+    let answer = match read(&mut reader) {
+        Ok(value) if reader.end() => Ok(value),
+        Ok(_) => Err(None),
+        Err(refused) => Err(Some(refused)),
+    };
     // Kept for the next document unless one huge escaped string grew it: a thread that read a
     // 16 MiB string once should not hold 16 MiB for ever.
     let scratch = reader.into_scratch();
@@ -94,16 +105,13 @@ fn with_reader<'de, R>(
 }
 
 /// What [`decode`] says of `bytes`, without the value: a document the schema accepts is only
-/// verified ([`accepts`]), and only a rejected one is decoded, by the tracked pass alone, for its
+/// verified ([`accepts`]), and only a rejected one is decoded, for its
 /// located error.
 pub fn verify<T: rt::Verify + DeserializeOwned>(bytes: &[u8]) -> Result<(), Issue> {
     if accepts::<T>(bytes) {
         return Ok(());
     }
-    if bytes.len() > MAX_DOCUMENT_BYTES {
-        return Err(too_large(bytes.len() as u64));
-    }
-    decode_tracked::<T>(bytes).map(|_| ())
+    decode::<T>(bytes).map(|_| ())
 }
 
 /// [`verify`] for any PRP document, versions failing closed as in [`decode_document`].
