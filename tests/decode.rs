@@ -111,6 +111,14 @@ fn bad_input_gets_a_code_and_no_panic() {
     assert_eq!(code(b"{\"schema\": "), "invalid_json");
     assert_eq!(code(b"not json"), "invalid_json");
     assert_eq!(code(b"{} trailing"), "invalid_json");
+    // Not JSON, though serde_json passes over it unread: a number out of range, bytes that are
+    // not UTF-8 in a string.
+    assert_eq!(code(b"7e666"), "invalid_json");
+    assert_eq!(
+        code(br#"{"schema": "paperclip.prp.event.v1", "sourceSeq": 1e999}"#),
+        "invalid_json"
+    );
+    assert_eq!(code(b"\"\xa2\""), "invalid_json");
     assert_eq!(code(br#"{"schema": "paperclip.nothing.v9"}"#), "one_of");
     let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
     let wrapped = format!(r#"{{"schema":"paperclip.prp.event.v1","debug":{{"x":{deep}}}}}"#);

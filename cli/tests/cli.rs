@@ -229,6 +229,23 @@ fn assert_same(input: &[u8], name: &str, want_code: &str, want_pointer: &str) {
 #[test]
 fn the_same_input_gets_the_same_code_from_every_command() {
     assert_same(b"{\"schema\": ", "syntax", "invalid_json", "/");
+    // Text that is not UTF-8 is not JSON, even where serde_json would pass over it unread. (The
+    // manifest reads its files as the reference does, bytes that are not UTF-8 replaced by
+    // U+FFFD before hashing and parsing, so it is left out here.)
+    for (input, name) in [
+        (&b"\"\xa2\""[..], "not-utf8"),
+        (&b"{\"schema\": \"\xa2\"}"[..], "not-utf8-member"),
+    ] {
+        for (command, c, p) in by_command(input, name) {
+            if command != "manifest" {
+                assert_eq!(
+                    (c.as_str(), p.as_str()),
+                    ("invalid_json", "/"),
+                    "{name}: `prp {command}`"
+                );
+            }
+        }
+    }
     let deep_object = format!("{}1{}", "{\"a\":".repeat(10_000), "}".repeat(10_000));
     assert_same(deep_object.as_bytes(), "deep-object", "too_deep", "/");
     let deep_array = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));

@@ -23,7 +23,13 @@ pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Issue> {
     // UTF-8 is checked once for the whole text (fast, vectorised) rather than string by string;
     // text that is not UTF-8 is not JSON, and serde_json says where.
     let Ok(text) = std::str::from_utf8(bytes) else {
-        return Err(not_json(bytes));
+        return Err(not_json(bytes).unwrap_or_else(|| {
+            Issue::new(
+                Code::InvalidJson,
+                "",
+                "not valid JSON: the text is not UTF-8",
+            )
+        }));
     };
     rt::clear_failure();
     match with_reader(text, |reader| T::deserialize(reader)) {
@@ -40,30 +46,36 @@ fn explain(refused: Option<rt::reader::Refused>, bytes: &[u8]) -> Issue {
     if depth > MAX_DEPTH {
         return too_deep(depth);
     }
-    if serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_err() {
-        return not_json(bytes);
+    if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(bytes) {
+        return classify(&e, String::new(), bytes);
     }
     match refused {
         Some(refused) if !refused.is_syntax() => {
             let f = rt::refused_failure(&refused);
             goal_command_v1(Issue::new(f.code.into(), f.rel, f.message), bytes)
         }
+        // Not JSON in a way serde_json sees only when it reads the value (a number out of range).
         // The reader and serde_json accept the same texts (the reader tests and fuzz target hold
         // them to it); should they ever part, say so rather than guess.
-        _ => Issue::new(
-            Code::InvalidJson,
-            "",
-            "the reader refused text serde_json reads as JSON; this is a bug in prp-codegen-runtime",
-        ),
+        _ => not_json(bytes).unwrap_or_else(|| {
+            Issue::new(
+                Code::InvalidJson,
+                "",
+                "the reader refused text serde_json reads as JSON; this is a bug in prp-codegen-runtime",
+            )
+        }),
     }
 }
 
-/// The issue for text that is not JSON, in serde_json's words (or too deep, when that is why).
-fn not_json(bytes: &[u8]) -> Issue {
-    match serde_json::from_slice::<serde::de::IgnoredAny>(bytes) {
-        Err(e) => classify(&e, String::new(), bytes),
-        Ok(_) => Issue::new(Code::InvalidJson, "", "not valid JSON"),
-    }
+/// The issue for text that is not JSON, in serde_json's words (or too deep, when that is why);
+/// `None` if serde_json reads it. serde_json passes over an ignored string without checking its
+/// UTF-8 and an ignored number without its range, so the text is read as a `Value` too, for the
+/// words the contract stage gives the same bytes.
+fn not_json(bytes: &[u8]) -> Option<Issue> {
+    let error = serde_json::from_slice::<serde::de::IgnoredAny>(bytes)
+        .err()
+        .or_else(|| serde_json::from_slice::<serde_json::Value>(bytes).err())?;
+    Some(classify(&error, String::new(), bytes))
 }
 
 /// Whether the schema of `T` accepts `bytes`, decided without building the value (see
