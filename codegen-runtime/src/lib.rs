@@ -1783,20 +1783,20 @@ pub fn raw_failure<'a, S: DeserializeSeed<'a>>(
 ) -> Result<S::Value, Failure> {
     let mut reader = reader::Reader::new(raw.get());
     seed.deserialize(&mut reader)
-        .map_err(|e| refused_failure(&e))
+        .map_err(|_| refused_failure(reader::last_refusal()))
 }
 
 /// The failure behind a [`reader`] refusal, located where the reader stopped: the check's own
 /// (keyword, sentence, pointer inside the value) when a check failed, else a type mismatch in
 /// serde's words.
-pub fn refused_failure(e: &reader::Refused) -> Failure {
-    let path = e.pointer();
-    match take_failure(e.message()) {
+pub fn refused_failure(refusal: reader::Refusal) -> Failure {
+    match take_failure(&refusal.message) {
         Some(f) => Failure {
-            rel: format!("{path}{}", f.rel),
+            rel: format!("{}{}", refusal.pointer, f.rel),
             ..f
         },
-        None => Failure::new(Keyword::Type, path, e.to_string()),
+        None if refusal.syntax => Failure::new(Keyword::Type, refusal.pointer, "not valid JSON"),
+        None => Failure::new(Keyword::Type, refusal.pointer, refusal.message),
     }
 }
 

@@ -12,8 +12,9 @@
 //! string is a search for its closing quote, 8 bytes per step, borrowed from the text unless it
 //! has escapes, which are decoded into one buffer the caller can keep across documents. A number
 //! with a fraction, an exponent or more digits than 64 bits hold is handed to serde_json itself,
-//! which keeps its rounding and range errors exact. The path of a refusal costs nothing until
-//! there is one: each array and object it leaves adds its index or member name on the way out.
+//! which keeps its rounding and range errors exact. The words and path of a refusal cost nothing
+//! until there is one: they are kept on the thread, not in the error, and each array and object a
+//! refusal leaves adds its index or member name on the way out.
 //!
 //! It reads the whole serde data model as serde_json does: generated code asks for any value,
 //! strings, numbers, booleans, null, options, arrays, objects and serde_json's `RawValue`; enums
@@ -29,13 +30,15 @@ const DEPTH: u8 = 128;
 /// The name under which serde_json's `RawValue` asks a deserializer for the raw text of a value.
 const RAW_VALUE: &str = "$serde_json::private::RawValue";
 
-/// Why the reader stopped: the text is not JSON, or a check on a value refused it. Boxed, so
-/// that a decoder's `Result` grows by one pointer and the refusal's words cost only when they
-/// are needed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refused(Box<Why>);
+/// Why the reader stopped: the text is not JSON, or a check on a value refused it. The error
+/// itself carries nothing, so that a decoder's `Result` is as small as its value's and the happy
+/// path pays nothing for words it never shows; the refusal's sentence and path are kept beside
+/// it, on the thread ([`last_refusal`]), written only when something is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refused;
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What the reader last said on this thread, for [`last_refusal`].
+#[derive(Debug, Default)]
 struct Why {
     /// The sentence (empty for a syntax error: serde_json's own words are the ones to show).
     message: String,
@@ -44,61 +47,79 @@ struct Why {
     path: Vec<Step>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug)]
 enum Step {
     Key(String),
     Index(usize),
+}
+
+std::thread_local! {
+    static WHY: std::cell::RefCell<Why> = std::cell::RefCell::new(Why::default());
+}
+
+/// A refusal in words: read with [`last_refusal`] right after the reader refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// The sentence: serde_json's for a type mismatch, a check's own for a failed check.
+    pub message: String,
+    /// Whether the text itself is not JSON (the reader says no more: serde_json's error on the
+    /// same text says where and why).
+    pub syntax: bool,
+    /// The JSON pointer of the value that failed ("" for the whole text).
+    pub pointer: String,
+}
+
+/// What the reader said when it last refused on this thread. Every refusal starts a new record
+/// and each container it passes on the way out adds its step, so this is the refusal that ended
+/// the read (a later read on the thread replaces it).
+pub fn last_refusal() -> Refusal {
+    WHY.with(|why| {
+        let why = why.borrow();
+        let mut pointer = String::new();
+        for step in why.path.iter().rev() {
+            pointer.push('/');
+            match step {
+                Step::Key(k) => pointer.push_str(&crate::escape_token(k)),
+                Step::Index(i) => pointer.push_str(&i.to_string()),
+            }
+        }
+        Refusal {
+            message: why.message.clone(),
+            syntax: why.syntax,
+            pointer,
+        }
+    })
+}
+
+/// Starts the record of a new refusal.
+#[cold]
+fn refuse(message: String, syntax: bool) -> Refused {
+    WHY.with(|why| {
+        let mut why = why.borrow_mut();
+        why.message = message;
+        why.syntax = syntax;
+        why.path.clear();
+    });
+    Refused
 }
 
 impl Refused {
     /// Text that is not JSON at the reader's position.
     #[cold]
     fn syntax() -> Self {
-        Refused(Box::new(Why {
-            message: String::new(),
-            syntax: true,
-            path: Vec::new(),
-        }))
-    }
-
-    /// Whether the text itself is not JSON (the reader says no more: serde_json's error on the
-    /// same text says where and why).
-    pub fn is_syntax(&self) -> bool {
-        self.0.syntax
-    }
-
-    /// The sentence: serde_json's for a type mismatch, a check's own for a failed check.
-    pub fn message(&self) -> &str {
-        &self.0.message
-    }
-
-    /// The JSON pointer of the value that failed ("" for the whole text).
-    pub fn pointer(&self) -> String {
-        let mut out = String::new();
-        for step in self.0.path.iter().rev() {
-            out.push('/');
-            match step {
-                Step::Key(k) => out.push_str(&crate::escape_token(k)),
-                Step::Index(i) => out.push_str(&i.to_string()),
-            }
-        }
-        out
+        refuse(String::new(), true)
     }
 
     #[cold]
-    fn within(mut self, step: Step) -> Self {
-        self.0.path.push(step);
+    fn within(self, step: Step) -> Self {
+        WHY.with(|why| why.borrow_mut().path.push(step));
         self
     }
 }
 
 impl fmt::Display for Refused {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        if self.0.syntax {
-            f.write_str("the text is not JSON")
-        } else {
-            f.write_str(&self.0.message)
-        }
+        f.write_str("the document is refused (see `last_refusal`)")
     }
 }
 
@@ -107,11 +128,7 @@ impl std::error::Error for Refused {}
 impl de::Error for Refused {
     #[cold]
     fn custom<T: fmt::Display>(msg: T) -> Self {
-        Refused(Box::new(Why {
-            message: msg.to_string(),
-            syntax: false,
-            path: Vec::new(),
-        }))
+        refuse(msg.to_string(), false)
     }
 
     // serde_json words two of serde's errors its own way (`null`, not `unit value`; a float as
@@ -401,6 +418,14 @@ impl<'de> Reader<'de> {
         Ok(value)
     }
 
+    /// [`invalid_type`](Self::invalid_type) out of line, taking the visitor by value, so that the
+    /// hot reads keep their shape (a visitor whose address is taken lives in memory).
+    #[cold]
+    #[inline(never)]
+    fn mismatch<V: Visitor<'de>>(&mut self, v: V) -> Refused {
+        self.invalid_type(&v)
+    }
+
     /// The error serde_json gives a visitor asked for one kind of value where the text holds
     /// another: `invalid type: <what is there>, expected <what the visitor reads>`.
     #[cold]
@@ -534,18 +559,16 @@ impl<'de> Reader<'de> {
 
     fn seq<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
         self.enter()?;
-        let value = v.visit_seq(Members::new(self));
-        let end = self.leave(b']');
-        let value = value?;
-        end.map(|()| value)
+        // A refused item ends the read here: leaving would refuse again and overwrite its words.
+        let value = v.visit_seq(Members::new(self))?;
+        self.leave(b']').map(|()| value)
     }
 
     fn map<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
         self.enter()?;
-        let value = v.visit_map(Members::new(self));
-        let end = self.leave(b'}');
-        let value = value?;
-        end.map(|()| value)
+        // A refused item ends the read here: leaving would refuse again and overwrite its words.
+        let value = v.visit_map(Members::new(self))?;
+        self.leave(b'}').map(|()| value)
     }
 }
 
@@ -801,33 +824,69 @@ fn number_end(bytes: &[u8], mut i: usize) -> Option<usize> {
 struct Members<'r, 'de> {
     r: &'r mut Reader<'de>,
     first: bool,
-    /// Items read so far, for the index of a refused one.
-    index: usize,
-    /// Where the last member name's opening quote is, for the name of a refused member.
-    key_at: usize,
+    /// Where the items or members start (after the bracket), to find a refused one again.
+    start: usize,
 }
 
 impl<'r, 'de> Members<'r, 'de> {
     fn new(r: &'r mut Reader<'de>) -> Self {
+        let start = r.at;
         Members {
             r,
             first: true,
-            index: 0,
-            key_at: 0,
+            start,
         }
     }
 
-    /// The refused member's name, read again from the text.
+    /// The step to the item (or, `keyed`, the member) a refusal stopped in: the container read
+    /// again from its start up to where the reader stopped. Only a refusal pays for it; reading
+    /// keeps no count.
     #[cold]
     #[inline(never)]
-    fn key(&self) -> Step {
-        let mut name = Reader::new(&self.r.text[self.key_at..]);
-        Step::Key(
-            name.string()
-                .map(|s| s.as_str().to_owned())
-                .unwrap_or_default(),
-        )
+    fn step(&self, keyed: bool) -> Step {
+        let stopped = self.r.at;
+        let text = self.r.text;
+        let start = self.start;
+        quietly(|| {
+            let mut again = Reader::new(text);
+            again.at = start;
+            let mut index = 0;
+            loop {
+                if again.ws() == Some(b',') {
+                    again.at += 1;
+                    again.ws();
+                }
+                let mut key = None;
+                if keyed {
+                    key = Some(
+                        again
+                            .string()
+                            .map(|s| s.as_str().to_owned())
+                            .unwrap_or_default(),
+                    );
+                    if again.colon().is_err() {
+                        break;
+                    }
+                }
+                if again.pass().is_err() || stopped <= again.at {
+                    return match key {
+                        Some(k) => Step::Key(k),
+                        None => Step::Index(index),
+                    };
+                }
+                index += 1;
+            }
+            Step::Index(index)
+        })
     }
+}
+
+/// Runs `f` without touching the record of the refusal being reported (its reads may refuse).
+fn quietly<T>(f: impl FnOnce() -> T) -> T {
+    let saved = WHY.with(|why| std::mem::take(&mut *why.borrow_mut()));
+    let out = f();
+    WHY.with(|why| *why.borrow_mut() = saved);
+    out
 }
 
 impl<'de> de::SeqAccess<'de> for Members<'_, 'de> {
@@ -848,11 +907,8 @@ impl<'de> de::SeqAccess<'de> for Members<'_, 'de> {
             _ => return Err(Refused::syntax()),
         }
         match seed.deserialize(&mut *self.r) {
-            Ok(item) => {
-                self.index += 1;
-                Ok(Some(item))
-            }
-            Err(e) => Err(e.within(Step::Index(self.index))),
+            Ok(item) => Ok(Some(item)),
+            Err(e) => Err(e.within(self.step(false))),
         }
     }
 }
@@ -873,7 +929,6 @@ impl<'de> de::MapAccess<'de> for Members<'_, 'de> {
             }
             _ => return Err(Refused::syntax()),
         }
-        self.key_at = self.r.at;
         seed.deserialize(Key(&mut *self.r)).map(Some)
     }
 
@@ -882,7 +937,7 @@ impl<'de> de::MapAccess<'de> for Members<'_, 'de> {
         self.r.colon()?;
         match seed.deserialize(&mut *self.r) {
             Ok(value) => Ok(value),
-            Err(e) => Err(e.within(self.key())),
+            Err(e) => Err(e.within(self.step(true))),
         }
     }
 }
@@ -894,7 +949,7 @@ macro_rules! numbers {
         fn $method<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
             match self.ws() {
                 Some(b'-' | b'0'..=b'9') => self.number(v),
-                _ => Err(self.invalid_type(&v)),
+                _ => Err(self.mismatch(v)),
             }
         })*
     };
@@ -1023,7 +1078,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
     fn deserialize_bool<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
         match self.ws() {
             Some(b't' | b'f') => self.deserialize_any(v),
-            _ => Err(self.invalid_type(&v)),
+            _ => Err(self.mismatch(v)),
         }
     }
 
@@ -1038,7 +1093,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
     fn deserialize_str<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
         match self.ws() {
             Some(b'"') => self.string()?.visit(v),
-            _ => Err(self.invalid_type(&v)),
+            _ => Err(self.mismatch(v)),
         }
     }
 
@@ -1084,7 +1139,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
                 self.at += 1;
                 Ok(value)
             }
-            _ => Err(self.invalid_type(&v)),
+            _ => Err(self.mismatch(v)),
         }
     }
 
@@ -1101,7 +1156,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
     fn deserialize_unit<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
         match self.ws() {
             Some(b'n') => self.deserialize_any(v),
-            _ => Err(self.invalid_type(&v)),
+            _ => Err(self.mismatch(v)),
         }
     }
 
@@ -1130,7 +1185,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
     fn deserialize_seq<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
         match self.ws() {
             Some(b'[') => self.seq(v),
-            _ => Err(self.invalid_type(&v)),
+            _ => Err(self.mismatch(v)),
         }
     }
 
@@ -1151,7 +1206,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
     fn deserialize_map<V: Visitor<'de>>(self, v: V) -> Result<V::Value> {
         match self.ws() {
             Some(b'{') => self.map(v),
-            _ => Err(self.invalid_type(&v)),
+            _ => Err(self.mismatch(v)),
         }
     }
 
@@ -1164,7 +1219,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
         match self.ws() {
             Some(b'[') => self.seq(v),
             Some(b'{') => self.map(v),
-            _ => Err(self.invalid_type(&v)),
+            _ => Err(self.mismatch(v)),
         }
     }
 

@@ -34,12 +34,12 @@ pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Issue> {
     rt::clear_failure();
     match with_reader(text, |reader| T::deserialize(reader)) {
         Ok(value) => Ok(value),
-        Err(refused) => Err(explain(refused, bytes)),
+        Err(refused) => Err(explain(refused.then(rt::reader::last_refusal), bytes)),
     }
 }
 
 /// The issue for a document the reader refused (`None`: text after the value).
-fn explain(refused: Option<rt::reader::Refused>, bytes: &[u8]) -> Issue {
+fn explain(refused: Option<rt::reader::Refusal>, bytes: &[u8]) -> Issue {
     // Text nested past the limit is too deep whatever else is wrong with it, and a schema
     // failure in text that is not JSON at all is reported as what it is.
     let depth = rt::nesting_depth(bytes);
@@ -50,8 +50,8 @@ fn explain(refused: Option<rt::reader::Refused>, bytes: &[u8]) -> Issue {
         return classify(&e, String::new(), bytes);
     }
     match refused {
-        Some(refused) if !refused.is_syntax() => {
-            let f = rt::refused_failure(&refused);
+        Some(refused) if !refused.syntax => {
+            let f = rt::refused_failure(refused);
             goal_command_v1(Issue::new(f.code.into(), f.rel, f.message), bytes)
         }
         // Not JSON in a way serde_json sees only when it reads the value (a number out of range).
@@ -90,12 +90,12 @@ pub fn accepts<T: rt::Verify>(bytes: &[u8]) -> bool {
     with_reader(text, |reader| T::verify(reader)).is_ok()
 }
 
-/// Runs `read` on a reader over `text`; its answer if the text then ends (`Err(None)` when
-/// something follows the value).
+/// Runs `read` on a reader over `text`; its answer if the text then ends (`Err(true)` when the
+/// reader refused, `Err(false)` when something follows the value).
 fn with_reader<'de, R>(
     text: &'de str,
     read: impl FnOnce(&mut rt::reader::Reader<'de>) -> Result<R, rt::reader::Refused>,
-) -> Result<R, Option<rt::reader::Refused>> {
+) -> Result<R, bool> {
     thread_local! {
         // One escape buffer per thread, not one per document: an escaped 16 KiB tool output
         // would otherwise grow a fresh buffer a dozen times.
@@ -104,8 +104,8 @@ fn with_reader<'de, R>(
     let mut reader = rt::reader::Reader::with_scratch(text, SCRATCH.take());
     let answer = match read(&mut reader) {
         Ok(value) if reader.end() => Ok(value),
-        Ok(_) => Err(None),
-        Err(refused) => Err(Some(refused)),
+        Ok(_) => Err(false),
+        Err(rt::reader::Refused) => Err(true),
     };
     // Kept for the next document unless one huge escaped string grew it: a thread that read a
     // 16 MiB string once should not hold 16 MiB for ever.
