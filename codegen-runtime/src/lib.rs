@@ -1462,6 +1462,10 @@ impl Failure {
             format!("missing required member `{key}`"),
         )
     }
+    /// A builder's value of required member `key`, or its failure when left unset.
+    pub fn needed<T>(slot: Option<T>, key: &str) -> Result<T, Self> {
+        slot.ok_or_else(|| Self::missing(key))
+    }
     /// The failure as a decoder error, to be found again by [`take_failure`].
     pub fn into_error<E: de::Error>(self) -> E {
         fail(self.code, &self.rel, self.message)
@@ -1610,6 +1614,31 @@ pub fn shadowing(key: &str) -> Failure {
             "`{key}` is a declared member and cannot also be kept among the unknown ones; set the field instead"
         ),
     )
+}
+
+/// Writes an optional member when it is present.
+pub fn optional_entry<M: serde::ser::SerializeMap, T: serde::Serialize>(
+    map: &mut M,
+    key: &str,
+    value: &Option<T>,
+) -> Result<(), M::Error> {
+    match value {
+        Some(v) => map.serialize_entry(key, v),
+        None => Ok(()),
+    }
+}
+
+/// Writes an optional nullable member: nothing when absent, `null`, or its value.
+pub fn tri_entry<M: serde::ser::SerializeMap, T: serde::Serialize>(
+    map: &mut M,
+    key: &str,
+    value: &Tri<T>,
+) -> Result<(), M::Error> {
+    match value {
+        Tri::Absent => Ok(()),
+        Tri::Null => map.serialize_entry(key, &()),
+        Tri::Value(v) => map.serialize_entry(key, v),
+    }
 }
 
 /// Checks a value by encoding it and decoding the JSON again with `seed`: for the few rules a typed

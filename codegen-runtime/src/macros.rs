@@ -233,3 +233,42 @@ macro_rules! setter {
         }
     };
 }
+
+/// The impls every generated struct shares word for word: `Deserialize` and `Verify` through its
+/// [`DecodeMembers`](crate::DecodeMembers) and [`VerifyMembers`](crate::VerifyMembers), `Probed`
+/// (an object), and its `builder()` and `member_order()`. `$builder` is the builder type the
+/// generated code declares beside it.
+#[macro_export]
+macro_rules! object {
+    ($name:ident, $builder:ident) => {
+        impl $name {
+            #[doc = concat!(" Builds a [`", stringify!($name), "`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.")]
+            pub fn builder() -> $builder {
+                <$builder as ::core::default::Default>::default()
+            }
+            /// The member order recorded when this value was decoded.
+            pub fn member_order(&self) -> &$crate::Order {
+                &self.__order
+            }
+        }
+        impl<'de> $crate::serde::Deserialize<'de> for $name {
+            fn deserialize<D: $crate::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<Self, D::Error> {
+                $crate::decode_object(d)
+            }
+        }
+        impl $crate::Verify for $name {
+            fn verify<'de, D: $crate::serde::Deserializer<'de>>(
+                d: D,
+            ) -> ::core::result::Result<(), D::Error> {
+                $crate::verify_object::<$name, D>(d, None)
+            }
+        }
+        impl $crate::Probed for $name {
+            fn probe(&self) -> $crate::Probe<'_> {
+                $crate::Probe::Object
+            }
+        }
+    };
+}

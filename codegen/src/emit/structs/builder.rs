@@ -27,7 +27,7 @@ impl Emitter<'_> {
             ),
             (true, false) => (
                 quote! { ::core::option::Option<#ity> },
-                quote! { self.#rust.ok_or_else(|| rt::Failure::missing(#json))? },
+                quote! { rt::Failure::needed(self.#rust, #json)? },
             ),
             (false, true) => (quote! { rt::Tri<#ity> }, quote! { self.#rust }),
         };
@@ -71,7 +71,7 @@ impl Emitter<'_> {
     }
 }
 
-/// The builder type, its `build`, and the struct's `builder()` and `member_order()`.
+/// The builder type and its `build` (the struct's `builder()` is the runtime's `object!`).
 pub(super) fn builder(cx: &Context, p: &Parts) -> TokenStream {
     let name = &cx.name;
     let builder = format_ident!("{}Builder", cx.s.name);
@@ -111,16 +111,6 @@ pub(super) fn builder(cx: &Context, p: &Parts) -> TokenStream {
                 };
                 rt::Check::check(&value)?;
                 Ok(value)
-            }
-        }
-        impl #name {
-            #[doc = #builder_doc]
-            pub fn builder() -> #builder {
-                #builder::default()
-            }
-            /// The member order recorded when this value was decoded.
-            pub fn member_order(&self) -> &rt::Order {
-                &self.__order
             }
         }
     }

@@ -46,16 +46,6 @@ pub(super) fn codec(
                 #v_body
             }
         }
-        impl rt::Verify for #name {
-            fn verify<'de, __D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<(), __D::Error> {
-                rt::verify_object::<#name, __D>(d, None)
-            }
-        }
-        impl<'de> serde::Deserialize<'de> for #name {
-            fn deserialize<__D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
-                rt::decode_object(d)
-            }
-        }
     }
 }
 
@@ -201,7 +191,6 @@ pub(super) fn check_impls(
     let name = &cx.name;
     let (probes, extra_probe) = (&p.probes, &extra.probe);
     let json_object = json_object(cx);
-    let probe = object_probe(name);
     let field_checks = &p.field_checks;
     let (rules_call, check_fn) = if rules.is_empty() {
         (quote! {}, quote! {})
@@ -242,7 +231,6 @@ pub(super) fn check_impls(
             }
             #json_object
         }
-        #probe
         #check_impl
         #check_fn
     }

@@ -222,13 +222,20 @@ impl Emitter<'_> {
         let Some(c) = self.checks(&m.inner, quote! { x }) else {
             return;
         };
-        let (guard, c) = match (m.f.required, m.nullable) {
-            (true, false) => (quote! {}, quote! { let x = &self.#rust; #c }),
-            (false, true) => (quote! { if let rt::Tri::Value(x) = &self.#rust }, c),
-            _ => (quote! { if let Some(x) = &self.#rust }, c),
+        // A generated type checks itself: one call, under the member's name.
+        let named = matches!(m.inner, Ty::Named(_)) && !m.nullable;
+        let c = if named {
+            quote! { || rt::Check::check(x) }
+        } else {
+            quote! { || { #c Ok(()) } }
         };
-        p.field_checks
-            .push(quote! { #guard { rt::within(#json, || { #c Ok(()) })?; } });
+        p.field_checks.push(match (m.f.required, m.nullable) {
+            (true, false) => quote! { let x = &self.#rust; rt::within(#json, #c)?; },
+            (false, true) => {
+                quote! { if let rt::Tri::Value(x) = &self.#rust { rt::within(#json, #c)?; } }
+            }
+            _ => quote! { if let Some(x) = &self.#rust { rt::within(#json, #c)?; } },
+        });
     }
 
     /// A string-enum member may arrive already read, as the discriminator of a tagged union.
@@ -336,19 +343,10 @@ fn serialize_arm(m: &Member, at: u16) -> TokenStream {
     let (json, rust) = (m.json, &m.rust);
     match (m.f.required, m.nullable) {
         (true, _) => quote! { #at => map.serialize_entry(#json, &self.#rust), },
-        (false, true) if m.f.select.is_none() => quote! {
-            #at => match &self.#rust {
-                rt::Tri::Absent => Ok(()),
-                rt::Tri::Null => map.serialize_entry(#json, &()),
-                rt::Tri::Value(v) => map.serialize_entry(#json, v),
-            },
-        },
-        _ => quote! {
-            #at => match &self.#rust {
-                Some(v) => map.serialize_entry(#json, v),
-                None => Ok(()),
-            },
-        },
+        (false, true) if m.f.select.is_none() => {
+            quote! { #at => rt::tri_entry(map, #json, &self.#rust), }
+        }
+        _ => quote! { #at => rt::optional_entry(map, #json, &self.#rust), },
     }
 }
 

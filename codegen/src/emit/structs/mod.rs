@@ -94,7 +94,8 @@ impl Emitter<'_> {
         let builder = builder::builder(&cx, &p);
         let codec = codec::codec(&cx, &p, &extra, verify_extra, !rules.is_empty());
         let checks = codec::check_impls(&cx, &p, &extra, &extra_checks, &rules);
-        quote! { #def #builder #codec #checks }
+        let (name, builder_name) = (&cx.name, format_ident!("{}Builder", s.name));
+        quote! { #def #builder rt::object!(#name, #builder_name); #codec #checks }
     }
 
     fn context<'s>(&self, id: usize, s: &'s Struct) -> Context<'s> {

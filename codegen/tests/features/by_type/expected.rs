@@ -47,23 +47,14 @@ impl RevisionBuilder {
             return Err(e);
         }
         let value = Revision {
-            current: self.current.ok_or_else(|| rt::Failure::missing("current"))?,
+            current: rt::Failure::needed(self.current, "current")?,
             __order: rt::Order::default(),
         };
         rt::Check::check(&value)?;
         Ok(value)
     }
 }
-impl Revision {
-    /// Builds a [`Revision`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-    pub fn builder() -> RevisionBuilder {
-        RevisionBuilder::default()
-    }
-    /// The member order recorded when this value was decoded.
-    pub fn member_order(&self) -> &rt::Order {
-        &self.__order
-    }
-}
+rt::object!(Revision, RevisionBuilder);
 impl serde::Serialize for Revision {
     fn serialize<__S: serde::Serializer>(
         &self,
@@ -162,20 +153,6 @@ impl rt::VerifyMembers for Revision {
         Ok(())
     }
 }
-impl rt::Verify for Revision {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_object::<Revision, __D>(d, None)
-    }
-}
-impl<'de> serde::Deserialize<'de> for Revision {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_object(d)
-    }
-}
 impl rt::Fields for Revision {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
@@ -184,23 +161,10 @@ impl rt::Fields for Revision {
         }
     }
 }
-impl rt::Probed for Revision {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Object
-    }
-}
 impl rt::Check for Revision {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        {
-            rt::within(
-                "current",
-                || {
-                    let x = &self.current;
-                    rt::Check::check(x)?;
-                    Ok(())
-                },
-            )?;
-        }
+        let x = &self.current;
+        rt::within("current", || rt::Check::check(x))?;
         Ok(())
     }
 }

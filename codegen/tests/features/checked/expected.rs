@@ -244,7 +244,7 @@ impl TreeBuilder {
             return Err(e);
         }
         let value = Tree {
-            label: self.label.ok_or_else(|| rt::Failure::missing("label"))?,
+            label: rt::Failure::needed(self.label, "label")?,
             tags: self.tags,
             children: self.children,
             note: self.note,
@@ -255,16 +255,7 @@ impl TreeBuilder {
         Ok(value)
     }
 }
-impl Tree {
-    /// Builds a [`Tree`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-    pub fn builder() -> TreeBuilder {
-        TreeBuilder::default()
-    }
-    /// The member order recorded when this value was decoded.
-    pub fn member_order(&self) -> &rt::Order {
-        &self.__order
-    }
-}
+rt::object!(Tree, TreeBuilder);
 impl serde::Serialize for Tree {
     fn serialize<__S: serde::Serializer>(
         &self,
@@ -279,30 +270,10 @@ impl serde::Serialize for Tree {
             ::core::iter::empty::<(&str, &serde_json::Value)>(),
             |i, map| match i {
                 0u16 => map.serialize_entry("label", &self.label),
-                1u16 => {
-                    match &self.tags {
-                        Some(v) => map.serialize_entry("tags", v),
-                        None => Ok(()),
-                    }
-                }
-                2u16 => {
-                    match &self.children {
-                        Some(v) => map.serialize_entry("children", v),
-                        None => Ok(()),
-                    }
-                }
-                3u16 => {
-                    match &self.note {
-                        Some(v) => map.serialize_entry("note", v),
-                        None => Ok(()),
-                    }
-                }
-                4u16 => {
-                    match &self.weight {
-                        Some(v) => map.serialize_entry("weight", v),
-                        None => Ok(()),
-                    }
-                }
+                1u16 => rt::optional_entry(map, "tags", &self.tags),
+                2u16 => rt::optional_entry(map, "children", &self.children),
+                3u16 => rt::optional_entry(map, "note", &self.note),
+                4u16 => rt::optional_entry(map, "weight", &self.weight),
                 _ => Ok(()),
             },
         )?;
@@ -481,20 +452,6 @@ impl rt::VerifyMembers for Tree {
         Ok(())
     }
 }
-impl rt::Verify for Tree {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_object::<Tree, __D>(d, None)
-    }
-}
-impl<'de> serde::Deserialize<'de> for Tree {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_object(d)
-    }
-}
 impl rt::Fields for Tree {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
@@ -507,21 +464,10 @@ impl rt::Fields for Tree {
         }
     }
 }
-impl rt::Probed for Tree {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Object
-    }
-}
 impl rt::Check for Tree {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         if let Some(x) = &self.tags {
-            rt::within(
-                "tags",
-                || {
-                    rt::Check::check(x)?;
-                    Ok(())
-                },
-            )?;
+            rt::within("tags", || rt::Check::check(x))?;
         }
         if let Some(x) = &self.children {
             rt::within(
@@ -541,22 +487,10 @@ impl rt::Check for Tree {
             )?;
         }
         if let Some(x) = &self.note {
-            rt::within(
-                "note",
-                || {
-                    rt::Check::check(x)?;
-                    Ok(())
-                },
-            )?;
+            rt::within("note", || rt::Check::check(x))?;
         }
         if let Some(x) = &self.weight {
-            rt::within(
-                "weight",
-                || {
-                    rt::Check::check(x)?;
-                    Ok(())
-                },
-            )?;
+            rt::within("weight", || rt::Check::check(x))?;
         }
         Ok(())
     }

@@ -77,7 +77,7 @@ impl OrderBuilder {
             return Err(e);
         }
         let value = Order {
-            state: self.state.ok_or_else(|| rt::Failure::missing("state"))?,
+            state: rt::Failure::needed(self.state, "state")?,
             blocker: self.blocker,
             note: self.note,
             mode: self.mode,
@@ -89,16 +89,7 @@ impl OrderBuilder {
         Ok(value)
     }
 }
-impl Order {
-    /// Builds a [`Order`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-    pub fn builder() -> OrderBuilder {
-        OrderBuilder::default()
-    }
-    /// The member order recorded when this value was decoded.
-    pub fn member_order(&self) -> &rt::Order {
-        &self.__order
-    }
-}
+rt::object!(Order, OrderBuilder);
 impl serde::Serialize for Order {
     fn serialize<__S: serde::Serializer>(
         &self,
@@ -113,36 +104,11 @@ impl serde::Serialize for Order {
             ::core::iter::empty::<(&str, &serde_json::Value)>(),
             |i, map| match i {
                 0u16 => map.serialize_entry("state", &self.state),
-                1u16 => {
-                    match &self.blocker {
-                        Some(v) => map.serialize_entry("blocker", v),
-                        None => Ok(()),
-                    }
-                }
-                2u16 => {
-                    match &self.note {
-                        Some(v) => map.serialize_entry("note", v),
-                        None => Ok(()),
-                    }
-                }
-                3u16 => {
-                    match &self.mode {
-                        Some(v) => map.serialize_entry("mode", v),
-                        None => Ok(()),
-                    }
-                }
-                4u16 => {
-                    match &self.host {
-                        Some(v) => map.serialize_entry("host", v),
-                        None => Ok(()),
-                    }
-                }
-                5u16 => {
-                    match &self.items {
-                        Some(v) => map.serialize_entry("items", v),
-                        None => Ok(()),
-                    }
-                }
+                1u16 => rt::optional_entry(map, "blocker", &self.blocker),
+                2u16 => rt::optional_entry(map, "note", &self.note),
+                3u16 => rt::optional_entry(map, "mode", &self.mode),
+                4u16 => rt::optional_entry(map, "host", &self.host),
+                5u16 => rt::optional_entry(map, "items", &self.items),
                 _ => Ok(()),
             },
         )?;
@@ -453,20 +419,6 @@ impl rt::VerifyMembers for Order {
         Ok(())
     }
 }
-impl rt::Verify for Order {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_object::<Order, __D>(d, None)
-    }
-}
-impl<'de> serde::Deserialize<'de> for Order {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_object(d)
-    }
-}
 impl rt::Fields for Order {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
@@ -478,11 +430,6 @@ impl rt::Fields for Order {
             "items" => rt::probe_optional(&self.items),
             _ => rt::Probe::Absent,
         }
-    }
-}
-impl rt::Probed for Order {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Object
     }
 }
 impl rt::Check for Order {

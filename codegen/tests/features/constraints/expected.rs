@@ -89,13 +89,13 @@ impl LimitsBuilder {
             return Err(e);
         }
         let value = Limits {
-            path: self.path.ok_or_else(|| rt::Failure::missing("path"))?,
-            name: self.name.ok_or_else(|| rt::Failure::missing("name"))?,
-            seq: self.seq.ok_or_else(|| rt::Failure::missing("seq"))?,
+            path: rt::Failure::needed(self.path, "path")?,
+            name: rt::Failure::needed(self.name, "name")?,
+            seq: rt::Failure::needed(self.seq, "seq")?,
             ratio: self.ratio,
             priority: self.priority,
             done: self.done,
-            when: self.when.ok_or_else(|| rt::Failure::missing("when"))?,
+            when: rt::Failure::needed(self.when, "when")?,
             refs: self.refs,
             __order: rt::Order::default(),
         };
@@ -103,16 +103,7 @@ impl LimitsBuilder {
         Ok(value)
     }
 }
-impl Limits {
-    /// Builds a [`Limits`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-    pub fn builder() -> LimitsBuilder {
-        LimitsBuilder::default()
-    }
-    /// The member order recorded when this value was decoded.
-    pub fn member_order(&self) -> &rt::Order {
-        &self.__order
-    }
-}
+rt::object!(Limits, LimitsBuilder);
 impl serde::Serialize for Limits {
     fn serialize<__S: serde::Serializer>(
         &self,
@@ -129,31 +120,11 @@ impl serde::Serialize for Limits {
                 0u16 => map.serialize_entry("path", &self.path),
                 1u16 => map.serialize_entry("name", &self.name),
                 2u16 => map.serialize_entry("seq", &self.seq),
-                3u16 => {
-                    match &self.ratio {
-                        Some(v) => map.serialize_entry("ratio", v),
-                        None => Ok(()),
-                    }
-                }
-                4u16 => {
-                    match &self.priority {
-                        Some(v) => map.serialize_entry("priority", v),
-                        None => Ok(()),
-                    }
-                }
-                5u16 => {
-                    match &self.done {
-                        Some(v) => map.serialize_entry("done", v),
-                        None => Ok(()),
-                    }
-                }
+                3u16 => rt::optional_entry(map, "ratio", &self.ratio),
+                4u16 => rt::optional_entry(map, "priority", &self.priority),
+                5u16 => rt::optional_entry(map, "done", &self.done),
                 6u16 => map.serialize_entry("when", &self.when),
-                7u16 => {
-                    match &self.refs {
-                        Some(v) => map.serialize_entry("refs", v),
-                        None => Ok(()),
-                    }
-                }
+                7u16 => rt::optional_entry(map, "refs", &self.refs),
                 _ => Ok(()),
             },
         )?;
@@ -383,20 +354,6 @@ impl rt::VerifyMembers for Limits {
         Ok(())
     }
 }
-impl rt::Verify for Limits {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_object::<Limits, __D>(d, None)
-    }
-}
-impl<'de> serde::Deserialize<'de> for Limits {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_object(d)
-    }
-}
 impl rt::Fields for Limits {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
@@ -412,23 +369,16 @@ impl rt::Fields for Limits {
         }
     }
 }
-impl rt::Probed for Limits {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Object
-    }
-}
 impl rt::Check for Limits {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        {
-            rt::within(
-                "seq",
-                || {
-                    let x = &self.seq;
-                    rt::int_failure(&INT_0, *x)?;
-                    Ok(())
-                },
-            )?;
-        }
+        let x = &self.seq;
+        rt::within(
+            "seq",
+            || {
+                rt::int_failure(&INT_0, *x)?;
+                Ok(())
+            },
+        )?;
         if let Some(x) = &self.ratio {
             rt::within(
                 "ratio",
@@ -564,7 +514,7 @@ impl LimitsRefBuilder {
             return Err(e);
         }
         let value = LimitsRef {
-            id: self.id.ok_or_else(|| rt::Failure::missing("id"))?,
+            id: rt::Failure::needed(self.id, "id")?,
             extra: Default::default(),
             __order: rt::Order::default(),
         };
@@ -572,16 +522,7 @@ impl LimitsRefBuilder {
         Ok(value)
     }
 }
-impl LimitsRef {
-    /// Builds a [`LimitsRef`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-    pub fn builder() -> LimitsRefBuilder {
-        LimitsRefBuilder::default()
-    }
-    /// The member order recorded when this value was decoded.
-    pub fn member_order(&self) -> &rt::Order {
-        &self.__order
-    }
-}
+rt::object!(LimitsRef, LimitsRefBuilder);
 impl serde::Serialize for LimitsRef {
     fn serialize<__S: serde::Serializer>(
         &self,
@@ -676,20 +617,6 @@ impl rt::VerifyMembers for LimitsRef {
         Ok(())
     }
 }
-impl rt::Verify for LimitsRef {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_object::<LimitsRef, __D>(d, None)
-    }
-}
-impl<'de> serde::Deserialize<'de> for LimitsRef {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_object(d)
-    }
-}
 impl rt::Fields for LimitsRef {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
@@ -707,11 +634,6 @@ impl rt::Fields for LimitsRef {
             "id" => None,
             other => rt::Fields::json_object(&self.extra, other),
         }
-    }
-}
-impl rt::Probed for LimitsRef {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Object
     }
 }
 impl rt::Check for LimitsRef {

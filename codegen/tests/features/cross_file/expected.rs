@@ -68,8 +68,8 @@ impl ABuilder {
             return Err(e);
         }
         let value = A {
-            id: self.id.ok_or_else(|| rt::Failure::missing("id"))?,
-            beta: self.beta.ok_or_else(|| rt::Failure::missing("beta"))?,
+            id: rt::Failure::needed(self.id, "id")?,
+            beta: rt::Failure::needed(self.beta, "beta")?,
             beta_id: self.beta_id,
             __order: rt::Order::default(),
         };
@@ -77,16 +77,7 @@ impl ABuilder {
         Ok(value)
     }
 }
-impl A {
-    /// Builds a [`A`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-    pub fn builder() -> ABuilder {
-        ABuilder::default()
-    }
-    /// The member order recorded when this value was decoded.
-    pub fn member_order(&self) -> &rt::Order {
-        &self.__order
-    }
-}
+rt::object!(A, ABuilder);
 impl serde::Serialize for A {
     fn serialize<__S: serde::Serializer>(
         &self,
@@ -102,12 +93,7 @@ impl serde::Serialize for A {
             |i, map| match i {
                 0u16 => map.serialize_entry("id", &self.id),
                 1u16 => map.serialize_entry("beta", &self.beta),
-                2u16 => {
-                    match &self.beta_id {
-                        Some(v) => map.serialize_entry("betaId", v),
-                        None => Ok(()),
-                    }
-                }
+                2u16 => rt::optional_entry(map, "betaId", &self.beta_id),
                 _ => Ok(()),
             },
         )?;
@@ -213,20 +199,6 @@ impl rt::VerifyMembers for A {
         Ok(())
     }
 }
-impl rt::Verify for A {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_object::<A, __D>(d, None)
-    }
-}
-impl<'de> serde::Deserialize<'de> for A {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_object(d)
-    }
-}
 impl rt::Fields for A {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
@@ -237,23 +209,10 @@ impl rt::Fields for A {
         }
     }
 }
-impl rt::Probed for A {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Object
-    }
-}
 impl rt::Check for A {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        {
-            rt::within(
-                "beta",
-                || {
-                    let x = &self.beta;
-                    rt::Check::check(x)?;
-                    Ok(())
-                },
-            )?;
-        }
+        let x = &self.beta;
+        rt::within("beta", || rt::Check::check(x))?;
         Ok(())
     }
 }
@@ -285,7 +244,7 @@ impl BBuilder {
             return Err(e);
         }
         let value = B {
-            id: self.id.ok_or_else(|| rt::Failure::missing("id"))?,
+            id: rt::Failure::needed(self.id, "id")?,
             extra: Default::default(),
             __order: rt::Order::default(),
         };
@@ -293,16 +252,7 @@ impl BBuilder {
         Ok(value)
     }
 }
-impl B {
-    /// Builds a [`B`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-    pub fn builder() -> BBuilder {
-        BBuilder::default()
-    }
-    /// The member order recorded when this value was decoded.
-    pub fn member_order(&self) -> &rt::Order {
-        &self.__order
-    }
-}
+rt::object!(B, BBuilder);
 impl serde::Serialize for B {
     fn serialize<__S: serde::Serializer>(
         &self,
@@ -390,20 +340,6 @@ impl rt::VerifyMembers for B {
         Ok(())
     }
 }
-impl rt::Verify for B {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_object::<B, __D>(d, None)
-    }
-}
-impl<'de> serde::Deserialize<'de> for B {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_object(d)
-    }
-}
 impl rt::Fields for B {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
@@ -421,11 +357,6 @@ impl rt::Fields for B {
             "id" => None,
             other => rt::Fields::json_object(&self.extra, other),
         }
-    }
-}
-impl rt::Probed for B {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Object
     }
 }
 impl rt::Check for B {

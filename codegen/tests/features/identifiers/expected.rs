@@ -65,7 +65,7 @@ impl CatalogBuilder {
             return Err(e);
         }
         let value = Catalog {
-            entries: self.entries.ok_or_else(|| rt::Failure::missing("entries"))?,
+            entries: rt::Failure::needed(self.entries, "entries")?,
             owner: self.owner,
             extra: Default::default(),
             __order: rt::Order::default(),
@@ -74,16 +74,7 @@ impl CatalogBuilder {
         Ok(value)
     }
 }
-impl Catalog {
-    /// Builds a [`Catalog`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-    pub fn builder() -> CatalogBuilder {
-        CatalogBuilder::default()
-    }
-    /// The member order recorded when this value was decoded.
-    pub fn member_order(&self) -> &rt::Order {
-        &self.__order
-    }
-}
+rt::object!(Catalog, CatalogBuilder);
 impl serde::Serialize for Catalog {
     fn serialize<__S: serde::Serializer>(
         &self,
@@ -98,12 +89,7 @@ impl serde::Serialize for Catalog {
             self.extra.iter(),
             |i, map| match i {
                 0u16 => map.serialize_entry("entries", &self.entries),
-                1u16 => {
-                    match &self.owner {
-                        Some(v) => map.serialize_entry("owner", v),
-                        None => Ok(()),
-                    }
-                }
+                1u16 => rt::optional_entry(map, "owner", &self.owner),
                 _ => Ok(()),
             },
         )?;
@@ -220,20 +206,6 @@ impl rt::VerifyMembers for Catalog {
         Ok(())
     }
 }
-impl rt::Verify for Catalog {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_object::<Catalog, __D>(d, None)
-    }
-}
-impl<'de> serde::Deserialize<'de> for Catalog {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_object(d)
-    }
-}
 impl rt::Fields for Catalog {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
@@ -254,39 +226,26 @@ impl rt::Fields for Catalog {
         }
     }
 }
-impl rt::Probed for Catalog {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Object
-    }
-}
 impl rt::Check for Catalog {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        {
-            rt::within(
-                "entries",
-                || {
-                    let x = &self.entries;
-                    for (i, x) in x.iter().enumerate() {
-                        rt::within_index(
-                            i,
-                            || {
-                                rt::Check::check(x)?;
-                                Ok(())
-                            },
-                        )?;
-                    }
-                    Ok(())
-                },
-            )?;
-        }
+        let x = &self.entries;
+        rt::within(
+            "entries",
+            || {
+                for (i, x) in x.iter().enumerate() {
+                    rt::within_index(
+                        i,
+                        || {
+                            rt::Check::check(x)?;
+                            Ok(())
+                        },
+                    )?;
+                }
+                Ok(())
+            },
+        )?;
         if let Some(x) = &self.owner {
-            rt::within(
-                "owner",
-                || {
-                    rt::Check::check(x)?;
-                    Ok(())
-                },
-            )?;
+            rt::within("owner", || rt::Check::check(x))?;
         }
         for k in self.extra.keys() {
             if matches!(k.as_str(), "entries" | "owner") {
@@ -342,7 +301,7 @@ impl EntryBuilder {
             return Err(e);
         }
         let value = Entry {
-            sku: self.sku.ok_or_else(|| rt::Failure::missing("sku"))?,
+            sku: rt::Failure::needed(self.sku, "sku")?,
             price: self.price,
             order_seen: self.order_seen,
             keys: self.keys,
@@ -353,16 +312,7 @@ impl EntryBuilder {
         Ok(value)
     }
 }
-impl Entry {
-    /// Builds a [`Entry`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-    pub fn builder() -> EntryBuilder {
-        EntryBuilder::default()
-    }
-    /// The member order recorded when this value was decoded.
-    pub fn member_order(&self) -> &rt::Order {
-        &self.__order
-    }
-}
+rt::object!(Entry, EntryBuilder);
 impl serde::Serialize for Entry {
     fn serialize<__S: serde::Serializer>(
         &self,
@@ -377,24 +327,9 @@ impl serde::Serialize for Entry {
             self.extra.iter(),
             |i, map| match i {
                 0u16 => map.serialize_entry("sku", &self.sku),
-                1u16 => {
-                    match &self.price {
-                        Some(v) => map.serialize_entry("price", v),
-                        None => Ok(()),
-                    }
-                }
-                2u16 => {
-                    match &self.order_seen {
-                        Some(v) => map.serialize_entry("orderSeen", v),
-                        None => Ok(()),
-                    }
-                }
-                3u16 => {
-                    match &self.keys {
-                        Some(v) => map.serialize_entry("keys", v),
-                        None => Ok(()),
-                    }
-                }
+                1u16 => rt::optional_entry(map, "price", &self.price),
+                2u16 => rt::optional_entry(map, "orderSeen", &self.order_seen),
+                3u16 => rt::optional_entry(map, "keys", &self.keys),
                 _ => Ok(()),
             },
         )?;
@@ -526,20 +461,6 @@ impl rt::VerifyMembers for Entry {
         Ok(())
     }
 }
-impl rt::Verify for Entry {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_object::<Entry, __D>(d, None)
-    }
-}
-impl<'de> serde::Deserialize<'de> for Entry {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_object(d)
-    }
-}
 impl rt::Fields for Entry {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
@@ -560,11 +481,6 @@ impl rt::Fields for Entry {
             "sku" | "price" | "orderSeen" | "keys" => None,
             other => rt::Fields::json_object(&self.extra, other),
         }
-    }
-}
-impl rt::Probed for Entry {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Object
     }
 }
 impl rt::Check for Entry {
@@ -623,7 +539,7 @@ impl PersonBuilder {
             return Err(e);
         }
         let value = Person {
-            name: self.name.ok_or_else(|| rt::Failure::missing("name"))?,
+            name: rt::Failure::needed(self.name, "name")?,
             extra: Default::default(),
             __order: rt::Order::default(),
         };
@@ -631,16 +547,7 @@ impl PersonBuilder {
         Ok(value)
     }
 }
-impl Person {
-    /// Builds a [`Person`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-    pub fn builder() -> PersonBuilder {
-        PersonBuilder::default()
-    }
-    /// The member order recorded when this value was decoded.
-    pub fn member_order(&self) -> &rt::Order {
-        &self.__order
-    }
-}
+rt::object!(Person, PersonBuilder);
 impl serde::Serialize for Person {
     fn serialize<__S: serde::Serializer>(
         &self,
@@ -740,20 +647,6 @@ impl rt::VerifyMembers for Person {
         Ok(())
     }
 }
-impl rt::Verify for Person {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_object::<Person, __D>(d, None)
-    }
-}
-impl<'de> serde::Deserialize<'de> for Person {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_object(d)
-    }
-}
 impl rt::Fields for Person {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
@@ -771,11 +664,6 @@ impl rt::Fields for Person {
             "name" => None,
             other => rt::Fields::json_object(&self.extra, other),
         }
-    }
-}
-impl rt::Probed for Person {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Object
     }
 }
 impl rt::Check for Person {

@@ -47,23 +47,14 @@ impl AnswersBuilder {
             return Err(e);
         }
         let value = Answers {
-            answers: self.answers.ok_or_else(|| rt::Failure::missing("answers"))?,
+            answers: rt::Failure::needed(self.answers, "answers")?,
             __order: rt::Order::default(),
         };
         rt::Check::check(&value)?;
         Ok(value)
     }
 }
-impl Answers {
-    /// Builds a [`Answers`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-    pub fn builder() -> AnswersBuilder {
-        AnswersBuilder::default()
-    }
-    /// The member order recorded when this value was decoded.
-    pub fn member_order(&self) -> &rt::Order {
-        &self.__order
-    }
-}
+rt::object!(Answers, AnswersBuilder);
 impl serde::Serialize for Answers {
     fn serialize<__S: serde::Serializer>(
         &self,
@@ -162,20 +153,6 @@ impl rt::VerifyMembers for Answers {
         Ok(())
     }
 }
-impl rt::Verify for Answers {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_object::<Answers, __D>(d, None)
-    }
-}
-impl<'de> serde::Deserialize<'de> for Answers {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_object(d)
-    }
-}
 impl rt::Fields for Answers {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
@@ -184,23 +161,10 @@ impl rt::Fields for Answers {
         }
     }
 }
-impl rt::Probed for Answers {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Object
-    }
-}
 impl rt::Check for Answers {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        {
-            rt::within(
-                "answers",
-                || {
-                    let x = &self.answers;
-                    rt::Check::check(x)?;
-                    Ok(())
-                },
-            )?;
-        }
+        let x = &self.answers;
+        rt::within("answers", || rt::Check::check(x))?;
         Ok(())
     }
 }
@@ -233,16 +197,7 @@ impl AnswersAnswersBuilder {
         Ok(value)
     }
 }
-impl AnswersAnswers {
-    /// Builds a [`AnswersAnswers`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-    pub fn builder() -> AnswersAnswersBuilder {
-        AnswersAnswersBuilder::default()
-    }
-    /// The member order recorded when this value was decoded.
-    pub fn member_order(&self) -> &rt::Order {
-        &self.__order
-    }
-}
+rt::object!(AnswersAnswers, AnswersAnswersBuilder);
 impl serde::Serialize for AnswersAnswers {
     fn serialize<__S: serde::Serializer>(
         &self,
@@ -322,30 +277,11 @@ impl rt::VerifyMembers for AnswersAnswers {
         Ok(())
     }
 }
-impl rt::Verify for AnswersAnswers {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_object::<AnswersAnswers, __D>(d, None)
-    }
-}
-impl<'de> serde::Deserialize<'de> for AnswersAnswers {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_object(d)
-    }
-}
 impl rt::Fields for AnswersAnswers {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
             other => self.extra.get(other).map_or(rt::Probe::Absent, rt::Probed::probe),
         }
-    }
-}
-impl rt::Probed for AnswersAnswers {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Object
     }
 }
 impl rt::Check for AnswersAnswers {
@@ -391,23 +327,14 @@ impl AnswersAnswersValueBuilder {
             return Err(e);
         }
         let value = AnswersAnswersValue {
-            value: self.value.ok_or_else(|| rt::Failure::missing("value"))?,
+            value: rt::Failure::needed(self.value, "value")?,
             __order: rt::Order::default(),
         };
         rt::Check::check(&value)?;
         Ok(value)
     }
 }
-impl AnswersAnswersValue {
-    /// Builds a [`AnswersAnswersValue`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-    pub fn builder() -> AnswersAnswersValueBuilder {
-        AnswersAnswersValueBuilder::default()
-    }
-    /// The member order recorded when this value was decoded.
-    pub fn member_order(&self) -> &rt::Order {
-        &self.__order
-    }
-}
+rt::object!(AnswersAnswersValue, AnswersAnswersValueBuilder);
 impl serde::Serialize for AnswersAnswersValue {
     fn serialize<__S: serde::Serializer>(
         &self,
@@ -501,31 +428,12 @@ impl rt::VerifyMembers for AnswersAnswersValue {
         Ok(())
     }
 }
-impl rt::Verify for AnswersAnswersValue {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_object::<AnswersAnswersValue, __D>(d, None)
-    }
-}
-impl<'de> serde::Deserialize<'de> for AnswersAnswersValue {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_object(d)
-    }
-}
 impl rt::Fields for AnswersAnswersValue {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
             "value" => rt::Probed::probe(&self.value),
             _ => rt::Probe::Absent,
         }
-    }
-}
-impl rt::Probed for AnswersAnswersValue {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Object
     }
 }
 impl rt::Check for AnswersAnswersValue {}

@@ -63,7 +63,7 @@ impl EnvelopeBuilder {
             return Err(e);
         }
         let value = Envelope {
-            ref_: self.ref_.ok_or_else(|| rt::Failure::missing("ref"))?,
+            ref_: rt::Failure::needed(self.ref_, "ref")?,
             more: self.more,
             merged: self.merged,
             extra: Default::default(),
@@ -73,16 +73,7 @@ impl EnvelopeBuilder {
         Ok(value)
     }
 }
-impl Envelope {
-    /// Builds a [`Envelope`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-    pub fn builder() -> EnvelopeBuilder {
-        EnvelopeBuilder::default()
-    }
-    /// The member order recorded when this value was decoded.
-    pub fn member_order(&self) -> &rt::Order {
-        &self.__order
-    }
-}
+rt::object!(Envelope, EnvelopeBuilder);
 impl serde::Serialize for Envelope {
     fn serialize<__S: serde::Serializer>(
         &self,
@@ -97,18 +88,8 @@ impl serde::Serialize for Envelope {
             self.extra.iter(),
             |i, map| match i {
                 0u16 => map.serialize_entry("ref", &self.ref_),
-                1u16 => {
-                    match &self.more {
-                        Some(v) => map.serialize_entry("more", v),
-                        None => Ok(()),
-                    }
-                }
-                2u16 => {
-                    match &self.merged {
-                        Some(v) => map.serialize_entry("merged", v),
-                        None => Ok(()),
-                    }
-                }
+                1u16 => rt::optional_entry(map, "more", &self.more),
+                2u16 => rt::optional_entry(map, "merged", &self.merged),
                 _ => Ok(()),
             },
         )?;
@@ -260,20 +241,6 @@ impl rt::VerifyMembers for Envelope {
         Ok(())
     }
 }
-impl rt::Verify for Envelope {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_object::<Envelope, __D>(d, None)
-    }
-}
-impl<'de> serde::Deserialize<'de> for Envelope {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_object(d)
-    }
-}
 impl rt::Fields for Envelope {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
@@ -295,24 +262,17 @@ impl rt::Fields for Envelope {
         }
     }
 }
-impl rt::Probed for Envelope {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Object
-    }
-}
 impl rt::Check for Envelope {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        {
-            rt::within(
-                "ref",
-                || {
-                    let x = &self.ref_;
-                    rt::Check::check(x)?;
-                    __refine_0(x)?;
-                    Ok(())
-                },
-            )?;
-        }
+        let x = &self.ref_;
+        rt::within(
+            "ref",
+            || {
+                rt::Check::check(x)?;
+                __refine_0(x)?;
+                Ok(())
+            },
+        )?;
         if let Some(x) = &self.more {
             rt::within(
                 "more",
@@ -332,13 +292,7 @@ impl rt::Check for Envelope {
             )?;
         }
         if let Some(x) = &self.merged {
-            rt::within(
-                "merged",
-                || {
-                    rt::Check::check(x)?;
-                    Ok(())
-                },
-            )?;
+            rt::within("merged", || rt::Check::check(x))?;
         }
         for k in self.extra.keys() {
             if matches!(k.as_str(), "ref" | "more" | "merged") {
@@ -382,8 +336,8 @@ impl ReferenceBuilder {
             return Err(e);
         }
         let value = Reference {
-            kind: self.kind.ok_or_else(|| rt::Failure::missing("kind"))?,
-            id: self.id.ok_or_else(|| rt::Failure::missing("id"))?,
+            kind: rt::Failure::needed(self.kind, "kind")?,
+            id: rt::Failure::needed(self.id, "id")?,
             extra: Default::default(),
             __order: rt::Order::default(),
         };
@@ -391,16 +345,7 @@ impl ReferenceBuilder {
         Ok(value)
     }
 }
-impl Reference {
-    /// Builds a [`Reference`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-    pub fn builder() -> ReferenceBuilder {
-        ReferenceBuilder::default()
-    }
-    /// The member order recorded when this value was decoded.
-    pub fn member_order(&self) -> &rt::Order {
-        &self.__order
-    }
-}
+rt::object!(Reference, ReferenceBuilder);
 impl serde::Serialize for Reference {
     fn serialize<__S: serde::Serializer>(
         &self,
@@ -543,20 +488,6 @@ impl rt::VerifyMembers for Reference {
         Ok(())
     }
 }
-impl rt::Verify for Reference {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_object::<Reference, __D>(d, None)
-    }
-}
-impl<'de> serde::Deserialize<'de> for Reference {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_object(d)
-    }
-}
 impl rt::Fields for Reference {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
@@ -575,11 +506,6 @@ impl rt::Fields for Reference {
             "kind" | "id" => None,
             other => rt::Fields::json_object(&self.extra, other),
         }
-    }
-}
-impl rt::Probed for Reference {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Object
     }
 }
 impl rt::Check for Reference {
@@ -646,9 +572,9 @@ impl EnvelopeMergedBuilder {
             return Err(e);
         }
         let value = EnvelopeMerged {
-            count: self.count.ok_or_else(|| rt::Failure::missing("count"))?,
-            kind: self.kind.ok_or_else(|| rt::Failure::missing("kind"))?,
-            id: self.id.ok_or_else(|| rt::Failure::missing("id"))?,
+            count: rt::Failure::needed(self.count, "count")?,
+            kind: rt::Failure::needed(self.kind, "kind")?,
+            id: rt::Failure::needed(self.id, "id")?,
             extra: Default::default(),
             __order: rt::Order::default(),
         };
@@ -656,16 +582,7 @@ impl EnvelopeMergedBuilder {
         Ok(value)
     }
 }
-impl EnvelopeMerged {
-    /// Builds a [`EnvelopeMerged`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-    pub fn builder() -> EnvelopeMergedBuilder {
-        EnvelopeMergedBuilder::default()
-    }
-    /// The member order recorded when this value was decoded.
-    pub fn member_order(&self) -> &rt::Order {
-        &self.__order
-    }
-}
+rt::object!(EnvelopeMerged, EnvelopeMergedBuilder);
 impl serde::Serialize for EnvelopeMerged {
     fn serialize<__S: serde::Serializer>(
         &self,
@@ -829,20 +746,6 @@ impl rt::VerifyMembers for EnvelopeMerged {
         Ok(())
     }
 }
-impl rt::Verify for EnvelopeMerged {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_object::<EnvelopeMerged, __D>(d, None)
-    }
-}
-impl<'de> serde::Deserialize<'de> for EnvelopeMerged {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_object(d)
-    }
-}
 impl rt::Fields for EnvelopeMerged {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
@@ -864,23 +767,16 @@ impl rt::Fields for EnvelopeMerged {
         }
     }
 }
-impl rt::Probed for EnvelopeMerged {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Object
-    }
-}
 impl rt::Check for EnvelopeMerged {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        {
-            rt::within(
-                "count",
-                || {
-                    let x = &self.count;
-                    rt::integer_failure(&INT_0, x)?;
-                    Ok(())
-                },
-            )?;
-        }
+        let x = &self.count;
+        rt::within(
+            "count",
+            || {
+                rt::integer_failure(&INT_0, x)?;
+                Ok(())
+            },
+        )?;
         for k in self.extra.keys() {
             if matches!(k.as_str(), "count" | "kind" | "id") {
                 return Err(rt::shadowing(k));

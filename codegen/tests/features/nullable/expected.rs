@@ -78,16 +78,7 @@ impl RecordBuilder {
         Ok(value)
     }
 }
-impl Record {
-    /// Builds a [`Record`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-    pub fn builder() -> RecordBuilder {
-        RecordBuilder::default()
-    }
-    /// The member order recorded when this value was decoded.
-    pub fn member_order(&self) -> &rt::Order {
-        &self.__order
-    }
-}
+rt::object!(Record, RecordBuilder);
 impl serde::Serialize for Record {
     fn serialize<__S: serde::Serializer>(
         &self,
@@ -102,20 +93,9 @@ impl serde::Serialize for Record {
             self.extra.iter(),
             |i, map| match i {
                 0u16 => map.serialize_entry("a", &self.a),
-                1u16 => {
-                    match &self.b {
-                        rt::Tri::Absent => Ok(()),
-                        rt::Tri::Null => map.serialize_entry("b", &()),
-                        rt::Tri::Value(v) => map.serialize_entry("b", v),
-                    }
-                }
+                1u16 => rt::tri_entry(map, "b", &self.b),
                 2u16 => map.serialize_entry("c", &self.c),
-                3u16 => {
-                    match &self.d {
-                        Some(v) => map.serialize_entry("d", v),
-                        None => Ok(()),
-                    }
-                }
+                3u16 => rt::optional_entry(map, "d", &self.d),
                 _ => Ok(()),
             },
         )?;
@@ -263,20 +243,6 @@ impl rt::VerifyMembers for Record {
         Ok(())
     }
 }
-impl rt::Verify for Record {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_object::<Record, __D>(d, None)
-    }
-}
-impl<'de> serde::Deserialize<'de> for Record {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_object(d)
-    }
-}
 impl rt::Fields for Record {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
@@ -297,11 +263,6 @@ impl rt::Fields for Record {
             "a" | "b" | "c" | "d" => None,
             other => rt::Fields::json_object(&self.extra, other),
         }
-    }
-}
-impl rt::Probed for Record {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Object
     }
 }
 impl rt::Check for Record {
@@ -360,7 +321,7 @@ impl RecordCBuilder {
             return Err(e);
         }
         let value = RecordC {
-            x: self.x.ok_or_else(|| rt::Failure::missing("x"))?,
+            x: rt::Failure::needed(self.x, "x")?,
             extra: Default::default(),
             __order: rt::Order::default(),
         };
@@ -368,16 +329,7 @@ impl RecordCBuilder {
         Ok(value)
     }
 }
-impl RecordC {
-    /// Builds a [`RecordC`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-    pub fn builder() -> RecordCBuilder {
-        RecordCBuilder::default()
-    }
-    /// The member order recorded when this value was decoded.
-    pub fn member_order(&self) -> &rt::Order {
-        &self.__order
-    }
-}
+rt::object!(RecordC, RecordCBuilder);
 impl serde::Serialize for RecordC {
     fn serialize<__S: serde::Serializer>(
         &self,
@@ -472,20 +424,6 @@ impl rt::VerifyMembers for RecordC {
         Ok(())
     }
 }
-impl rt::Verify for RecordC {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_object::<RecordC, __D>(d, None)
-    }
-}
-impl<'de> serde::Deserialize<'de> for RecordC {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_object(d)
-    }
-}
 impl rt::Fields for RecordC {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
@@ -503,11 +441,6 @@ impl rt::Fields for RecordC {
             "x" => None,
             other => rt::Fields::json_object(&self.extra, other),
         }
-    }
-}
-impl rt::Probed for RecordC {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Object
     }
 }
 impl rt::Check for RecordC {

@@ -103,8 +103,8 @@ impl EnvelopeBuilder {
             return Err(e);
         }
         let value = Envelope {
-            kind: self.kind.ok_or_else(|| rt::Failure::missing("kind"))?,
-            payload: self.payload.ok_or_else(|| rt::Failure::missing("payload"))?,
+            kind: rt::Failure::needed(self.kind, "kind")?,
+            payload: rt::Failure::needed(self.payload, "payload")?,
             note: self.note,
             final_: self.final_,
             tags: self.tags,
@@ -119,16 +119,7 @@ impl EnvelopeBuilder {
         Ok(value)
     }
 }
-impl Envelope {
-    /// Builds a [`Envelope`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-    pub fn builder() -> EnvelopeBuilder {
-        EnvelopeBuilder::default()
-    }
-    /// The member order recorded when this value was decoded.
-    pub fn member_order(&self) -> &rt::Order {
-        &self.__order
-    }
-}
+rt::object!(Envelope, EnvelopeBuilder);
 impl serde::Serialize for Envelope {
     fn serialize<__S: serde::Serializer>(
         &self,
@@ -144,56 +135,14 @@ impl serde::Serialize for Envelope {
             |i, map| match i {
                 0u16 => map.serialize_entry("kind", &self.kind),
                 1u16 => map.serialize_entry("payload", &self.payload),
-                2u16 => {
-                    match &self.note {
-                        rt::Tri::Absent => Ok(()),
-                        rt::Tri::Null => map.serialize_entry("note", &()),
-                        rt::Tri::Value(v) => map.serialize_entry("note", v),
-                    }
-                }
-                3u16 => {
-                    match &self.final_ {
-                        Some(v) => map.serialize_entry("final", v),
-                        None => Ok(()),
-                    }
-                }
-                4u16 => {
-                    match &self.tags {
-                        Some(v) => map.serialize_entry("tags", v),
-                        None => Ok(()),
-                    }
-                }
-                5u16 => {
-                    match &self.retries {
-                        Some(v) => map.serialize_entry("retries", v),
-                        None => Ok(()),
-                    }
-                }
-                6u16 => {
-                    match &self.score {
-                        Some(v) => map.serialize_entry("score", v),
-                        None => Ok(()),
-                    }
-                }
-                7u16 => {
-                    match &self.ratio {
-                        rt::Tri::Absent => Ok(()),
-                        rt::Tri::Null => map.serialize_entry("ratio", &()),
-                        rt::Tri::Value(v) => map.serialize_entry("ratio", v),
-                    }
-                }
-                8u16 => {
-                    match &self.code {
-                        Some(v) => map.serialize_entry("code", v),
-                        None => Ok(()),
-                    }
-                }
-                9u16 => {
-                    match &self.limits {
-                        Some(v) => map.serialize_entry("limits", v),
-                        None => Ok(()),
-                    }
-                }
+                2u16 => rt::tri_entry(map, "note", &self.note),
+                3u16 => rt::optional_entry(map, "final", &self.final_),
+                4u16 => rt::optional_entry(map, "tags", &self.tags),
+                5u16 => rt::optional_entry(map, "retries", &self.retries),
+                6u16 => rt::optional_entry(map, "score", &self.score),
+                7u16 => rt::tri_entry(map, "ratio", &self.ratio),
+                8u16 => rt::optional_entry(map, "code", &self.code),
+                9u16 => rt::optional_entry(map, "limits", &self.limits),
                 _ => Ok(()),
             },
         )?;
@@ -406,20 +355,6 @@ impl rt::VerifyMembers for Envelope {
         Ok(())
     }
 }
-impl rt::Verify for Envelope {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_object::<Envelope, __D>(d, None)
-    }
-}
-impl<'de> serde::Deserialize<'de> for Envelope {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_object(d)
-    }
-}
 impl rt::Fields for Envelope {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
@@ -437,23 +372,10 @@ impl rt::Fields for Envelope {
         }
     }
 }
-impl rt::Probed for Envelope {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Object
-    }
-}
 impl rt::Check for Envelope {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        {
-            rt::within(
-                "payload",
-                || {
-                    let x = &self.payload;
-                    rt::Check::check(x)?;
-                    Ok(())
-                },
-            )?;
-        }
+        let x = &self.payload;
+        rt::within("payload", || rt::Check::check(x))?;
         if let rt::Tri::Value(x) = &self.note {
             rt::within(
                 "note",
@@ -609,16 +531,7 @@ impl EnvelopePayloadBuilder {
         Ok(value)
     }
 }
-impl EnvelopePayload {
-    /// Builds a [`EnvelopePayload`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-    pub fn builder() -> EnvelopePayloadBuilder {
-        EnvelopePayloadBuilder::default()
-    }
-    /// The member order recorded when this value was decoded.
-    pub fn member_order(&self) -> &rt::Order {
-        &self.__order
-    }
-}
+rt::object!(EnvelopePayload, EnvelopePayloadBuilder);
 impl serde::Serialize for EnvelopePayload {
     fn serialize<__S: serde::Serializer>(
         &self,
@@ -632,18 +545,8 @@ impl serde::Serialize for EnvelopePayload {
             2u16,
             self.extra.iter(),
             |i, map| match i {
-                0u16 => {
-                    match &self.action {
-                        Some(v) => map.serialize_entry("action", v),
-                        None => Ok(()),
-                    }
-                }
-                1u16 => {
-                    match &self.reason {
-                        Some(v) => map.serialize_entry("reason", v),
-                        None => Ok(()),
-                    }
-                }
+                0u16 => rt::optional_entry(map, "action", &self.action),
+                1u16 => rt::optional_entry(map, "reason", &self.reason),
                 _ => Ok(()),
             },
         )?;
@@ -739,20 +642,6 @@ impl rt::VerifyMembers for EnvelopePayload {
         Ok(())
     }
 }
-impl rt::Verify for EnvelopePayload {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_object::<EnvelopePayload, __D>(d, None)
-    }
-}
-impl<'de> serde::Deserialize<'de> for EnvelopePayload {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_object(d)
-    }
-}
 impl rt::Fields for EnvelopePayload {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
@@ -771,11 +660,6 @@ impl rt::Fields for EnvelopePayload {
             "action" | "reason" => None,
             other => rt::Fields::json_object(&self.extra, other),
         }
-    }
-}
-impl rt::Probed for EnvelopePayload {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Object
     }
 }
 impl rt::Check for EnvelopePayload {
@@ -824,16 +708,7 @@ impl EnvelopeNoteBuilder {
         Ok(value)
     }
 }
-impl EnvelopeNote {
-    /// Builds a [`EnvelopeNote`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-    pub fn builder() -> EnvelopeNoteBuilder {
-        EnvelopeNoteBuilder::default()
-    }
-    /// The member order recorded when this value was decoded.
-    pub fn member_order(&self) -> &rt::Order {
-        &self.__order
-    }
-}
+rt::object!(EnvelopeNote, EnvelopeNoteBuilder);
 impl serde::Serialize for EnvelopeNote {
     fn serialize<__S: serde::Serializer>(
         &self,
@@ -847,12 +722,7 @@ impl serde::Serialize for EnvelopeNote {
             1u16,
             self.extra.iter(),
             |i, map| match i {
-                0u16 => {
-                    match &self.text {
-                        Some(v) => map.serialize_entry("text", v),
-                        None => Ok(()),
-                    }
-                }
+                0u16 => rt::optional_entry(map, "text", &self.text),
                 _ => Ok(()),
             },
         )?;
@@ -932,20 +802,6 @@ impl rt::VerifyMembers for EnvelopeNote {
         Ok(())
     }
 }
-impl rt::Verify for EnvelopeNote {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_object::<EnvelopeNote, __D>(d, None)
-    }
-}
-impl<'de> serde::Deserialize<'de> for EnvelopeNote {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_object(d)
-    }
-}
 impl rt::Fields for EnvelopeNote {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
@@ -963,11 +819,6 @@ impl rt::Fields for EnvelopeNote {
             "text" => None,
             other => rt::Fields::json_object(&self.extra, other),
         }
-    }
-}
-impl rt::Probed for EnvelopeNote {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Object
     }
 }
 impl rt::Check for EnvelopeNote {
@@ -1016,16 +867,7 @@ impl EnvelopeLimitsBuilder {
         Ok(value)
     }
 }
-impl EnvelopeLimits {
-    /// Builds a [`EnvelopeLimits`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-    pub fn builder() -> EnvelopeLimitsBuilder {
-        EnvelopeLimitsBuilder::default()
-    }
-    /// The member order recorded when this value was decoded.
-    pub fn member_order(&self) -> &rt::Order {
-        &self.__order
-    }
-}
+rt::object!(EnvelopeLimits, EnvelopeLimitsBuilder);
 impl serde::Serialize for EnvelopeLimits {
     fn serialize<__S: serde::Serializer>(
         &self,
@@ -1039,12 +881,7 @@ impl serde::Serialize for EnvelopeLimits {
             1u16,
             self.extra.iter(),
             |i, map| match i {
-                0u16 => {
-                    match &self.n {
-                        Some(v) => map.serialize_entry("n", v),
-                        None => Ok(()),
-                    }
-                }
+                0u16 => rt::optional_entry(map, "n", &self.n),
                 _ => Ok(()),
             },
         )?;
@@ -1101,20 +938,6 @@ impl rt::VerifyMembers for EnvelopeLimits {
         Ok(())
     }
 }
-impl rt::Verify for EnvelopeLimits {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_object::<EnvelopeLimits, __D>(d, None)
-    }
-}
-impl<'de> serde::Deserialize<'de> for EnvelopeLimits {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_object(d)
-    }
-}
 impl rt::Fields for EnvelopeLimits {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
@@ -1132,11 +955,6 @@ impl rt::Fields for EnvelopeLimits {
             "n" => None,
             other => rt::Fields::json_object(&self.extra, other),
         }
-    }
-}
-impl rt::Probed for EnvelopeLimits {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Object
     }
 }
 impl rt::Check for EnvelopeLimits {

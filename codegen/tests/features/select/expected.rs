@@ -57,24 +57,15 @@ impl MessageBuilder {
             self.type_ = p.implied();
         }
         let value = Message {
-            type_: self.type_.ok_or_else(|| rt::Failure::missing("type"))?,
-            body: self.body.ok_or_else(|| rt::Failure::missing("body"))?,
+            type_: rt::Failure::needed(self.type_, "type")?,
+            body: rt::Failure::needed(self.body, "body")?,
             __order: rt::Order::default(),
         };
         rt::Check::check(&value)?;
         Ok(value)
     }
 }
-impl Message {
-    /// Builds a [`Message`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-    pub fn builder() -> MessageBuilder {
-        MessageBuilder::default()
-    }
-    /// The member order recorded when this value was decoded.
-    pub fn member_order(&self) -> &rt::Order {
-        &self.__order
-    }
-}
+rt::object!(Message, MessageBuilder);
 impl serde::Serialize for Message {
     fn serialize<__S: serde::Serializer>(
         &self,
@@ -267,20 +258,6 @@ impl rt::VerifyMembers for Message {
         Ok(())
     }
 }
-impl rt::Verify for Message {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_object::<Message, __D>(d, None)
-    }
-}
-impl<'de> serde::Deserialize<'de> for Message {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_object(d)
-    }
-}
 impl rt::Fields for Message {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
@@ -288,11 +265,6 @@ impl rt::Fields for Message {
             "body" => rt::Probed::probe(&self.body),
             _ => rt::Probe::Absent,
         }
-    }
-}
-impl rt::Probed for Message {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Object
     }
 }
 impl rt::Check for Message {
@@ -525,23 +497,14 @@ impl TextBuilder {
             return Err(e);
         }
         let value = Text {
-            text: self.text.ok_or_else(|| rt::Failure::missing("text"))?,
+            text: rt::Failure::needed(self.text, "text")?,
             __order: rt::Order::default(),
         };
         rt::Check::check(&value)?;
         Ok(value)
     }
 }
-impl Text {
-    /// Builds a [`Text`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-    pub fn builder() -> TextBuilder {
-        TextBuilder::default()
-    }
-    /// The member order recorded when this value was decoded.
-    pub fn member_order(&self) -> &rt::Order {
-        &self.__order
-    }
-}
+rt::object!(Text, TextBuilder);
 impl serde::Serialize for Text {
     fn serialize<__S: serde::Serializer>(
         &self,
@@ -640,31 +603,12 @@ impl rt::VerifyMembers for Text {
         Ok(())
     }
 }
-impl rt::Verify for Text {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_object::<Text, __D>(d, None)
-    }
-}
-impl<'de> serde::Deserialize<'de> for Text {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_object(d)
-    }
-}
 impl rt::Fields for Text {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
             "text" => rt::Probed::probe(&self.text),
             _ => rt::Probe::Absent,
         }
-    }
-}
-impl rt::Probed for Text {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Object
     }
 }
 impl rt::Check for Text {}
@@ -696,7 +640,7 @@ impl MessageBodyImageBuilder {
             return Err(e);
         }
         let value = MessageBodyImage {
-            url: self.url.ok_or_else(|| rt::Failure::missing("url"))?,
+            url: rt::Failure::needed(self.url, "url")?,
             extra: Default::default(),
             __order: rt::Order::default(),
         };
@@ -704,16 +648,7 @@ impl MessageBodyImageBuilder {
         Ok(value)
     }
 }
-impl MessageBodyImage {
-    /// Builds a [`MessageBodyImage`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-    pub fn builder() -> MessageBodyImageBuilder {
-        MessageBodyImageBuilder::default()
-    }
-    /// The member order recorded when this value was decoded.
-    pub fn member_order(&self) -> &rt::Order {
-        &self.__order
-    }
-}
+rt::object!(MessageBodyImage, MessageBodyImageBuilder);
 impl serde::Serialize for MessageBodyImage {
     fn serialize<__S: serde::Serializer>(
         &self,
@@ -814,20 +749,6 @@ impl rt::VerifyMembers for MessageBodyImage {
         Ok(())
     }
 }
-impl rt::Verify for MessageBodyImage {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_object::<MessageBodyImage, __D>(d, None)
-    }
-}
-impl<'de> serde::Deserialize<'de> for MessageBodyImage {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_object(d)
-    }
-}
 impl rt::Fields for MessageBodyImage {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
@@ -845,11 +766,6 @@ impl rt::Fields for MessageBodyImage {
             "url" => None,
             other => rt::Fields::json_object(&self.extra, other),
         }
-    }
-}
-impl rt::Probed for MessageBodyImage {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Object
     }
 }
 impl rt::Check for MessageBodyImage {
@@ -898,16 +814,7 @@ impl MessageBodyOtherBuilder {
         Ok(value)
     }
 }
-impl MessageBodyOther {
-    /// Builds a [`MessageBodyOther`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-    pub fn builder() -> MessageBodyOtherBuilder {
-        MessageBodyOtherBuilder::default()
-    }
-    /// The member order recorded when this value was decoded.
-    pub fn member_order(&self) -> &rt::Order {
-        &self.__order
-    }
-}
+rt::object!(MessageBodyOther, MessageBodyOtherBuilder);
 impl serde::Serialize for MessageBodyOther {
     fn serialize<__S: serde::Serializer>(
         &self,
@@ -921,12 +828,7 @@ impl serde::Serialize for MessageBodyOther {
             1u16,
             self.extra.iter(),
             |i, map| match i {
-                0u16 => {
-                    match &self.channel {
-                        Some(v) => map.serialize_entry("channel", v),
-                        None => Ok(()),
-                    }
-                }
+                0u16 => rt::optional_entry(map, "channel", &self.channel),
                 _ => Ok(()),
             },
         )?;
@@ -1032,20 +934,6 @@ impl rt::VerifyMembers for MessageBodyOther {
         Ok(())
     }
 }
-impl rt::Verify for MessageBodyOther {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_object::<MessageBodyOther, __D>(d, None)
-    }
-}
-impl<'de> serde::Deserialize<'de> for MessageBodyOther {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_object(d)
-    }
-}
 impl rt::Fields for MessageBodyOther {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
@@ -1063,11 +951,6 @@ impl rt::Fields for MessageBodyOther {
             "channel" => None,
             other => rt::Fields::json_object(&self.extra, other),
         }
-    }
-}
-impl rt::Probed for MessageBodyOther {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Object
     }
 }
 impl rt::Check for MessageBodyOther {

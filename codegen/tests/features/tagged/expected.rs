@@ -310,7 +310,7 @@ impl CircleBuilder {
         }
         let value = Circle {
             kind: CircleKind::Circle,
-            radius: self.radius.ok_or_else(|| rt::Failure::missing("radius"))?,
+            radius: rt::Failure::needed(self.radius, "radius")?,
             extra: Default::default(),
             __order: rt::Order::default(),
         };
@@ -318,16 +318,7 @@ impl CircleBuilder {
         Ok(value)
     }
 }
-impl Circle {
-    /// Builds a [`Circle`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-    pub fn builder() -> CircleBuilder {
-        CircleBuilder::default()
-    }
-    /// The member order recorded when this value was decoded.
-    pub fn member_order(&self) -> &rt::Order {
-        &self.__order
-    }
-}
+rt::object!(Circle, CircleBuilder);
 impl serde::Serialize for Circle {
     fn serialize<__S: serde::Serializer>(
         &self,
@@ -461,20 +452,6 @@ impl rt::VerifyMembers for Circle {
         Ok(())
     }
 }
-impl rt::Verify for Circle {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_object::<Circle, __D>(d, None)
-    }
-}
-impl<'de> serde::Deserialize<'de> for Circle {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_object(d)
-    }
-}
 impl rt::Fields for Circle {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
@@ -495,23 +472,16 @@ impl rt::Fields for Circle {
         }
     }
 }
-impl rt::Probed for Circle {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Object
-    }
-}
 impl rt::Check for Circle {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        {
-            rt::within(
-                "radius",
-                || {
-                    let x = &self.radius;
-                    rt::num_failure(&NUM_0, *x)?;
-                    Ok(())
-                },
-            )?;
-        }
+        let x = &self.radius;
+        rt::within(
+            "radius",
+            || {
+                rt::num_failure(&NUM_0, *x)?;
+                Ok(())
+            },
+        )?;
         for k in self.extra.keys() {
             if matches!(k.as_str(), "kind" | "radius") {
                 return Err(rt::shadowing(k));
@@ -558,23 +528,14 @@ impl SquareBuilder {
         }
         let value = Square {
             kind: SquareKind::Square,
-            side: self.side.ok_or_else(|| rt::Failure::missing("side"))?,
+            side: rt::Failure::needed(self.side, "side")?,
             __order: rt::Order::default(),
         };
         rt::Check::check(&value)?;
         Ok(value)
     }
 }
-impl Square {
-    /// Builds a [`Square`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-    pub fn builder() -> SquareBuilder {
-        SquareBuilder::default()
-    }
-    /// The member order recorded when this value was decoded.
-    pub fn member_order(&self) -> &rt::Order {
-        &self.__order
-    }
-}
+rt::object!(Square, SquareBuilder);
 impl serde::Serialize for Square {
     fn serialize<__S: serde::Serializer>(
         &self,
@@ -707,20 +668,6 @@ impl rt::VerifyMembers for Square {
         Ok(())
     }
 }
-impl rt::Verify for Square {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        rt::verify_object::<Square, __D>(d, None)
-    }
-}
-impl<'de> serde::Deserialize<'de> for Square {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        rt::decode_object(d)
-    }
-}
 impl rt::Fields for Square {
     fn field(&self, key: &str) -> rt::Probe<'_> {
         match key {
@@ -730,23 +677,16 @@ impl rt::Fields for Square {
         }
     }
 }
-impl rt::Probed for Square {
-    fn probe(&self) -> rt::Probe<'_> {
-        rt::Probe::Object
-    }
-}
 impl rt::Check for Square {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        {
-            rt::within(
-                "side",
-                || {
-                    let x = &self.side;
-                    rt::integer_failure(&INT_0, x)?;
-                    Ok(())
-                },
-            )?;
-        }
+        let x = &self.side;
+        rt::within(
+            "side",
+            || {
+                rt::integer_failure(&INT_0, x)?;
+                Ok(())
+            },
+        )?;
         Ok(())
     }
 }
