@@ -286,6 +286,15 @@ impl<T> Tri<T> {
             None => Tri::Null,
         }
     }
+    /// A decoder's slot for a nullable member: absent if it never came, else as
+    /// [`from_present`](Self::from_present).
+    #[inline]
+    pub fn from_slot(slot: Option<Option<T>>) -> Self {
+        match slot {
+            None => Tri::Absent,
+            Some(v) => Tri::from_present(v),
+        }
+    }
 }
 
 impl<T: serde::Serialize> serde::Serialize for Tri<T> {
@@ -1543,6 +1552,46 @@ where
     }
     *slot = Some(map.next_value_seed(seed)?);
     Ok(())
+}
+
+/// A closed object's arm for a member it does not declare: refused, located at the member's value.
+#[cold]
+pub fn unknown_member<'de, A: MapAccess<'de>>(map: &mut A, name: &str) -> Result<(), A::Error> {
+    let msg = format!("unknown member `{name}` is not allowed");
+    map.next_value_seed(Reject(Failure::new(Keyword::AdditionalProperties, "", msg)))
+}
+
+/// An open object's arm for a member it does not declare: kept as JSON, its place recorded,
+/// refused if it came before.
+#[inline]
+pub fn keep_member<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    extra: &mut serde_json::Map<String, serde_json::Value>,
+    key: Key<'de>,
+    order: &mut OrderRecorder,
+) -> Result<(), A::Error> {
+    if extra.contains_key(key.as_str()) {
+        return Err(duplicate(map, key.as_str()));
+    }
+    order.push(EXTRA);
+    let v = map.next_value_seed(AnyValue)?;
+    extra.insert(key.0.into_owned(), v);
+    Ok(())
+}
+
+/// The verdict-only arm for a member an object does not declare: checked by `seed`, refused if it
+/// came before.
+#[inline]
+pub fn check_member<'de, A: MapAccess<'de>, S: DeserializeSeed<'de>>(
+    map: &mut A,
+    keys: &mut KeySet<'de>,
+    key: Key<'de>,
+    seed: S,
+) -> Result<(), A::Error> {
+    if let Some(k) = keys.insert(key) {
+        return Err(duplicate(map, k.as_str()));
+    }
+    map.next_value_seed(seed).map(drop)
 }
 
 /// The value of required member `key`, or the decoder's `required` failure when it never came.

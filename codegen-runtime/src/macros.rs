@@ -272,3 +272,311 @@ macro_rules! object {
         }
     };
 }
+
+/// A struct's decoder ([`DecodeMembers`](crate::DecodeMembers)), from its member table: a slot per
+/// member, a tag member that may arrive already read (`pre`), an arm per plain member
+/// (`"json" => slot @ index: seed;`, read once and its place recorded), the generated code's own
+/// arms (undeclared members, selected members), the required members (`field = slot, "json";`),
+/// then the value. The expansion is the loop a hand-written decoder would have, so it costs what
+/// one costs; only the table is spelled out per type. Sections may be left out; the caller names
+/// the locals its own tokens read (`map`, `key`, the order recorder, `value`), as macro hygiene
+/// requires.
+#[macro_export]
+macro_rules! decode_members {
+    (
+        $name:ident($map:ident, $pre:ident, $key:ident, $order:ident, $value:ident);
+        $(slots { $($slot:ident: $sty:ty;)* })?
+        $(locals { $($locals:tt)* })?
+        $(pre { $($pj:literal => $ps:ident @ $pat:literal : $pty:ty, $prel:literal;)* })?
+        $(read { $($j:literal => $s:ident @ $at:literal : $seed:expr;)* })?
+        $(arms { $($arms:tt)* })?
+        $(required { $($rl:ident = $rs:ident, $rj:literal;)* })?
+        $(unpack { $($unpack:tt)* })?
+        $(value { $($field:ident $(: $init:expr)?;)* })?
+        $(finish { $($finish:tt)* })?
+    ) => {
+        impl $crate::DecodeMembers for $name {
+            fn decode_members<'de, __A: $crate::serde::de::MapAccess<'de>>(
+                mut $map: __A,
+                $pre: ::core::option::Option<(&str, &str)>,
+            ) -> ::core::result::Result<$name, __A::Error> {
+                $($(let mut $slot: ::core::option::Option<$sty> = ::core::option::Option::None;)*)?
+                $($($locals)*)?
+                let mut $order = $crate::OrderRecorder::new();
+                if let ::core::option::Option::Some((__k, __v)) = $pre {
+                    match __k {
+                        $($($pj => {
+                            $order.push($pat);
+                            $ps = ::core::option::Option::Some(
+                                $crate::pre_read::<$pty, __A::Error>(__v, $prel)?,
+                            );
+                        })*)?
+                        _ => {
+                            let _ = __v;
+                        }
+                    }
+                }
+                while let ::core::option::Option::Some($key) =
+                    $crate::serde::de::MapAccess::next_key::<$crate::Key<'de>>(&mut $map)?
+                {
+                    match $key.as_str() {
+                        $($($j => {
+                            $crate::once(&mut $map, &mut $s, $j, $seed)?;
+                            $order.push($at);
+                        })*)?
+                        $($($arms)*)?
+                    }
+                }
+                $($(let $rl = $crate::required::<_, __A::Error>($rs, $rj)?;)*)?
+                $($($unpack)*)?
+                let $value = $name {
+                    $($($field $(: $init)?,)*)?
+                    __order: $order.finish(),
+                };
+                $($($finish)*)?
+                ::core::result::Result::Ok($value)
+            }
+        }
+    };
+}
+
+/// A struct's verdict-only check ([`VerifyMembers`](crate::VerifyMembers)), from the same table
+/// as [`decode_members!`]: slots keep `()` except where a selector or a rule needs the value
+/// (`pre_kept`), plain members are checked through their verdict-only seed, required members must
+/// have come, then the rules across members read `$view` (the kept members, as `view` arms give
+/// them) and the caller's refinement runs last.
+#[macro_export]
+macro_rules! verify_members {
+    (
+        $name:ident($map:ident, $pre:ident, $refine:ident, $key:ident, $view:ident) $expecting:literal;
+        $(slots { $($slot:ident: $sty:ty;)* })?
+        $(locals { $($locals:tt)* })?
+        $(pre { $($pj:literal => $ps:ident : $pty:ty, $prel:literal;)* })?
+        $(pre_kept { $($kj:literal => $ks:ident : $kty:ty, $krel:literal;)* })?
+        $(read { $($j:literal => $s:ident : $seed:expr;)* })?
+        $(arms { $($arms:tt)* })?
+        $(required { $($rl:pat = $rs:ident, $rj:literal;)* })?
+        $(unpack { $($unpack:tt)* })?
+        $(view { $($view_arms:tt)* })?
+        $(rules { $($rules:tt)* })?
+    ) => {
+        impl $crate::VerifyMembers for $name {
+            const EXPECTING: &'static str = $expecting;
+            #[allow(unused_mut)]
+            fn verify_members<'de, __A: $crate::serde::de::MapAccess<'de>>(
+                mut $map: __A,
+                $pre: ::core::option::Option<(&str, &str)>,
+                $refine: ::core::option::Option<$crate::MemberCheck>,
+            ) -> ::core::result::Result<(), __A::Error> {
+                $($(let mut $slot: ::core::option::Option<$sty> = ::core::option::Option::None;)*)?
+                $($($locals)*)?
+                if let ::core::option::Option::Some((__k, __v)) = $pre {
+                    match __k {
+                        $($($pj => {
+                            $crate::pre_read::<$pty, __A::Error>(__v, $prel)?;
+                            $ps = ::core::option::Option::Some(());
+                        })*)?
+                        $($($kj => {
+                            $ks = ::core::option::Option::Some(
+                                $crate::pre_read::<$kty, __A::Error>(__v, $krel)?,
+                            );
+                        })*)?
+                        _ => {
+                            let _ = __v;
+                        }
+                    }
+                }
+                while let ::core::option::Option::Some($key) =
+                    $crate::serde::de::MapAccess::next_key::<$crate::Key<'de>>(&mut $map)?
+                {
+                    match $key.as_str() {
+                        $($($j => $crate::once(&mut $map, &mut $s, $j, $seed)?,)*)?
+                        $($($arms)*)?
+                    }
+                }
+                $($(let $rl = $crate::required::<_, __A::Error>($rs, $rj)?;)*)?
+                $($($unpack)*)?
+                let __members = |__name: &str| match __name {
+                    $($($view_arms)*)?
+                    _ => $crate::Probe::Absent,
+                };
+                let $view = $crate::View(&__members);
+                $($($rules)*)?
+                if let ::core::option::Option::Some(check) = $refine {
+                    check(&$view).map_err($crate::Failure::into_error::<__A::Error>)?;
+                }
+                ::core::result::Result::Ok(())
+            }
+        }
+    };
+}
+
+/// A struct's encoder (`Serialize`, members in their recorded order) and its reading by name
+/// ([`Fields`](crate::Fields)), from its member table: each declared member's JSON name, field,
+/// declaration index and presence (`required`, `optional`, or `tri` for an optional member that
+/// may be `null`), and what the struct does with members it does not declare (`closed`, or kept
+/// in field `$extra` as JSON, `open`, or checked, `typed`). `$count` is the number of declared
+/// members.
+#[macro_export]
+macro_rules! members {
+    (
+        $name:ident($count:literal) $ekind:ident $($extra:ident)?;
+        $(members { $($json:literal => $f:ident @ $at:literal, $kind:ident;)* })?
+    ) => {
+        impl $crate::serde::Serialize for $name {
+            fn serialize<__S: $crate::serde::Serializer>(
+                &self,
+                s: __S,
+            ) -> ::core::result::Result<__S::Ok, __S::Error> {
+                use $crate::serde::ser::SerializeMap as _;
+                let mut map = s.serialize_map(::core::option::Option::None)?;
+                $crate::serialize_members(
+                    &mut map,
+                    &self.__order,
+                    $count,
+                    $crate::__undeclared!(iter $ekind $($extra)?; self),
+                    |i, map| match i {
+                        $($($at => $crate::__member!(entry $kind; map, $json, &self.$f),)*)?
+                        _ => ::core::result::Result::Ok(()),
+                    },
+                )?;
+                map.end()
+            }
+        }
+        impl $crate::Fields for $name {
+            fn field(&self, key: &str) -> $crate::Probe<'_> {
+                match key {
+                    $($($json => $crate::__member!(probe $kind; &self.$f),)*)?
+                    other => $crate::__undeclared!(probe $ekind $($extra)?; self, other),
+                }
+            }
+            fn json_object(
+                &self,
+                key: &str,
+            ) -> ::core::option::Option<
+                &$crate::serde_json::Map<::std::string::String, $crate::serde_json::Value>,
+            > {
+                $crate::__undeclared!(object $ekind $($extra)?; self, key, [$($($json)*)?])
+            }
+        }
+    };
+}
+
+/// One declared member's share of [`members!`]: its entry when encoding, its probe.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __member {
+    (entry required; $map:ident, $json:literal, $v:expr) => {
+        $crate::serde::ser::SerializeMap::serialize_entry($map, $json, $v)
+    };
+    (entry optional; $map:ident, $json:literal, $v:expr) => {
+        $crate::optional_entry($map, $json, $v)
+    };
+    (entry tri; $map:ident, $json:literal, $v:expr) => {
+        $crate::tri_entry($map, $json, $v)
+    };
+    (probe optional; $v:expr) => {
+        $crate::probe_optional($v)
+    };
+    (probe $kind:ident; $v:expr) => {
+        $crate::Probed::probe($v)
+    };
+}
+
+/// Undeclared members' share of [`members!`]: what is written after the declared members, how one
+/// is read by name, and which of them are objects rules may read inside.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __undeclared {
+    (iter closed; $this:ident) => {
+        ::core::iter::empty::<(&str, &$crate::serde_json::Value)>()
+    };
+    (iter $kind:ident $extra:ident; $this:ident) => {
+        $this.$extra.iter()
+    };
+    (probe closed; $this:ident, $key:ident) => {{
+        let _ = $key;
+        $crate::Probe::Absent
+    }};
+    (probe open $extra:ident; $this:ident, $key:ident) => {
+        $crate::Fields::field(&$this.$extra, $key)
+    };
+    (probe typed $extra:ident; $this:ident, $key:ident) => {
+        $this
+            .$extra
+            .get($key)
+            .map_or($crate::Probe::Absent, $crate::Probed::probe)
+    };
+    (object open $extra:ident; $this:ident, $key:ident, [$($json:literal)*]) => {
+        match $key {
+            $($json => ::core::option::Option::None,)*
+            other => $crate::Fields::json_object(&$this.$extra, other),
+        }
+    };
+    (object $kind:ident $($extra:ident)?; $this:ident, $key:ident, [$($json:literal)*]) => {{
+        let _ = $key;
+        ::core::option::Option::None
+    }};
+}
+
+/// A struct's builder, from its member table: `constants` are filled in by `build`; each of
+/// `members` gets a slot and a setter (`field = "json", presence: Type;`, where a member that may
+/// be `null` names its null setter after its presence: `tri field_null` for an optional one,
+/// `nullable field_null` for a required one, left `null` when unset). `build` returns the first
+/// failure a setter kept, then calls `$infer` (the generated method that fills in selectors from
+/// the members they select) when given, then checks the value as `validate` does.
+#[macro_export]
+macro_rules! builder {
+    (
+        $builder:ident => $name:ident $(, $infer:ident)?;
+        $(constants { $($cf:ident: $cv:expr;)* })?
+        $(members { $($f:ident = $json:literal, $kind:ident $($null:ident)?: $t:ty;)* })?
+        $(undeclared { $extra:ident; })?
+    ) => {
+        #[doc = concat!(" Builds a [`", stringify!($name), "`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.")]
+        #[derive(Debug, Clone, Default)]
+        #[must_use]
+        pub struct $builder {
+            $($($f: $crate::__builder!(slot $kind; $t),)*)?
+            __error: ::core::option::Option<$crate::Failure>,
+        }
+        impl $builder {
+            $($($crate::__builder!(setter $kind; $f: $t = $json $(, $null)?);)*)?
+            /// The value, or the first member that failed its rule, the first required member
+            /// left unset, or the first rule the whole value breaks.
+            pub fn build(mut self) -> ::core::result::Result<$name, $crate::Failure> {
+                if let ::core::option::Option::Some(e) = self.__error.take() {
+                    return ::core::result::Result::Err(e);
+                }
+                $(self.$infer();)?
+                let value = $name {
+                    $($($cf: $cv,)*)?
+                    $($($f: $crate::__builder!(init $kind; self.$f, $json),)*)?
+                    $($extra: ::core::default::Default::default(),)?
+                    __order: $crate::Order::default(),
+                };
+                $crate::Check::check(&value)?;
+                ::core::result::Result::Ok(value)
+            }
+        }
+    };
+}
+
+/// One member's share of [`builder!`]: its slot's type, its setters, its value in `build`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __builder {
+    (slot tri; $t:ty) => { $crate::Tri<$t> };
+    (slot $kind:ident; $t:ty) => { ::core::option::Option<$t> };
+    (setter tri; $f:ident: $t:ty = $json:literal, $null:ident) => {
+        $crate::setter!($f: $t = $json, null $null = $crate::Tri::Null);
+    };
+    (setter nullable; $f:ident: $t:ty = $json:literal, $null:ident) => {
+        $crate::setter!($f: $t = $json, null $null = ::core::option::Option::None);
+    };
+    (setter $kind:ident; $f:ident: $t:ty = $json:literal) => {
+        $crate::setter!($f: $t = $json);
+    };
+    (init required; $v:expr, $json:literal) => { $crate::Failure::needed($v, $json)? };
+    (init $kind:ident; $v:expr, $json:literal) => { $v };
+}

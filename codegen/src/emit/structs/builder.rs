@@ -15,36 +15,18 @@ impl Emitter<'_> {
     ) {
         let (json, rust, ity) = (m.json, &m.rust, &m.ity);
         if let Some(c) = constant {
-            p.b_inits.push(quote! { #rust: #c, });
+            p.b_constants.push(quote! { #rust: #c; });
             return;
         }
-        let tri = m.nullable && m.f.select.is_none();
-        let (slot_ty, init) = match (m.f.required, tri) {
+        let null = format_ident!("{}_null", m.f.rust);
+        let presence = match (m.f.required, m.nullable && m.f.select.is_none()) {
+            (true, false) => quote! { required },
+            (false, false) => quote! { optional },
             // Required but nullable: left unset, it is written as `null`.
-            (true, true) | (false, false) => (
-                quote! { ::core::option::Option<#ity> },
-                quote! { self.#rust },
-            ),
-            (true, false) => (
-                quote! { ::core::option::Option<#ity> },
-                quote! { rt::Failure::needed(self.#rust, #json)? },
-            ),
-            (false, true) => (quote! { rt::Tri<#ity> }, quote! { self.#rust }),
+            (true, true) => quote! { nullable #null },
+            (false, true) => quote! { tri #null },
         };
-        p.b_fields.push(quote! { #rust: #slot_ty, });
-        p.b_inits.push(quote! { #rust: #init, });
-        // The setters are the runtime's `setter!`.
-        p.b_setters.push(if tri {
-            let null_setter = format_ident!("{}_null", m.f.rust);
-            let null = if m.f.required {
-                quote! { None }
-            } else {
-                quote! { rt::Tri::Null }
-            };
-            quote! { rt::setter!(#rust: #ity = #json, null #null_setter = #null); }
-        } else {
-            quote! { rt::setter!(#rust: #ity = #json); }
-        });
+        p.b_members.push(quote! { #rust = #json, #presence: #ity; });
     }
 
     /// An unset selector follows from the variant of the member it selects, when the selector is
@@ -71,47 +53,37 @@ impl Emitter<'_> {
     }
 }
 
-/// The builder type and its `build` (the struct's `builder()` is the runtime's `object!`).
+/// The builder type and its `build` (`rt::builder!`; the struct's `builder()` is the runtime's
+/// `object!`), and the method filling in unset selectors when there are any.
 pub(super) fn builder(cx: &Context, p: &Parts) -> TokenStream {
     let name = &cx.name;
     let builder = format_ident!("{}Builder", cx.s.name);
-    let builder_doc = format!(
-        " Builds a [`{}`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.",
-        cx.s.name
-    );
     let extra_name = &cx.extra_name;
-    let extra_build = if matches!(cx.s.extra, Extra::Closed) {
-        quote! {}
+    let undeclared =
+        (!matches!(cx.s.extra, Extra::Closed)).then(|| quote! { undeclared { #extra_name; } });
+    let (constants, members, infer) = (&p.b_constants, &p.b_members, &p.b_infer);
+    let (infer_name, infer_fn) = if infer.is_empty() {
+        (quote! {}, quote! {})
     } else {
-        quote! { #extra_name: Default::default(), }
-    };
-    let (b_fields, b_setters, b_infer, b_inits) =
-        (&p.b_fields, &p.b_setters, &p.b_infer, &p.b_inits);
-    quote! {
-        #[doc = #builder_doc]
-        #[derive(Debug, Clone, Default)]
-        #[must_use]
-        pub struct #builder {
-            #(#b_fields)*
-            __error: ::core::option::Option<rt::Failure>,
-        }
-        impl #builder {
-            #(#b_setters)*
-            /// The value, or the first member that failed its rule, the first required member
-            /// left unset, or the first rule the whole value breaks.
-            pub fn build(mut self) -> ::core::result::Result<#name, rt::Failure> {
-                if let Some(e) = self.__error.take() {
-                    return Err(e);
+        (
+            quote! { , __infer },
+            quote! {
+                impl #builder {
+                    /// Fills in unset selectors from the members they select.
+                    fn __infer(&mut self) {
+                        #(#infer)*
+                    }
                 }
-                #(#b_infer)*
-                let value = #name {
-                    #(#b_inits)*
-                    #extra_build
-                    __order: rt::Order::default(),
-                };
-                rt::Check::check(&value)?;
-                Ok(value)
-            }
+            },
+        )
+    };
+    quote! {
+        rt::builder! {
+            #builder => #name #infer_name;
+            constants { #(#constants)* }
+            members { #(#members)* }
+            #undeclared
         }
+        #infer_fn
     }
 }

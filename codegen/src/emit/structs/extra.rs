@@ -14,8 +14,6 @@ pub(super) struct ExtraParts {
     pub(super) fallback: TokenStream,
     /// The field's initializer.
     pub(super) init: TokenStream,
-    /// `rt::Fields::field`'s arm for them.
-    pub(super) probe: TokenStream,
 }
 
 /// The verdict-only check's share of undeclared members: its local, and its arm when it differs
@@ -38,8 +36,7 @@ impl Emitter<'_> {
             .filter(|k| !cx.s.fields.iter().any(|f| &f.json == *k));
         for (n, key) in unknown.enumerate() {
             let slot = format_ident!("__unknown_{}", n);
-            p.v_slots
-                .push(quote! { let mut #slot: ::core::option::Option<serde_json::Value> = None; });
+            p.v_slots.push(quote! { #slot: serde_json::Value; });
             p.v_arms.push(quote! {
                 #key => {
                     if #slot.is_some() {
@@ -77,12 +74,7 @@ impl Emitter<'_> {
             Extra::Open => VerifyExtra {
                 slot: keys,
                 fallback: Some(quote! {
-                    _ => {
-                        if let Some(k) = __keys.insert(key) {
-                            return Err(rt::duplicate(&mut map, k.as_str()));
-                        }
-                        map.next_value_seed(rt::Verified(rt::AnyValue))?;
-                    }
+                    _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
                 }),
             },
             Extra::Typed(vty, key) => {
@@ -93,10 +85,7 @@ impl Emitter<'_> {
                     fallback: Some(quote! {
                         _ => {
                             #key_check
-                            if let Some(k) = __keys.insert(key) {
-                                return Err(rt::duplicate(&mut map, k.as_str()));
-                            }
-                            map.next_value_seed(rt::Verified(#seed))?;
+                            rt::check_member(&mut map, &mut __keys, key, rt::Verified(#seed))?;
                         }
                     }),
                 }
@@ -110,12 +99,8 @@ impl Emitter<'_> {
         match &cx.s.extra {
             Extra::Closed => ExtraParts {
                 fallback: quote! {
-                    other => {
-                        let msg = format!("unknown member `{other}` is not allowed");
-                        map.next_value_seed(rt::Reject(rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg)))?;
-                    }
+                    other => rt::unknown_member(&mut map, other)?,
                 },
-                probe: quote! { _ => rt::Probe::Absent, },
                 ..ExtraParts::default()
             },
             Extra::Open => ExtraParts {
@@ -125,17 +110,9 @@ impl Emitter<'_> {
                 },
                 slot: quote! { let mut #extra_name = serde_json::Map::new(); },
                 fallback: quote! {
-                    _ => {
-                        if #extra_name.contains_key(key.as_str()) {
-                            return Err(rt::duplicate(&mut map, key.as_str()));
-                        }
-                        __order_seen.push(rt::EXTRA);
-                        let v = map.next_value_seed(rt::AnyValue)?;
-                        #extra_name.insert(key.0.into_owned(), v);
-                    }
+                    _ => rt::keep_member(&mut map, &mut #extra_name, key, &mut __order_seen)?,
                 },
-                init: quote! { #extra_name, },
-                probe: quote! { other => rt::Fields::field(&self.#extra_name, other), },
+                init: quote! { #extra_name; },
             },
             Extra::Typed(vty, key) => self.typed_extra(extra_name, vty, key),
         }
@@ -168,8 +145,7 @@ impl Emitter<'_> {
                     #extra_name.insert(key.0.into_owned(), v);
                 }
             },
-            init: quote! { #extra_name, },
-            probe: quote! { other => self.#extra_name.get(other).map_or(rt::Probe::Absent, rt::Probed::probe), },
+            init: quote! { #extra_name; },
         }
     }
 

@@ -14,6 +14,8 @@ pub(super) struct Member<'f> {
     pub(super) nullable: bool,
     /// The Rust type of `inner`.
     pub(super) ity: TokenStream,
+    /// Its declaration index, by which the input's member order is recorded.
+    at: u16,
     /// Records its place in the input's member order.
     record: TokenStream,
 }
@@ -56,9 +58,10 @@ impl Emitter<'_> {
             inner,
             nullable,
             ity,
+            at,
             record: quote! { __order_seen.push(#at); },
         };
-        p.ser_arms.push(serialize_arm(&m, at));
+        p.table.push(table_entry(&m, at));
         let constant = self.constant(&m);
         self.builder_member(p, &m, constant);
         match f.select {
@@ -117,8 +120,7 @@ impl Emitter<'_> {
         let sel_local = ident(&sd.selector_rust);
         let seed_ty = format_ident!("__{}Seed", sd.name);
         let rel = pointer(json);
-        p.slots
-            .push(quote! { let mut #slot: ::core::option::Option<rt::Pending<#ity>> = None; });
+        p.slots.push(quote! { #slot: rt::Pending<#ity>; });
         p.arms.push(quote! {
             #json => {
                 if #slot.is_some() {
@@ -137,9 +139,8 @@ impl Emitter<'_> {
                 rt::Pending::Raw(r) => rt::decode_raw::<_, __A::Error>(&r, #rel, #seed_ty(&#sel_local))?,
             }
         };
-        p.v_slots.push(quote! {
-            let mut #slot: ::core::option::Option<::core::option::Option<Box<serde_json::value::RawValue>>> = None;
-        });
+        p.v_slots
+            .push(quote! { #slot: ::core::option::Option<Box<serde_json::value::RawValue>>; });
         p.v_arms.push(quote! {
             #json => {
                 if #slot.is_some() {
@@ -170,8 +171,6 @@ impl Emitter<'_> {
                 .push(quote! { rt::within(#json, || self.#rust.__recheck(&self.#sel_field))?; });
             p.unpack_late.push(quote! { let #rust = match #slot { Some(p) => #finish, None => return Err(#missing) }; });
             p.defs.push(quote! { #fdoc pub #rust: #ity, });
-            p.probes
-                .push(quote! { #json => rt::Probed::probe(&self.#rust), });
         } else {
             p.v_unpack_late
                 .push(quote! { if let Some(Some(r)) = #slot { #v_finish } });
@@ -181,10 +180,8 @@ impl Emitter<'_> {
             );
             p.defs
                 .push(quote! { #fdoc pub #rust: ::core::option::Option<#ity>, });
-            p.probes
-                .push(quote! { #json => rt::probe_optional(&self.#rust), });
         }
-        p.inits.push(quote! { #rust, });
+        p.inits.push(quote! { #rust; });
     }
 
     /// A member whose schema is its own.
@@ -201,15 +198,10 @@ impl Emitter<'_> {
         } else {
             quote! { #ity }
         };
-        let (json, slot, record) = (m.json, &m.slot, &m.record);
-        p.slots
-            .push(quote! { let mut #slot: ::core::option::Option<#slot_ty> = None; });
-        p.arms.push(quote! {
-            #json => {
-                rt::once(&mut map, &mut #slot, #json, #seed)?;
-                #record
-            }
-        });
+        let (json, slot) = (m.json, &m.slot);
+        let at = m.at;
+        p.slots.push(quote! { #slot: #slot_ty; });
+        p.reads.push(quote! { #json => #slot @ #at : #seed; });
         let kept = verify_member(cx, p, m, slot_ty, seed);
         self.check_member(p, m);
         self.pre_read_member(p, m, kept);
@@ -247,53 +239,39 @@ impl Emitter<'_> {
         let Item::Enum(_) = &self.model.items[e] else {
             return;
         };
-        let (json, slot, ity, record) = (m.json, &m.slot, &m.ity, &m.record);
+        let (json, slot, ity, at) = (m.json, &m.slot, &m.ity, m.at);
         let rel = pointer(json);
-        let parse = quote! { rt::pre_read::<#ity, __A::Error>(v, #rel)? };
-        p.pre_arms.push(quote! {
-            #json => {
-                #record
-                #slot = Some(#parse);
-            }
-        });
-        p.v_pre_arms.push(if kept {
-            quote! { #json => { #slot = Some(#parse); } }
+        p.pre_arms
+            .push(quote! { #json => #slot @ #at : #ity, #rel; });
+        let entry = quote! { #json => #slot : #ity, #rel; };
+        if kept {
+            p.v_pre_kept.push(entry);
         } else {
-            quote! { #json => { #parse; #slot = Some(()); } }
-        });
+            p.v_pre_arms.push(entry);
+        }
     }
 
-    /// The field, how the decoder's slot becomes it, and how rules read it.
+    /// The field, and how the decoder's slot becomes it.
     fn field_member(&self, p: &mut Parts, m: &Member) {
         let (json, rust, slot, ity) = (m.json, &m.rust, &m.slot, &m.ity);
         let fdoc = self.field_doc(m.f);
-        let required = required(slot, json);
-        let (ty, unpack, probe) = match (m.f.required, m.nullable) {
-            (true, false) => (
-                quote! { #ity },
-                quote! { let #rust = #required; },
-                quote! { #json => rt::Probed::probe(&self.#rust), },
-            ),
-            (true, true) => (
-                quote! { ::core::option::Option<#ity> },
-                quote! { let #rust = #required; },
-                quote! { #json => rt::Probed::probe(&self.#rust), },
-            ),
+        let (ty, init) = match (m.f.required, m.nullable) {
+            (true, false) => (quote! { #ity }, quote! { #rust; }),
+            (true, true) => (quote! { ::core::option::Option<#ity> }, quote! { #rust; }),
             (false, false) => (
                 quote! { ::core::option::Option<#ity> },
-                quote! { let #rust = #slot; },
-                quote! { #json => rt::probe_optional(&self.#rust), },
+                quote! { #rust: #slot; },
             ),
             (false, true) => (
                 quote! { rt::Tri<#ity> },
-                quote! { let #rust = match #slot { None => rt::Tri::Absent, Some(v) => rt::Tri::from_present(v) }; },
-                quote! { #json => rt::Probed::probe(&self.#rust), },
+                quote! { #rust: rt::Tri::from_slot(#slot); },
             ),
         };
+        if m.f.required {
+            p.required.push(quote! { #rust = #slot, #json; });
+        }
         p.defs.push(quote! { #fdoc pub #rust: #ty, });
-        p.unpack.push(unpack);
-        p.probes.push(probe);
-        p.inits.push(quote! { #rust, });
+        p.inits.push(init);
     }
 }
 
@@ -323,36 +301,28 @@ fn verify_member(
     } else {
         (quote! { () }, verified(m, seed))
     };
-    p.v_slots
-        .push(quote! { let mut #slot: ::core::option::Option<#v_slot_ty> = None; });
-    p.v_arms
-        .push(quote! { #json => rt::once(&mut map, &mut #slot, #json, #v_seed)?, });
+    p.v_slots.push(quote! { #slot: #v_slot_ty; });
+    p.v_reads.push(quote! { #json => #slot : #v_seed; });
     if m.f.required {
-        let required = required(slot, json);
-        p.v_unpack.push(if is_selector {
-            quote! { let #rust = #required; }
+        p.v_required.push(if is_selector {
+            quote! { #rust = #slot, #json; }
         } else {
-            quote! { #required; }
+            quote! { _ = #slot, #json; }
         });
     }
     kept
 }
 
-/// The encoder's arm for a member, by its declaration index.
-fn serialize_arm(m: &Member, at: u16) -> TokenStream {
+/// A member's entry in `rt::members!`: how its field is written and read by name follows from
+/// its presence (a nullable optional member, not selected, is a `Tri`).
+fn table_entry(m: &Member, at: u16) -> TokenStream {
     let (json, rust) = (m.json, &m.rust);
-    match (m.f.required, m.nullable) {
-        (true, _) => quote! { #at => map.serialize_entry(#json, &self.#rust), },
-        (false, true) if m.f.select.is_none() => {
-            quote! { #at => rt::tri_entry(map, #json, &self.#rust), }
-        }
-        _ => quote! { #at => rt::optional_entry(map, #json, &self.#rust), },
-    }
-}
-
-/// The decoder's value of a required member, or its `required` failure.
-fn required(slot: &Ident, json: &str) -> TokenStream {
-    quote! { rt::required::<_, __A::Error>(#slot, #json)? }
+    let kind = match (m.f.required, m.nullable) {
+        (true, _) => ident("required"),
+        (false, true) if m.f.select.is_none() => ident("tri"),
+        _ => ident("optional"),
+    };
+    quote! { #json => #rust @ #at, #kind; }
 }
 
 /// The failure of a required member that never came.

@@ -21,33 +21,40 @@ struct Parts {
     defs: Vec<TokenStream>,
     /// Decoder: a slot per member, an arm per member name, and how each slot becomes a field
     /// (`unpack_late` after the others: selected members need their selector).
+    /// Entries of `rt::decode_members!`: a slot per member (`slot: Type,`), a read per plain
+    /// member (`"json" => slot @ index : seed;`), raw arms for the others, the required members
+    /// (`field = slot, "json";`), and how the rest become fields (`unpack_late` after the
+    /// required: selected members need their selector).
     slots: Vec<TokenStream>,
+    reads: Vec<TokenStream>,
     arms: Vec<TokenStream>,
-    unpack: Vec<TokenStream>,
+    required: Vec<TokenStream>,
     unpack_late: Vec<TokenStream>,
     inits: Vec<TokenStream>,
-    /// Arms for a member that arrives already read, as the discriminator of a tagged union.
+    /// A member that arrives already read, as the discriminator of a tagged union
+    /// (`"json" => slot @ index : Type, "/pointer";`).
     pre_arms: Vec<TokenStream>,
-    /// `rt::Fields::field` arms.
-    probes: Vec<TokenStream>,
     /// What `Check` runs per member.
     field_checks: Vec<TokenStream>,
-    /// The verdict-only twin of the decoder (`verify_members`): slots hold `()` (or the value of a
-    /// selector or of a member that rules read), values are checked through `rt::Verified`.
+    /// The verdict-only twin of the decoder (`rt::verify_members!`): slots hold `()` (or the value
+    /// of a selector or of a member that rules read, `v_pre_kept`), values are checked through
+    /// `rt::Verified`.
     v_slots: Vec<TokenStream>,
+    v_reads: Vec<TokenStream>,
     v_arms: Vec<TokenStream>,
     v_pre_arms: Vec<TokenStream>,
-    v_unpack: Vec<TokenStream>,
+    v_pre_kept: Vec<TokenStream>,
+    v_required: Vec<TokenStream>,
     v_unpack_late: Vec<TokenStream>,
     /// The verdict-only check's view of the members that rules read.
     view_arms: Vec<TokenStream>,
-    /// Writing members back: one arm per declared member, by index.
-    ser_arms: Vec<TokenStream>,
-    /// The builder: a slot and a setter per member a caller supplies, how `build` fills each
-    /// field, and selectors it infers from their selected member.
-    b_fields: Vec<TokenStream>,
-    b_setters: Vec<TokenStream>,
-    b_inits: Vec<TokenStream>,
+    /// Entries of `rt::members!` (encoding, reading by name): one per declared member
+    /// (`"json" => field @ index, presence;`).
+    table: Vec<TokenStream>,
+    /// Entries of `rt::builder!`: constant members (`field: value;`), the others
+    /// (`field = "json", presence: Type;`), and selectors it infers from their selected member.
+    b_constants: Vec<TokenStream>,
+    b_members: Vec<TokenStream>,
     b_infer: Vec<TokenStream>,
     /// Declared members so far (the index the next one records its order by).
     index: u16,
@@ -93,7 +100,7 @@ impl Emitter<'_> {
         let def = struct_def(&cx, &p, &extra);
         let builder = builder::builder(&cx, &p);
         let codec = codec::codec(&cx, &p, &extra, verify_extra, !rules.is_empty());
-        let checks = codec::check_impls(&cx, &p, &extra, &extra_checks, &rules);
+        let checks = codec::check_impls(&cx, &p, &extra_checks, &rules);
         let (name, builder_name) = (&cx.name, format_ident!("{}Builder", s.name));
         quote! { #def #builder rt::object!(#name, #builder_name); #codec #checks }
     }

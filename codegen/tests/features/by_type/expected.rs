@@ -31,134 +31,50 @@ pub struct Revision {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-/// Builds a [`Revision`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-#[derive(Debug, Clone, Default)]
-#[must_use]
-pub struct RevisionBuilder {
-    current: ::core::option::Option<RevisionCurrent>,
-    __error: ::core::option::Option<rt::Failure>,
-}
-impl RevisionBuilder {
-    rt::setter!(current : RevisionCurrent = "current");
-    /// The value, or the first member that failed its rule, the first required member
-    /// left unset, or the first rule the whole value breaks.
-    pub fn build(mut self) -> ::core::result::Result<Revision, rt::Failure> {
-        if let Some(e) = self.__error.take() {
-            return Err(e);
-        }
-        let value = Revision {
-            current: rt::Failure::needed(self.current, "current")?,
-            __order: rt::Order::default(),
-        };
-        rt::Check::check(&value)?;
-        Ok(value)
+rt::builder! {
+    RevisionBuilder => Revision;
+    members {
+        current = "current", required: RevisionCurrent;
     }
 }
 rt::object!(Revision, RevisionBuilder);
-impl serde::Serialize for Revision {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use serde::ser::SerializeMap as _;
-        let mut map = s.serialize_map(None)?;
-        rt::serialize_members(
-            &mut map,
-            &self.__order,
-            1u16,
-            ::core::iter::empty::<(&str, &serde_json::Value)>(),
-            |i, map| match i {
-                0u16 => map.serialize_entry("current", &self.current),
-                _ => Ok(()),
-            },
-        )?;
-        map.end()
+rt::members! {
+    Revision(1u16) closed;
+    members {
+        "current" => current @ 0u16, required;
     }
 }
-impl rt::DecodeMembers for Revision {
-    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-    ) -> ::core::result::Result<Revision, __A::Error> {
-        let mut __m_current: ::core::option::Option<RevisionCurrent> = None;
-        let mut __order_seen = rt::OrderRecorder::new();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "current" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_current,
-                        "current",
-                        rt::TypeSeed::<RevisionCurrent>::new(),
-                    )?;
-                    __order_seen.push(0u16);
-                }
-                other => {
-                    let msg = format!("unknown member `{other}` is not allowed");
-                    map.next_value_seed(
-                        rt::Reject(
-                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
-                        ),
-                    )?;
-                }
-            }
-        }
-        let current = rt::required::<_, __A::Error>(__m_current, "current")?;
-        let value = Revision {
-            current,
-            __order: __order_seen.finish(),
-        };
-        Ok(value)
+rt::decode_members! {
+    Revision(map, pre, key, __order_seen, value);
+    slots {
+        __m_current: RevisionCurrent;
+    }
+    read {
+        "current" => __m_current @ 0u16: rt::TypeSeed::<RevisionCurrent>::new();
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        current = __m_current, "current";
+    }
+    value {
+        current;
     }
 }
-impl rt::VerifyMembers for Revision {
-    const EXPECTING: &'static str = "an object (Revision)";
-    #[allow(unused_mut)]
-    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-        refine: ::core::option::Option<rt::MemberCheck>,
-    ) -> ::core::result::Result<(), __A::Error> {
-        let mut __m_current: ::core::option::Option<()> = None;
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "current" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_current,
-                        "current",
-                        rt::verified::<RevisionCurrent>(),
-                    )?
-                }
-                other => {
-                    let msg = format!("unknown member `{other}` is not allowed");
-                    map.next_value_seed(
-                        rt::Reject(
-                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
-                        ),
-                    )?;
-                }
-            }
-        }
-        rt::required::<_, __A::Error>(__m_current, "current")?;
-        let __members = |key: &str| match key {
-            _ => rt::Probe::Absent,
-        };
-        let __view = rt::View(&__members);
-        if let Some(check) = refine {
-            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
-        }
-        Ok(())
+rt::verify_members! {
+    Revision(map, pre, refine, key, __view) "an object (Revision)";
+    slots {
+        __m_current: ();
     }
-}
-impl rt::Fields for Revision {
-    fn field(&self, key: &str) -> rt::Probe<'_> {
-        match key {
-            "current" => rt::Probed::probe(&self.current),
-            _ => rt::Probe::Absent,
-        }
+    read {
+        "current" => __m_current: rt::verified::<RevisionCurrent>();
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        _ = __m_current, "current";
     }
 }
 impl rt::Check for Revision {

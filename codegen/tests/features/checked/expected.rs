@@ -220,248 +220,88 @@ pub struct Tree {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-/// Builds a [`Tree`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-#[derive(Debug, Clone, Default)]
-#[must_use]
-pub struct TreeBuilder {
-    label: ::core::option::Option<NonEmptyText>,
-    tags: ::core::option::Option<TreeTags>,
-    children: ::core::option::Option<Vec<TreeChild>>,
-    note: ::core::option::Option<TreeNote>,
-    weight: ::core::option::Option<TreeWeight>,
-    __error: ::core::option::Option<rt::Failure>,
-}
-impl TreeBuilder {
-    rt::setter!(label : NonEmptyText = "label");
-    rt::setter!(tags : TreeTags = "tags");
-    rt::setter!(children : Vec < TreeChild > = "children");
-    rt::setter!(note : TreeNote = "note");
-    rt::setter!(weight : TreeWeight = "weight");
-    /// The value, or the first member that failed its rule, the first required member
-    /// left unset, or the first rule the whole value breaks.
-    pub fn build(mut self) -> ::core::result::Result<Tree, rt::Failure> {
-        if let Some(e) = self.__error.take() {
-            return Err(e);
-        }
-        let value = Tree {
-            label: rt::Failure::needed(self.label, "label")?,
-            tags: self.tags,
-            children: self.children,
-            note: self.note,
-            weight: self.weight,
-            __order: rt::Order::default(),
-        };
-        rt::Check::check(&value)?;
-        Ok(value)
+rt::builder! {
+    TreeBuilder => Tree;
+    members {
+        label = "label", required: NonEmptyText;
+        tags = "tags", optional: TreeTags;
+        children = "children", optional: Vec<TreeChild>;
+        note = "note", optional: TreeNote;
+        weight = "weight", optional: TreeWeight;
     }
 }
 rt::object!(Tree, TreeBuilder);
-impl serde::Serialize for Tree {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use serde::ser::SerializeMap as _;
-        let mut map = s.serialize_map(None)?;
-        rt::serialize_members(
-            &mut map,
-            &self.__order,
-            5u16,
-            ::core::iter::empty::<(&str, &serde_json::Value)>(),
-            |i, map| match i {
-                0u16 => map.serialize_entry("label", &self.label),
-                1u16 => rt::optional_entry(map, "tags", &self.tags),
-                2u16 => rt::optional_entry(map, "children", &self.children),
-                3u16 => rt::optional_entry(map, "note", &self.note),
-                4u16 => rt::optional_entry(map, "weight", &self.weight),
-                _ => Ok(()),
-            },
-        )?;
-        map.end()
+rt::members! {
+    Tree(5u16) closed;
+    members {
+        "label" => label @ 0u16, required;
+        "tags" => tags @ 1u16, optional;
+        "children" => children @ 2u16, optional;
+        "note" => note @ 3u16, optional;
+        "weight" => weight @ 4u16, optional;
     }
 }
-impl rt::DecodeMembers for Tree {
-    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-    ) -> ::core::result::Result<Tree, __A::Error> {
-        let mut __m_label: ::core::option::Option<NonEmptyText> = None;
-        let mut __m_tags: ::core::option::Option<TreeTags> = None;
-        let mut __m_children: ::core::option::Option<Vec<TreeChild>> = None;
-        let mut __m_note: ::core::option::Option<TreeNote> = None;
-        let mut __m_weight: ::core::option::Option<TreeWeight> = None;
-        let mut __order_seen = rt::OrderRecorder::new();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "label" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_label,
-                        "label",
-                        rt::TypeSeed::<NonEmptyText>::new(),
-                    )?;
-                    __order_seen.push(0u16);
-                }
-                "tags" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_tags,
-                        "tags",
-                        rt::TypeSeed::<TreeTags>::new(),
-                    )?;
-                    __order_seen.push(1u16);
-                }
-                "children" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_children,
-                        "children",
-                        rt::VecSeed {
-                            item: rt::TypeSeed::<TreeChild>::new(),
-                            min: None,
-                            max: None,
-                            unique: false,
-                        },
-                    )?;
-                    __order_seen.push(2u16);
-                }
-                "note" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_note,
-                        "note",
-                        rt::TypeSeed::<TreeNote>::new(),
-                    )?;
-                    __order_seen.push(3u16);
-                }
-                "weight" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_weight,
-                        "weight",
-                        rt::TypeSeed::<TreeWeight>::new(),
-                    )?;
-                    __order_seen.push(4u16);
-                }
-                other => {
-                    let msg = format!("unknown member `{other}` is not allowed");
-                    map.next_value_seed(
-                        rt::Reject(
-                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
-                        ),
-                    )?;
-                }
-            }
-        }
-        let label = rt::required::<_, __A::Error>(__m_label, "label")?;
-        let tags = __m_tags;
-        let children = __m_children;
-        let note = __m_note;
-        let weight = __m_weight;
-        let value = Tree {
-            label,
-            tags,
-            children,
-            note,
-            weight,
-            __order: __order_seen.finish(),
+rt::decode_members! {
+    Tree(map, pre, key, __order_seen, value);
+    slots {
+        __m_label: NonEmptyText;
+        __m_tags: TreeTags;
+        __m_children: Vec<TreeChild>;
+        __m_note: TreeNote;
+        __m_weight: TreeWeight;
+    }
+    read {
+        "label" => __m_label @ 0u16: rt::TypeSeed::<NonEmptyText>::new();
+        "tags" => __m_tags @ 1u16: rt::TypeSeed::<TreeTags>::new();
+        "children" => __m_children @ 2u16: rt::VecSeed {
+            item: rt::TypeSeed::<TreeChild>::new(),
+            min: None,
+            max: None,
+            unique: false,
         };
-        Ok(value)
+        "note" => __m_note @ 3u16: rt::TypeSeed::<TreeNote>::new();
+        "weight" => __m_weight @ 4u16: rt::TypeSeed::<TreeWeight>::new();
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        label = __m_label, "label";
+    }
+    value {
+        label;
+        tags: __m_tags;
+        children: __m_children;
+        note: __m_note;
+        weight: __m_weight;
     }
 }
-impl rt::VerifyMembers for Tree {
-    const EXPECTING: &'static str = "an object (Tree)";
-    #[allow(unused_mut)]
-    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-        refine: ::core::option::Option<rt::MemberCheck>,
-    ) -> ::core::result::Result<(), __A::Error> {
-        let mut __m_label: ::core::option::Option<()> = None;
-        let mut __m_tags: ::core::option::Option<()> = None;
-        let mut __m_children: ::core::option::Option<()> = None;
-        let mut __m_note: ::core::option::Option<()> = None;
-        let mut __m_weight: ::core::option::Option<()> = None;
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "label" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_label,
-                        "label",
-                        rt::verified::<NonEmptyText>(),
-                    )?
-                }
-                "tags" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_tags,
-                        "tags",
-                        rt::verified::<TreeTags>(),
-                    )?
-                }
-                "children" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_children,
-                        "children",
-                        rt::Verified(rt::VecSeed {
-                            item: rt::TypeSeed::<TreeChild>::new(),
-                            min: None,
-                            max: None,
-                            unique: false,
-                        }),
-                    )?
-                }
-                "note" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_note,
-                        "note",
-                        rt::verified::<TreeNote>(),
-                    )?
-                }
-                "weight" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_weight,
-                        "weight",
-                        rt::verified::<TreeWeight>(),
-                    )?
-                }
-                other => {
-                    let msg = format!("unknown member `{other}` is not allowed");
-                    map.next_value_seed(
-                        rt::Reject(
-                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
-                        ),
-                    )?;
-                }
-            }
-        }
-        rt::required::<_, __A::Error>(__m_label, "label")?;
-        let __members = |key: &str| match key {
-            _ => rt::Probe::Absent,
-        };
-        let __view = rt::View(&__members);
-        if let Some(check) = refine {
-            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
-        }
-        Ok(())
+rt::verify_members! {
+    Tree(map, pre, refine, key, __view) "an object (Tree)";
+    slots {
+        __m_label: ();
+        __m_tags: ();
+        __m_children: ();
+        __m_note: ();
+        __m_weight: ();
     }
-}
-impl rt::Fields for Tree {
-    fn field(&self, key: &str) -> rt::Probe<'_> {
-        match key {
-            "label" => rt::Probed::probe(&self.label),
-            "tags" => rt::probe_optional(&self.tags),
-            "children" => rt::probe_optional(&self.children),
-            "note" => rt::probe_optional(&self.note),
-            "weight" => rt::probe_optional(&self.weight),
-            _ => rt::Probe::Absent,
-        }
+    read {
+        "label" => __m_label: rt::verified::<NonEmptyText>();
+        "tags" => __m_tags: rt::verified::<TreeTags>();
+        "children" => __m_children: rt::Verified(rt::VecSeed {
+            item: rt::TypeSeed::<TreeChild>::new(),
+            min: None,
+            max: None,
+            unique: false,
+        });
+        "note" => __m_note: rt::verified::<TreeNote>();
+        "weight" => __m_weight: rt::verified::<TreeWeight>();
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        _ = __m_label, "label";
     }
 }
 impl rt::Check for Tree {

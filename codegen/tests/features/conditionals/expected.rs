@@ -51,261 +51,116 @@ pub struct Order {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-/// Builds a [`Order`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-#[derive(Debug, Clone, Default)]
-#[must_use]
-pub struct OrderBuilder {
-    state: ::core::option::Option<OrderState>,
-    blocker: ::core::option::Option<rt::Str>,
-    note: ::core::option::Option<rt::Str>,
-    mode: ::core::option::Option<OrderMode>,
-    host: ::core::option::Option<rt::Str>,
-    items: ::core::option::Option<Vec<rt::Str>>,
-    __error: ::core::option::Option<rt::Failure>,
-}
-impl OrderBuilder {
-    rt::setter!(state : OrderState = "state");
-    rt::setter!(blocker : rt::Str = "blocker");
-    rt::setter!(note : rt::Str = "note");
-    rt::setter!(mode : OrderMode = "mode");
-    rt::setter!(host : rt::Str = "host");
-    rt::setter!(items : Vec < rt::Str > = "items");
-    /// The value, or the first member that failed its rule, the first required member
-    /// left unset, or the first rule the whole value breaks.
-    pub fn build(mut self) -> ::core::result::Result<Order, rt::Failure> {
-        if let Some(e) = self.__error.take() {
-            return Err(e);
-        }
-        let value = Order {
-            state: rt::Failure::needed(self.state, "state")?,
-            blocker: self.blocker,
-            note: self.note,
-            mode: self.mode,
-            host: self.host,
-            items: self.items,
-            __order: rt::Order::default(),
-        };
-        rt::Check::check(&value)?;
-        Ok(value)
+rt::builder! {
+    OrderBuilder => Order;
+    members {
+        state = "state", required: OrderState;
+        blocker = "blocker", optional: rt::Str;
+        note = "note", optional: rt::Str;
+        mode = "mode", optional: OrderMode;
+        host = "host", optional: rt::Str;
+        items = "items", optional: Vec<rt::Str>;
     }
 }
 rt::object!(Order, OrderBuilder);
-impl serde::Serialize for Order {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use serde::ser::SerializeMap as _;
-        let mut map = s.serialize_map(None)?;
-        rt::serialize_members(
-            &mut map,
-            &self.__order,
-            6u16,
-            ::core::iter::empty::<(&str, &serde_json::Value)>(),
-            |i, map| match i {
-                0u16 => map.serialize_entry("state", &self.state),
-                1u16 => rt::optional_entry(map, "blocker", &self.blocker),
-                2u16 => rt::optional_entry(map, "note", &self.note),
-                3u16 => rt::optional_entry(map, "mode", &self.mode),
-                4u16 => rt::optional_entry(map, "host", &self.host),
-                5u16 => rt::optional_entry(map, "items", &self.items),
-                _ => Ok(()),
-            },
-        )?;
-        map.end()
+rt::members! {
+    Order(6u16) closed;
+    members {
+        "state" => state @ 0u16, required;
+        "blocker" => blocker @ 1u16, optional;
+        "note" => note @ 2u16, optional;
+        "mode" => mode @ 3u16, optional;
+        "host" => host @ 4u16, optional;
+        "items" => items @ 5u16, optional;
     }
 }
-impl rt::DecodeMembers for Order {
-    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-    ) -> ::core::result::Result<Order, __A::Error> {
-        let mut __m_state: ::core::option::Option<OrderState> = None;
-        let mut __m_blocker: ::core::option::Option<rt::Str> = None;
-        let mut __m_note: ::core::option::Option<rt::Str> = None;
-        let mut __m_mode: ::core::option::Option<OrderMode> = None;
-        let mut __m_host: ::core::option::Option<rt::Str> = None;
-        let mut __m_items: ::core::option::Option<Vec<rt::Str>> = None;
-        let mut __order_seen = rt::OrderRecorder::new();
-        if let Some((k, v)) = pre {
-            match k {
-                "state" => {
-                    __order_seen.push(0u16);
-                    __m_state = Some(
-                        rt::pre_read::<OrderState, __A::Error>(v, "/state")?,
-                    );
-                }
-                "mode" => {
-                    __order_seen.push(3u16);
-                    __m_mode = Some(rt::pre_read::<OrderMode, __A::Error>(v, "/mode")?);
-                }
-                _ => {}
-            }
-        }
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "state" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_state,
-                        "state",
-                        rt::TypeSeed::<OrderState>::new(),
-                    )?;
-                    __order_seen.push(0u16);
-                }
-                "blocker" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_blocker,
-                        "blocker",
-                        rt::StrSeed(&STR_0),
-                    )?;
-                    __order_seen.push(1u16);
-                }
-                "note" => {
-                    rt::once(&mut map, &mut __m_note, "note", rt::StrSeed(&STR_0))?;
-                    __order_seen.push(2u16);
-                }
-                "mode" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_mode,
-                        "mode",
-                        rt::TypeSeed::<OrderMode>::new(),
-                    )?;
-                    __order_seen.push(3u16);
-                }
-                "host" => {
-                    rt::once(&mut map, &mut __m_host, "host", rt::StrSeed(&STR_0))?;
-                    __order_seen.push(4u16);
-                }
-                "items" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_items,
-                        "items",
-                        rt::VecSeed {
-                            item: rt::StrSeed(&STR_0),
-                            min: None,
-                            max: None,
-                            unique: false,
-                        },
-                    )?;
-                    __order_seen.push(5u16);
-                }
-                other => {
-                    let msg = format!("unknown member `{other}` is not allowed");
-                    map.next_value_seed(
-                        rt::Reject(
-                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
-                        ),
-                    )?;
-                }
-            }
-        }
-        let state = rt::required::<_, __A::Error>(__m_state, "state")?;
-        let blocker = __m_blocker;
-        let note = __m_note;
-        let mode = __m_mode;
-        let host = __m_host;
-        let items = __m_items;
-        let value = Order {
-            state,
-            blocker,
-            note,
-            mode,
-            host,
-            items,
-            __order: __order_seen.finish(),
+rt::decode_members! {
+    Order(map, pre, key, __order_seen, value);
+    slots {
+        __m_state: OrderState;
+        __m_blocker: rt::Str;
+        __m_note: rt::Str;
+        __m_mode: OrderMode;
+        __m_host: rt::Str;
+        __m_items: Vec<rt::Str>;
+    }
+    pre {
+        "state" => __m_state @ 0u16: OrderState, "/state";
+        "mode" => __m_mode @ 3u16: OrderMode, "/mode";
+    }
+    read {
+        "state" => __m_state @ 0u16: rt::TypeSeed::<OrderState>::new();
+        "blocker" => __m_blocker @ 1u16: rt::StrSeed(&STR_0);
+        "note" => __m_note @ 2u16: rt::StrSeed(&STR_0);
+        "mode" => __m_mode @ 3u16: rt::TypeSeed::<OrderMode>::new();
+        "host" => __m_host @ 4u16: rt::StrSeed(&STR_0);
+        "items" => __m_items @ 5u16: rt::VecSeed {
+            item: rt::StrSeed(&STR_0),
+            min: None,
+            max: None,
+            unique: false,
         };
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        state = __m_state, "state";
+    }
+    value {
+        state;
+        blocker: __m_blocker;
+        note: __m_note;
+        mode: __m_mode;
+        host: __m_host;
+        items: __m_items;
+    }
+    finish {
         value.__check().map_err(rt::Failure::into_error::<__A::Error>)?;
-        Ok(value)
     }
 }
-impl rt::VerifyMembers for Order {
-    const EXPECTING: &'static str = "an object (Order)";
-    #[allow(unused_mut)]
-    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-        refine: ::core::option::Option<rt::MemberCheck>,
-    ) -> ::core::result::Result<(), __A::Error> {
-        let mut __m_state: ::core::option::Option<OrderState> = None;
-        let mut __m_blocker: ::core::option::Option<rt::Str> = None;
-        let mut __m_note: ::core::option::Option<rt::Str> = None;
-        let mut __m_mode: ::core::option::Option<OrderMode> = None;
-        let mut __m_host: ::core::option::Option<rt::Str> = None;
-        let mut __m_items: ::core::option::Option<Vec<rt::Str>> = None;
-        if let Some((k, v)) = pre {
-            match k {
-                "state" => {
-                    __m_state = Some(
-                        rt::pre_read::<OrderState, __A::Error>(v, "/state")?,
-                    );
-                }
-                "mode" => {
-                    __m_mode = Some(rt::pre_read::<OrderMode, __A::Error>(v, "/mode")?);
-                }
-                _ => {}
-            }
-        }
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "state" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_state,
-                        "state",
-                        rt::TypeSeed::<OrderState>::new(),
-                    )?
-                }
-                "blocker" => {
-                    rt::once(&mut map, &mut __m_blocker, "blocker", rt::StrSeed(&STR_0))?
-                }
-                "note" => rt::once(&mut map, &mut __m_note, "note", rt::StrSeed(&STR_0))?,
-                "mode" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_mode,
-                        "mode",
-                        rt::TypeSeed::<OrderMode>::new(),
-                    )?
-                }
-                "host" => rt::once(&mut map, &mut __m_host, "host", rt::StrSeed(&STR_0))?,
-                "items" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_items,
-                        "items",
-                        rt::VecSeed {
-                            item: rt::StrSeed(&STR_0),
-                            min: None,
-                            max: None,
-                            unique: false,
-                        },
-                    )?
-                }
-                other => {
-                    let msg = format!("unknown member `{other}` is not allowed");
-                    map.next_value_seed(
-                        rt::Reject(
-                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
-                        ),
-                    )?;
-                }
-            }
-        }
-        rt::required::<_, __A::Error>(__m_state, "state")?;
-        let __members = |key: &str| match key {
-            "state" => rt::probe_optional(&__m_state),
-            "blocker" => rt::probe_optional(&__m_blocker),
-            "note" => rt::probe_optional(&__m_note),
-            "mode" => rt::probe_optional(&__m_mode),
-            "host" => rt::probe_optional(&__m_host),
-            "items" => rt::probe_optional(&__m_items),
-            _ => rt::Probe::Absent,
+rt::verify_members! {
+    Order(map, pre, refine, key, __view) "an object (Order)";
+    slots {
+        __m_state: OrderState;
+        __m_blocker: rt::Str;
+        __m_note: rt::Str;
+        __m_mode: OrderMode;
+        __m_host: rt::Str;
+        __m_items: Vec<rt::Str>;
+    }
+    pre_kept {
+        "state" => __m_state: OrderState, "/state";
+        "mode" => __m_mode: OrderMode, "/mode";
+    }
+    read {
+        "state" => __m_state: rt::TypeSeed::<OrderState>::new();
+        "blocker" => __m_blocker: rt::StrSeed(&STR_0);
+        "note" => __m_note: rt::StrSeed(&STR_0);
+        "mode" => __m_mode: rt::TypeSeed::<OrderMode>::new();
+        "host" => __m_host: rt::StrSeed(&STR_0);
+        "items" => __m_items: rt::VecSeed {
+            item: rt::StrSeed(&STR_0),
+            min: None,
+            max: None,
+            unique: false,
         };
-        let __view = rt::View(&__members);
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        _ = __m_state, "state";
+    }
+    view {
+        "state" => rt::probe_optional(&__m_state),
+        "blocker" => rt::probe_optional(&__m_blocker),
+        "note" => rt::probe_optional(&__m_note),
+        "mode" => rt::probe_optional(&__m_mode),
+        "host" => rt::probe_optional(&__m_host),
+        "items" => rt::probe_optional(&__m_items),
+    }
+    rules {
         let __rules = || -> ::core::result::Result<(), rt::Failure> {
             use rt::Fields as _;
             if true && !__view.field("state").is_absent()
@@ -413,23 +268,6 @@ impl rt::VerifyMembers for Order {
             Ok(())
         };
         __rules().map_err(rt::Failure::into_error::<__A::Error>)?;
-        if let Some(check) = refine {
-            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
-        }
-        Ok(())
-    }
-}
-impl rt::Fields for Order {
-    fn field(&self, key: &str) -> rt::Probe<'_> {
-        match key {
-            "state" => rt::Probed::probe(&self.state),
-            "blocker" => rt::probe_optional(&self.blocker),
-            "note" => rt::probe_optional(&self.note),
-            "mode" => rt::probe_optional(&self.mode),
-            "host" => rt::probe_optional(&self.host),
-            "items" => rt::probe_optional(&self.items),
-            _ => rt::Probe::Absent,
-        }
     }
 }
 impl rt::Check for Order {

@@ -59,314 +59,115 @@ pub struct Limits {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-/// Builds a [`Limits`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-#[derive(Debug, Clone, Default)]
-#[must_use]
-pub struct LimitsBuilder {
-    path: ::core::option::Option<Path>,
-    name: ::core::option::Option<Text0To3>,
-    seq: ::core::option::Option<i64>,
-    ratio: ::core::option::Option<f64>,
-    priority: ::core::option::Option<LimitsPriority>,
-    done: ::core::option::Option<rt::True>,
-    when: ::core::option::Option<DateTime>,
-    refs: ::core::option::Option<Vec<LimitsRef>>,
-    __error: ::core::option::Option<rt::Failure>,
-}
-impl LimitsBuilder {
-    rt::setter!(path : Path = "path");
-    rt::setter!(name : Text0To3 = "name");
-    rt::setter!(seq : i64 = "seq");
-    rt::setter!(ratio : f64 = "ratio");
-    rt::setter!(priority : LimitsPriority = "priority");
-    rt::setter!(done : rt::True = "done");
-    rt::setter!(when : DateTime = "when");
-    rt::setter!(refs : Vec < LimitsRef > = "refs");
-    /// The value, or the first member that failed its rule, the first required member
-    /// left unset, or the first rule the whole value breaks.
-    pub fn build(mut self) -> ::core::result::Result<Limits, rt::Failure> {
-        if let Some(e) = self.__error.take() {
-            return Err(e);
-        }
-        let value = Limits {
-            path: rt::Failure::needed(self.path, "path")?,
-            name: rt::Failure::needed(self.name, "name")?,
-            seq: rt::Failure::needed(self.seq, "seq")?,
-            ratio: self.ratio,
-            priority: self.priority,
-            done: self.done,
-            when: rt::Failure::needed(self.when, "when")?,
-            refs: self.refs,
-            __order: rt::Order::default(),
-        };
-        rt::Check::check(&value)?;
-        Ok(value)
+rt::builder! {
+    LimitsBuilder => Limits;
+    members {
+        path = "path", required: Path;
+        name = "name", required: Text0To3;
+        seq = "seq", required: i64;
+        ratio = "ratio", optional: f64;
+        priority = "priority", optional: LimitsPriority;
+        done = "done", optional: rt::True;
+        when = "when", required: DateTime;
+        refs = "refs", optional: Vec<LimitsRef>;
     }
 }
 rt::object!(Limits, LimitsBuilder);
-impl serde::Serialize for Limits {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use serde::ser::SerializeMap as _;
-        let mut map = s.serialize_map(None)?;
-        rt::serialize_members(
-            &mut map,
-            &self.__order,
-            8u16,
-            ::core::iter::empty::<(&str, &serde_json::Value)>(),
-            |i, map| match i {
-                0u16 => map.serialize_entry("path", &self.path),
-                1u16 => map.serialize_entry("name", &self.name),
-                2u16 => map.serialize_entry("seq", &self.seq),
-                3u16 => rt::optional_entry(map, "ratio", &self.ratio),
-                4u16 => rt::optional_entry(map, "priority", &self.priority),
-                5u16 => rt::optional_entry(map, "done", &self.done),
-                6u16 => map.serialize_entry("when", &self.when),
-                7u16 => rt::optional_entry(map, "refs", &self.refs),
-                _ => Ok(()),
-            },
-        )?;
-        map.end()
+rt::members! {
+    Limits(8u16) closed;
+    members {
+        "path" => path @ 0u16, required;
+        "name" => name @ 1u16, required;
+        "seq" => seq @ 2u16, required;
+        "ratio" => ratio @ 3u16, optional;
+        "priority" => priority @ 4u16, optional;
+        "done" => done @ 5u16, optional;
+        "when" => when @ 6u16, required;
+        "refs" => refs @ 7u16, optional;
     }
 }
-impl rt::DecodeMembers for Limits {
-    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-    ) -> ::core::result::Result<Limits, __A::Error> {
-        let mut __m_path: ::core::option::Option<Path> = None;
-        let mut __m_name: ::core::option::Option<Text0To3> = None;
-        let mut __m_seq: ::core::option::Option<i64> = None;
-        let mut __m_ratio: ::core::option::Option<f64> = None;
-        let mut __m_priority: ::core::option::Option<LimitsPriority> = None;
-        let mut __m_done: ::core::option::Option<rt::True> = None;
-        let mut __m_when: ::core::option::Option<DateTime> = None;
-        let mut __m_refs: ::core::option::Option<Vec<LimitsRef>> = None;
-        let mut __order_seen = rt::OrderRecorder::new();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "path" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_path,
-                        "path",
-                        rt::TypeSeed::<Path>::new(),
-                    )?;
-                    __order_seen.push(0u16);
-                }
-                "name" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_name,
-                        "name",
-                        rt::TypeSeed::<Text0To3>::new(),
-                    )?;
-                    __order_seen.push(1u16);
-                }
-                "seq" => {
-                    rt::once(&mut map, &mut __m_seq, "seq", rt::IntSeed(&INT_0))?;
-                    __order_seen.push(2u16);
-                }
-                "ratio" => {
-                    rt::once(&mut map, &mut __m_ratio, "ratio", rt::NumSeed(&NUM_0))?;
-                    __order_seen.push(3u16);
-                }
-                "priority" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_priority,
-                        "priority",
-                        rt::TypeSeed::<LimitsPriority>::new(),
-                    )?;
-                    __order_seen.push(4u16);
-                }
-                "done" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_done,
-                        "done",
-                        rt::TypeSeed::<rt::True>::new(),
-                    )?;
-                    __order_seen.push(5u16);
-                }
-                "when" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_when,
-                        "when",
-                        rt::TypeSeed::<DateTime>::new(),
-                    )?;
-                    __order_seen.push(6u16);
-                }
-                "refs" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_refs,
-                        "refs",
-                        rt::VecSeed {
-                            item: rt::TypeSeed::<LimitsRef>::new(),
-                            min: Some(1u64),
-                            max: Some(3u64),
-                            unique: true,
-                        },
-                    )?;
-                    __order_seen.push(7u16);
-                }
-                other => {
-                    let msg = format!("unknown member `{other}` is not allowed");
-                    map.next_value_seed(
-                        rt::Reject(
-                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
-                        ),
-                    )?;
-                }
-            }
-        }
-        let path = rt::required::<_, __A::Error>(__m_path, "path")?;
-        let name = rt::required::<_, __A::Error>(__m_name, "name")?;
-        let seq = rt::required::<_, __A::Error>(__m_seq, "seq")?;
-        let ratio = __m_ratio;
-        let priority = __m_priority;
-        let done = __m_done;
-        let when = rt::required::<_, __A::Error>(__m_when, "when")?;
-        let refs = __m_refs;
-        let value = Limits {
-            path,
-            name,
-            seq,
-            ratio,
-            priority,
-            done,
-            when,
-            refs,
-            __order: __order_seen.finish(),
+rt::decode_members! {
+    Limits(map, pre, key, __order_seen, value);
+    slots {
+        __m_path: Path;
+        __m_name: Text0To3;
+        __m_seq: i64;
+        __m_ratio: f64;
+        __m_priority: LimitsPriority;
+        __m_done: rt::True;
+        __m_when: DateTime;
+        __m_refs: Vec<LimitsRef>;
+    }
+    read {
+        "path" => __m_path @ 0u16: rt::TypeSeed::<Path>::new();
+        "name" => __m_name @ 1u16: rt::TypeSeed::<Text0To3>::new();
+        "seq" => __m_seq @ 2u16: rt::IntSeed(&INT_0);
+        "ratio" => __m_ratio @ 3u16: rt::NumSeed(&NUM_0);
+        "priority" => __m_priority @ 4u16: rt::TypeSeed::<LimitsPriority>::new();
+        "done" => __m_done @ 5u16: rt::TypeSeed::<rt::True>::new();
+        "when" => __m_when @ 6u16: rt::TypeSeed::<DateTime>::new();
+        "refs" => __m_refs @ 7u16: rt::VecSeed {
+            item: rt::TypeSeed::<LimitsRef>::new(),
+            min: Some(1u64),
+            max: Some(3u64),
+            unique: true,
         };
-        Ok(value)
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        path = __m_path, "path";
+        name = __m_name, "name";
+        seq = __m_seq, "seq";
+        when = __m_when, "when";
+    }
+    value {
+        path;
+        name;
+        seq;
+        ratio: __m_ratio;
+        priority: __m_priority;
+        done: __m_done;
+        when;
+        refs: __m_refs;
     }
 }
-impl rt::VerifyMembers for Limits {
-    const EXPECTING: &'static str = "an object (Limits)";
-    #[allow(unused_mut)]
-    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-        refine: ::core::option::Option<rt::MemberCheck>,
-    ) -> ::core::result::Result<(), __A::Error> {
-        let mut __m_path: ::core::option::Option<()> = None;
-        let mut __m_name: ::core::option::Option<()> = None;
-        let mut __m_seq: ::core::option::Option<()> = None;
-        let mut __m_ratio: ::core::option::Option<()> = None;
-        let mut __m_priority: ::core::option::Option<()> = None;
-        let mut __m_done: ::core::option::Option<()> = None;
-        let mut __m_when: ::core::option::Option<()> = None;
-        let mut __m_refs: ::core::option::Option<()> = None;
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "path" => {
-                    rt::once(&mut map, &mut __m_path, "path", rt::verified::<Path>())?
-                }
-                "name" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_name,
-                        "name",
-                        rt::verified::<Text0To3>(),
-                    )?
-                }
-                "seq" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_seq,
-                        "seq",
-                        rt::Verified(rt::IntSeed(&INT_0)),
-                    )?
-                }
-                "ratio" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_ratio,
-                        "ratio",
-                        rt::Verified(rt::NumSeed(&NUM_0)),
-                    )?
-                }
-                "priority" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_priority,
-                        "priority",
-                        rt::verified::<LimitsPriority>(),
-                    )?
-                }
-                "done" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_done,
-                        "done",
-                        rt::Verified(rt::TypeSeed::<rt::True>::new()),
-                    )?
-                }
-                "when" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_when,
-                        "when",
-                        rt::verified::<DateTime>(),
-                    )?
-                }
-                "refs" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_refs,
-                        "refs",
-                        rt::Verified(rt::VecSeed {
-                            item: rt::TypeSeed::<LimitsRef>::new(),
-                            min: Some(1u64),
-                            max: Some(3u64),
-                            unique: true,
-                        }),
-                    )?
-                }
-                other => {
-                    let msg = format!("unknown member `{other}` is not allowed");
-                    map.next_value_seed(
-                        rt::Reject(
-                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
-                        ),
-                    )?;
-                }
-            }
-        }
-        rt::required::<_, __A::Error>(__m_path, "path")?;
-        rt::required::<_, __A::Error>(__m_name, "name")?;
-        rt::required::<_, __A::Error>(__m_seq, "seq")?;
-        rt::required::<_, __A::Error>(__m_when, "when")?;
-        let __members = |key: &str| match key {
-            _ => rt::Probe::Absent,
-        };
-        let __view = rt::View(&__members);
-        if let Some(check) = refine {
-            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
-        }
-        Ok(())
+rt::verify_members! {
+    Limits(map, pre, refine, key, __view) "an object (Limits)";
+    slots {
+        __m_path: ();
+        __m_name: ();
+        __m_seq: ();
+        __m_ratio: ();
+        __m_priority: ();
+        __m_done: ();
+        __m_when: ();
+        __m_refs: ();
     }
-}
-impl rt::Fields for Limits {
-    fn field(&self, key: &str) -> rt::Probe<'_> {
-        match key {
-            "path" => rt::Probed::probe(&self.path),
-            "name" => rt::Probed::probe(&self.name),
-            "seq" => rt::Probed::probe(&self.seq),
-            "ratio" => rt::probe_optional(&self.ratio),
-            "priority" => rt::probe_optional(&self.priority),
-            "done" => rt::probe_optional(&self.done),
-            "when" => rt::Probed::probe(&self.when),
-            "refs" => rt::probe_optional(&self.refs),
-            _ => rt::Probe::Absent,
-        }
+    read {
+        "path" => __m_path: rt::verified::<Path>();
+        "name" => __m_name: rt::verified::<Text0To3>();
+        "seq" => __m_seq: rt::Verified(rt::IntSeed(&INT_0));
+        "ratio" => __m_ratio: rt::Verified(rt::NumSeed(&NUM_0));
+        "priority" => __m_priority: rt::verified::<LimitsPriority>();
+        "done" => __m_done: rt::Verified(rt::TypeSeed::<rt::True>::new());
+        "when" => __m_when: rt::verified::<DateTime>();
+        "refs" => __m_refs: rt::Verified(rt::VecSeed {
+            item: rt::TypeSeed::<LimitsRef>::new(),
+            min: Some(1u64),
+            max: Some(3u64),
+            unique: true,
+        });
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        _ = __m_path, "path";
+        _ = __m_name, "name";
+        _ = __m_seq, "seq";
+        _ = __m_when, "when";
     }
 }
 impl rt::Check for Limits {
@@ -498,142 +299,60 @@ pub struct LimitsRef {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-/// Builds a [`LimitsRef`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-#[derive(Debug, Clone, Default)]
-#[must_use]
-pub struct LimitsRefBuilder {
-    id: ::core::option::Option<rt::Str>,
-    __error: ::core::option::Option<rt::Failure>,
-}
-impl LimitsRefBuilder {
-    rt::setter!(id : rt::Str = "id");
-    /// The value, or the first member that failed its rule, the first required member
-    /// left unset, or the first rule the whole value breaks.
-    pub fn build(mut self) -> ::core::result::Result<LimitsRef, rt::Failure> {
-        if let Some(e) = self.__error.take() {
-            return Err(e);
-        }
-        let value = LimitsRef {
-            id: rt::Failure::needed(self.id, "id")?,
-            extra: Default::default(),
-            __order: rt::Order::default(),
-        };
-        rt::Check::check(&value)?;
-        Ok(value)
+rt::builder! {
+    LimitsRefBuilder => LimitsRef;
+    members {
+        id = "id", required: rt::Str;
+    }
+    undeclared {
+        extra;
     }
 }
 rt::object!(LimitsRef, LimitsRefBuilder);
-impl serde::Serialize for LimitsRef {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use serde::ser::SerializeMap as _;
-        let mut map = s.serialize_map(None)?;
-        rt::serialize_members(
-            &mut map,
-            &self.__order,
-            1u16,
-            self.extra.iter(),
-            |i, map| match i {
-                0u16 => map.serialize_entry("id", &self.id),
-                _ => Ok(()),
-            },
-        )?;
-        map.end()
+rt::members! {
+    LimitsRef(1u16) open extra;
+    members {
+        "id" => id @ 0u16, required;
     }
 }
-impl rt::DecodeMembers for LimitsRef {
-    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-    ) -> ::core::result::Result<LimitsRef, __A::Error> {
-        let mut __m_id: ::core::option::Option<rt::Str> = None;
+rt::decode_members! {
+    LimitsRef(map, pre, key, __order_seen, value);
+    slots {
+        __m_id: rt::Str;
+    }
+    locals {
         let mut extra = serde_json::Map::new();
-        let mut __order_seen = rt::OrderRecorder::new();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "id" => {
-                    rt::once(&mut map, &mut __m_id, "id", rt::StrSeed(&STR_0))?;
-                    __order_seen.push(0u16);
-                }
-                _ => {
-                    if extra.contains_key(key.as_str()) {
-                        return Err(rt::duplicate(&mut map, key.as_str()));
-                    }
-                    __order_seen.push(rt::EXTRA);
-                    let v = map.next_value_seed(rt::AnyValue)?;
-                    extra.insert(key.0.into_owned(), v);
-                }
-            }
-        }
-        let id = rt::required::<_, __A::Error>(__m_id, "id")?;
-        let value = LimitsRef {
-            id,
-            extra,
-            __order: __order_seen.finish(),
-        };
-        Ok(value)
+    }
+    read {
+        "id" => __m_id @ 0u16: rt::StrSeed(&STR_0);
+    }
+    arms {
+        _ => rt::keep_member(&mut map, &mut extra, key, &mut __order_seen)?,
+    }
+    required {
+        id = __m_id, "id";
+    }
+    value {
+        id;
+        extra;
     }
 }
-impl rt::VerifyMembers for LimitsRef {
-    const EXPECTING: &'static str = "an object (LimitsRef)";
-    #[allow(unused_mut)]
-    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-        refine: ::core::option::Option<rt::MemberCheck>,
-    ) -> ::core::result::Result<(), __A::Error> {
-        let mut __m_id: ::core::option::Option<()> = None;
+rt::verify_members! {
+    LimitsRef(map, pre, refine, key, __view) "an object (LimitsRef)";
+    slots {
+        __m_id: ();
+    }
+    locals {
         let mut __keys = rt::KeySet::default();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "id" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_id,
-                        "id",
-                        rt::Verified(rt::StrSeed(&STR_0)),
-                    )?
-                }
-                _ => {
-                    if let Some(k) = __keys.insert(key) {
-                        return Err(rt::duplicate(&mut map, k.as_str()));
-                    }
-                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
-                }
-            }
-        }
-        rt::required::<_, __A::Error>(__m_id, "id")?;
-        let __members = |key: &str| match key {
-            _ => rt::Probe::Absent,
-        };
-        let __view = rt::View(&__members);
-        if let Some(check) = refine {
-            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
-        }
-        Ok(())
     }
-}
-impl rt::Fields for LimitsRef {
-    fn field(&self, key: &str) -> rt::Probe<'_> {
-        match key {
-            "id" => rt::Probed::probe(&self.id),
-            other => rt::Fields::field(&self.extra, other),
-        }
+    read {
+        "id" => __m_id: rt::Verified(rt::StrSeed(&STR_0));
     }
-    fn json_object(
-        &self,
-        key: &str,
-    ) -> ::core::option::Option<
-        &serde_json::Map<::std::string::String, serde_json::Value>,
-    > {
-        match key {
-            "id" => None,
-            other => rt::Fields::json_object(&self.extra, other),
-        }
+    arms {
+        _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
+    }
+    required {
+        _ = __m_id, "id";
     }
 }
 impl rt::Check for LimitsRef {

@@ -48,165 +48,66 @@ pub struct A {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-/// Builds a [`A`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-#[derive(Debug, Clone, Default)]
-#[must_use]
-pub struct ABuilder {
-    id: ::core::option::Option<Text0To3>,
-    beta: ::core::option::Option<B>,
-    beta_id: ::core::option::Option<Id>,
-    __error: ::core::option::Option<rt::Failure>,
-}
-impl ABuilder {
-    rt::setter!(id : Text0To3 = "id");
-    rt::setter!(beta : B = "beta");
-    rt::setter!(beta_id : Id = "betaId");
-    /// The value, or the first member that failed its rule, the first required member
-    /// left unset, or the first rule the whole value breaks.
-    pub fn build(mut self) -> ::core::result::Result<A, rt::Failure> {
-        if let Some(e) = self.__error.take() {
-            return Err(e);
-        }
-        let value = A {
-            id: rt::Failure::needed(self.id, "id")?,
-            beta: rt::Failure::needed(self.beta, "beta")?,
-            beta_id: self.beta_id,
-            __order: rt::Order::default(),
-        };
-        rt::Check::check(&value)?;
-        Ok(value)
+rt::builder! {
+    ABuilder => A;
+    members {
+        id = "id", required: Text0To3;
+        beta = "beta", required: B;
+        beta_id = "betaId", optional: Id;
     }
 }
 rt::object!(A, ABuilder);
-impl serde::Serialize for A {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use serde::ser::SerializeMap as _;
-        let mut map = s.serialize_map(None)?;
-        rt::serialize_members(
-            &mut map,
-            &self.__order,
-            3u16,
-            ::core::iter::empty::<(&str, &serde_json::Value)>(),
-            |i, map| match i {
-                0u16 => map.serialize_entry("id", &self.id),
-                1u16 => map.serialize_entry("beta", &self.beta),
-                2u16 => rt::optional_entry(map, "betaId", &self.beta_id),
-                _ => Ok(()),
-            },
-        )?;
-        map.end()
+rt::members! {
+    A(3u16) closed;
+    members {
+        "id" => id @ 0u16, required;
+        "beta" => beta @ 1u16, required;
+        "betaId" => beta_id @ 2u16, optional;
     }
 }
-impl rt::DecodeMembers for A {
-    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-    ) -> ::core::result::Result<A, __A::Error> {
-        let mut __m_id: ::core::option::Option<Text0To3> = None;
-        let mut __m_beta: ::core::option::Option<B> = None;
-        let mut __m_beta_id: ::core::option::Option<Id> = None;
-        let mut __order_seen = rt::OrderRecorder::new();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "id" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_id,
-                        "id",
-                        rt::TypeSeed::<Text0To3>::new(),
-                    )?;
-                    __order_seen.push(0u16);
-                }
-                "beta" => {
-                    rt::once(&mut map, &mut __m_beta, "beta", rt::TypeSeed::<B>::new())?;
-                    __order_seen.push(1u16);
-                }
-                "betaId" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_beta_id,
-                        "betaId",
-                        rt::TypeSeed::<Id>::new(),
-                    )?;
-                    __order_seen.push(2u16);
-                }
-                other => {
-                    let msg = format!("unknown member `{other}` is not allowed");
-                    map.next_value_seed(
-                        rt::Reject(
-                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
-                        ),
-                    )?;
-                }
-            }
-        }
-        let id = rt::required::<_, __A::Error>(__m_id, "id")?;
-        let beta = rt::required::<_, __A::Error>(__m_beta, "beta")?;
-        let beta_id = __m_beta_id;
-        let value = A {
-            id,
-            beta,
-            beta_id,
-            __order: __order_seen.finish(),
-        };
-        Ok(value)
+rt::decode_members! {
+    A(map, pre, key, __order_seen, value);
+    slots {
+        __m_id: Text0To3;
+        __m_beta: B;
+        __m_beta_id: Id;
+    }
+    read {
+        "id" => __m_id @ 0u16: rt::TypeSeed::<Text0To3>::new();
+        "beta" => __m_beta @ 1u16: rt::TypeSeed::<B>::new();
+        "betaId" => __m_beta_id @ 2u16: rt::TypeSeed::<Id>::new();
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        id = __m_id, "id";
+        beta = __m_beta, "beta";
+    }
+    value {
+        id;
+        beta;
+        beta_id: __m_beta_id;
     }
 }
-impl rt::VerifyMembers for A {
-    const EXPECTING: &'static str = "an object (A)";
-    #[allow(unused_mut)]
-    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-        refine: ::core::option::Option<rt::MemberCheck>,
-    ) -> ::core::result::Result<(), __A::Error> {
-        let mut __m_id: ::core::option::Option<()> = None;
-        let mut __m_beta: ::core::option::Option<()> = None;
-        let mut __m_beta_id: ::core::option::Option<()> = None;
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "id" => {
-                    rt::once(&mut map, &mut __m_id, "id", rt::verified::<Text0To3>())?
-                }
-                "beta" => rt::once(&mut map, &mut __m_beta, "beta", rt::verified::<B>())?,
-                "betaId" => {
-                    rt::once(&mut map, &mut __m_beta_id, "betaId", rt::verified::<Id>())?
-                }
-                other => {
-                    let msg = format!("unknown member `{other}` is not allowed");
-                    map.next_value_seed(
-                        rt::Reject(
-                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
-                        ),
-                    )?;
-                }
-            }
-        }
-        rt::required::<_, __A::Error>(__m_id, "id")?;
-        rt::required::<_, __A::Error>(__m_beta, "beta")?;
-        let __members = |key: &str| match key {
-            _ => rt::Probe::Absent,
-        };
-        let __view = rt::View(&__members);
-        if let Some(check) = refine {
-            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
-        }
-        Ok(())
+rt::verify_members! {
+    A(map, pre, refine, key, __view) "an object (A)";
+    slots {
+        __m_id: ();
+        __m_beta: ();
+        __m_beta_id: ();
     }
-}
-impl rt::Fields for A {
-    fn field(&self, key: &str) -> rt::Probe<'_> {
-        match key {
-            "id" => rt::Probed::probe(&self.id),
-            "beta" => rt::Probed::probe(&self.beta),
-            "betaId" => rt::probe_optional(&self.beta_id),
-            _ => rt::Probe::Absent,
-        }
+    read {
+        "id" => __m_id: rt::verified::<Text0To3>();
+        "beta" => __m_beta: rt::verified::<B>();
+        "betaId" => __m_beta_id: rt::verified::<Id>();
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        _ = __m_id, "id";
+        _ = __m_beta, "beta";
     }
 }
 impl rt::Check for A {
@@ -228,135 +129,60 @@ pub struct B {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-/// Builds a [`B`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-#[derive(Debug, Clone, Default)]
-#[must_use]
-pub struct BBuilder {
-    id: ::core::option::Option<Id>,
-    __error: ::core::option::Option<rt::Failure>,
-}
-impl BBuilder {
-    rt::setter!(id : Id = "id");
-    /// The value, or the first member that failed its rule, the first required member
-    /// left unset, or the first rule the whole value breaks.
-    pub fn build(mut self) -> ::core::result::Result<B, rt::Failure> {
-        if let Some(e) = self.__error.take() {
-            return Err(e);
-        }
-        let value = B {
-            id: rt::Failure::needed(self.id, "id")?,
-            extra: Default::default(),
-            __order: rt::Order::default(),
-        };
-        rt::Check::check(&value)?;
-        Ok(value)
+rt::builder! {
+    BBuilder => B;
+    members {
+        id = "id", required: Id;
+    }
+    undeclared {
+        extra;
     }
 }
 rt::object!(B, BBuilder);
-impl serde::Serialize for B {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use serde::ser::SerializeMap as _;
-        let mut map = s.serialize_map(None)?;
-        rt::serialize_members(
-            &mut map,
-            &self.__order,
-            1u16,
-            self.extra.iter(),
-            |i, map| match i {
-                0u16 => map.serialize_entry("id", &self.id),
-                _ => Ok(()),
-            },
-        )?;
-        map.end()
+rt::members! {
+    B(1u16) open extra;
+    members {
+        "id" => id @ 0u16, required;
     }
 }
-impl rt::DecodeMembers for B {
-    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-    ) -> ::core::result::Result<B, __A::Error> {
-        let mut __m_id: ::core::option::Option<Id> = None;
+rt::decode_members! {
+    B(map, pre, key, __order_seen, value);
+    slots {
+        __m_id: Id;
+    }
+    locals {
         let mut extra = serde_json::Map::new();
-        let mut __order_seen = rt::OrderRecorder::new();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "id" => {
-                    rt::once(&mut map, &mut __m_id, "id", rt::TypeSeed::<Id>::new())?;
-                    __order_seen.push(0u16);
-                }
-                _ => {
-                    if extra.contains_key(key.as_str()) {
-                        return Err(rt::duplicate(&mut map, key.as_str()));
-                    }
-                    __order_seen.push(rt::EXTRA);
-                    let v = map.next_value_seed(rt::AnyValue)?;
-                    extra.insert(key.0.into_owned(), v);
-                }
-            }
-        }
-        let id = rt::required::<_, __A::Error>(__m_id, "id")?;
-        let value = B {
-            id,
-            extra,
-            __order: __order_seen.finish(),
-        };
-        Ok(value)
+    }
+    read {
+        "id" => __m_id @ 0u16: rt::TypeSeed::<Id>::new();
+    }
+    arms {
+        _ => rt::keep_member(&mut map, &mut extra, key, &mut __order_seen)?,
+    }
+    required {
+        id = __m_id, "id";
+    }
+    value {
+        id;
+        extra;
     }
 }
-impl rt::VerifyMembers for B {
-    const EXPECTING: &'static str = "an object (B)";
-    #[allow(unused_mut)]
-    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-        refine: ::core::option::Option<rt::MemberCheck>,
-    ) -> ::core::result::Result<(), __A::Error> {
-        let mut __m_id: ::core::option::Option<()> = None;
+rt::verify_members! {
+    B(map, pre, refine, key, __view) "an object (B)";
+    slots {
+        __m_id: ();
+    }
+    locals {
         let mut __keys = rt::KeySet::default();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "id" => rt::once(&mut map, &mut __m_id, "id", rt::verified::<Id>())?,
-                _ => {
-                    if let Some(k) = __keys.insert(key) {
-                        return Err(rt::duplicate(&mut map, k.as_str()));
-                    }
-                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
-                }
-            }
-        }
-        rt::required::<_, __A::Error>(__m_id, "id")?;
-        let __members = |key: &str| match key {
-            _ => rt::Probe::Absent,
-        };
-        let __view = rt::View(&__members);
-        if let Some(check) = refine {
-            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
-        }
-        Ok(())
     }
-}
-impl rt::Fields for B {
-    fn field(&self, key: &str) -> rt::Probe<'_> {
-        match key {
-            "id" => rt::Probed::probe(&self.id),
-            other => rt::Fields::field(&self.extra, other),
-        }
+    read {
+        "id" => __m_id: rt::verified::<Id>();
     }
-    fn json_object(
-        &self,
-        key: &str,
-    ) -> ::core::option::Option<
-        &serde_json::Map<::std::string::String, serde_json::Value>,
-    > {
-        match key {
-            "id" => None,
-            other => rt::Fields::json_object(&self.extra, other),
-        }
+    arms {
+        _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
+    }
+    required {
+        _ = __m_id, "id";
     }
 }
 impl rt::Check for B {

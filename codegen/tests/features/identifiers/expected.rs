@@ -47,183 +47,77 @@ pub struct Catalog {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-/// Builds a [`Catalog`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-#[derive(Debug, Clone, Default)]
-#[must_use]
-pub struct CatalogBuilder {
-    entries: ::core::option::Option<Vec<Entry>>,
-    owner: ::core::option::Option<Person>,
-    __error: ::core::option::Option<rt::Failure>,
-}
-impl CatalogBuilder {
-    rt::setter!(entries : Vec < Entry > = "entries");
-    rt::setter!(owner : Person = "owner");
-    /// The value, or the first member that failed its rule, the first required member
-    /// left unset, or the first rule the whole value breaks.
-    pub fn build(mut self) -> ::core::result::Result<Catalog, rt::Failure> {
-        if let Some(e) = self.__error.take() {
-            return Err(e);
-        }
-        let value = Catalog {
-            entries: rt::Failure::needed(self.entries, "entries")?,
-            owner: self.owner,
-            extra: Default::default(),
-            __order: rt::Order::default(),
-        };
-        rt::Check::check(&value)?;
-        Ok(value)
+rt::builder! {
+    CatalogBuilder => Catalog;
+    members {
+        entries = "entries", required: Vec<Entry>;
+        owner = "owner", optional: Person;
+    }
+    undeclared {
+        extra;
     }
 }
 rt::object!(Catalog, CatalogBuilder);
-impl serde::Serialize for Catalog {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use serde::ser::SerializeMap as _;
-        let mut map = s.serialize_map(None)?;
-        rt::serialize_members(
-            &mut map,
-            &self.__order,
-            2u16,
-            self.extra.iter(),
-            |i, map| match i {
-                0u16 => map.serialize_entry("entries", &self.entries),
-                1u16 => rt::optional_entry(map, "owner", &self.owner),
-                _ => Ok(()),
-            },
-        )?;
-        map.end()
+rt::members! {
+    Catalog(2u16) open extra;
+    members {
+        "entries" => entries @ 0u16, required;
+        "owner" => owner @ 1u16, optional;
     }
 }
-impl rt::DecodeMembers for Catalog {
-    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-    ) -> ::core::result::Result<Catalog, __A::Error> {
-        let mut __m_entries: ::core::option::Option<Vec<Entry>> = None;
-        let mut __m_owner: ::core::option::Option<Person> = None;
+rt::decode_members! {
+    Catalog(map, pre, key, __order_seen, value);
+    slots {
+        __m_entries: Vec<Entry>;
+        __m_owner: Person;
+    }
+    locals {
         let mut extra = serde_json::Map::new();
-        let mut __order_seen = rt::OrderRecorder::new();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "entries" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_entries,
-                        "entries",
-                        rt::VecSeed {
-                            item: rt::TypeSeed::<Entry>::new(),
-                            min: None,
-                            max: None,
-                            unique: false,
-                        },
-                    )?;
-                    __order_seen.push(0u16);
-                }
-                "owner" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_owner,
-                        "owner",
-                        rt::TypeSeed::<Person>::new(),
-                    )?;
-                    __order_seen.push(1u16);
-                }
-                _ => {
-                    if extra.contains_key(key.as_str()) {
-                        return Err(rt::duplicate(&mut map, key.as_str()));
-                    }
-                    __order_seen.push(rt::EXTRA);
-                    let v = map.next_value_seed(rt::AnyValue)?;
-                    extra.insert(key.0.into_owned(), v);
-                }
-            }
-        }
-        let entries = rt::required::<_, __A::Error>(__m_entries, "entries")?;
-        let owner = __m_owner;
-        let value = Catalog {
-            entries,
-            owner,
-            extra,
-            __order: __order_seen.finish(),
+    }
+    read {
+        "entries" => __m_entries @ 0u16: rt::VecSeed {
+            item: rt::TypeSeed::<Entry>::new(),
+            min: None,
+            max: None,
+            unique: false,
         };
-        Ok(value)
+        "owner" => __m_owner @ 1u16: rt::TypeSeed::<Person>::new();
+    }
+    arms {
+        _ => rt::keep_member(&mut map, &mut extra, key, &mut __order_seen)?,
+    }
+    required {
+        entries = __m_entries, "entries";
+    }
+    value {
+        entries;
+        owner: __m_owner;
+        extra;
     }
 }
-impl rt::VerifyMembers for Catalog {
-    const EXPECTING: &'static str = "an object (Catalog)";
-    #[allow(unused_mut)]
-    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-        refine: ::core::option::Option<rt::MemberCheck>,
-    ) -> ::core::result::Result<(), __A::Error> {
-        let mut __m_entries: ::core::option::Option<()> = None;
-        let mut __m_owner: ::core::option::Option<()> = None;
+rt::verify_members! {
+    Catalog(map, pre, refine, key, __view) "an object (Catalog)";
+    slots {
+        __m_entries: ();
+        __m_owner: ();
+    }
+    locals {
         let mut __keys = rt::KeySet::default();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "entries" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_entries,
-                        "entries",
-                        rt::Verified(rt::VecSeed {
-                            item: rt::TypeSeed::<Entry>::new(),
-                            min: None,
-                            max: None,
-                            unique: false,
-                        }),
-                    )?
-                }
-                "owner" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_owner,
-                        "owner",
-                        rt::verified::<Person>(),
-                    )?
-                }
-                _ => {
-                    if let Some(k) = __keys.insert(key) {
-                        return Err(rt::duplicate(&mut map, k.as_str()));
-                    }
-                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
-                }
-            }
-        }
-        rt::required::<_, __A::Error>(__m_entries, "entries")?;
-        let __members = |key: &str| match key {
-            _ => rt::Probe::Absent,
-        };
-        let __view = rt::View(&__members);
-        if let Some(check) = refine {
-            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
-        }
-        Ok(())
     }
-}
-impl rt::Fields for Catalog {
-    fn field(&self, key: &str) -> rt::Probe<'_> {
-        match key {
-            "entries" => rt::Probed::probe(&self.entries),
-            "owner" => rt::probe_optional(&self.owner),
-            other => rt::Fields::field(&self.extra, other),
-        }
+    read {
+        "entries" => __m_entries: rt::Verified(rt::VecSeed {
+            item: rt::TypeSeed::<Entry>::new(),
+            min: None,
+            max: None,
+            unique: false,
+        });
+        "owner" => __m_owner: rt::verified::<Person>();
     }
-    fn json_object(
-        &self,
-        key: &str,
-    ) -> ::core::option::Option<
-        &serde_json::Map<::std::string::String, serde_json::Value>,
-    > {
-        match key {
-            "entries" | "owner" => None,
-            other => rt::Fields::json_object(&self.extra, other),
-        }
+    arms {
+        _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
+    }
+    required {
+        _ = __m_entries, "entries";
     }
 }
 impl rt::Check for Catalog {
@@ -279,208 +173,81 @@ pub struct Entry {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-/// Builds a [`Entry`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-#[derive(Debug, Clone, Default)]
-#[must_use]
-pub struct EntryBuilder {
-    sku: ::core::option::Option<Sku>,
-    price: ::core::option::Option<rt::Integer>,
-    order_seen: ::core::option::Option<rt::Integer>,
-    keys: ::core::option::Option<rt::Str>,
-    __error: ::core::option::Option<rt::Failure>,
-}
-impl EntryBuilder {
-    rt::setter!(sku : Sku = "sku");
-    rt::setter!(price : rt::Integer = "price");
-    rt::setter!(order_seen : rt::Integer = "orderSeen");
-    rt::setter!(keys : rt::Str = "keys");
-    /// The value, or the first member that failed its rule, the first required member
-    /// left unset, or the first rule the whole value breaks.
-    pub fn build(mut self) -> ::core::result::Result<Entry, rt::Failure> {
-        if let Some(e) = self.__error.take() {
-            return Err(e);
-        }
-        let value = Entry {
-            sku: rt::Failure::needed(self.sku, "sku")?,
-            price: self.price,
-            order_seen: self.order_seen,
-            keys: self.keys,
-            extra: Default::default(),
-            __order: rt::Order::default(),
-        };
-        rt::Check::check(&value)?;
-        Ok(value)
+rt::builder! {
+    EntryBuilder => Entry;
+    members {
+        sku = "sku", required: Sku;
+        price = "price", optional: rt::Integer;
+        order_seen = "orderSeen", optional: rt::Integer;
+        keys = "keys", optional: rt::Str;
+    }
+    undeclared {
+        extra;
     }
 }
 rt::object!(Entry, EntryBuilder);
-impl serde::Serialize for Entry {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use serde::ser::SerializeMap as _;
-        let mut map = s.serialize_map(None)?;
-        rt::serialize_members(
-            &mut map,
-            &self.__order,
-            4u16,
-            self.extra.iter(),
-            |i, map| match i {
-                0u16 => map.serialize_entry("sku", &self.sku),
-                1u16 => rt::optional_entry(map, "price", &self.price),
-                2u16 => rt::optional_entry(map, "orderSeen", &self.order_seen),
-                3u16 => rt::optional_entry(map, "keys", &self.keys),
-                _ => Ok(()),
-            },
-        )?;
-        map.end()
+rt::members! {
+    Entry(4u16) open extra;
+    members {
+        "sku" => sku @ 0u16, required;
+        "price" => price @ 1u16, optional;
+        "orderSeen" => order_seen @ 2u16, optional;
+        "keys" => keys @ 3u16, optional;
     }
 }
-impl rt::DecodeMembers for Entry {
-    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-    ) -> ::core::result::Result<Entry, __A::Error> {
-        let mut __m_sku: ::core::option::Option<Sku> = None;
-        let mut __m_price: ::core::option::Option<rt::Integer> = None;
-        let mut __m_order_seen: ::core::option::Option<rt::Integer> = None;
-        let mut __m_keys: ::core::option::Option<rt::Str> = None;
+rt::decode_members! {
+    Entry(map, pre, key, __order_seen, value);
+    slots {
+        __m_sku: Sku;
+        __m_price: rt::Integer;
+        __m_order_seen: rt::Integer;
+        __m_keys: rt::Str;
+    }
+    locals {
         let mut extra = serde_json::Map::new();
-        let mut __order_seen = rt::OrderRecorder::new();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "sku" => {
-                    rt::once(&mut map, &mut __m_sku, "sku", rt::TypeSeed::<Sku>::new())?;
-                    __order_seen.push(0u16);
-                }
-                "price" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_price,
-                        "price",
-                        rt::IntegerSeed(&INT_0),
-                    )?;
-                    __order_seen.push(1u16);
-                }
-                "orderSeen" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_order_seen,
-                        "orderSeen",
-                        rt::IntegerSeed(&INT_1),
-                    )?;
-                    __order_seen.push(2u16);
-                }
-                "keys" => {
-                    rt::once(&mut map, &mut __m_keys, "keys", rt::StrSeed(&STR_0))?;
-                    __order_seen.push(3u16);
-                }
-                _ => {
-                    if extra.contains_key(key.as_str()) {
-                        return Err(rt::duplicate(&mut map, key.as_str()));
-                    }
-                    __order_seen.push(rt::EXTRA);
-                    let v = map.next_value_seed(rt::AnyValue)?;
-                    extra.insert(key.0.into_owned(), v);
-                }
-            }
-        }
-        let sku = rt::required::<_, __A::Error>(__m_sku, "sku")?;
-        let price = __m_price;
-        let order_seen = __m_order_seen;
-        let keys = __m_keys;
-        let value = Entry {
-            sku,
-            price,
-            order_seen,
-            keys,
-            extra,
-            __order: __order_seen.finish(),
-        };
-        Ok(value)
+    }
+    read {
+        "sku" => __m_sku @ 0u16: rt::TypeSeed::<Sku>::new();
+        "price" => __m_price @ 1u16: rt::IntegerSeed(&INT_0);
+        "orderSeen" => __m_order_seen @ 2u16: rt::IntegerSeed(&INT_1);
+        "keys" => __m_keys @ 3u16: rt::StrSeed(&STR_0);
+    }
+    arms {
+        _ => rt::keep_member(&mut map, &mut extra, key, &mut __order_seen)?,
+    }
+    required {
+        sku = __m_sku, "sku";
+    }
+    value {
+        sku;
+        price: __m_price;
+        order_seen: __m_order_seen;
+        keys: __m_keys;
+        extra;
     }
 }
-impl rt::VerifyMembers for Entry {
-    const EXPECTING: &'static str = "an object (Entry)";
-    #[allow(unused_mut)]
-    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-        refine: ::core::option::Option<rt::MemberCheck>,
-    ) -> ::core::result::Result<(), __A::Error> {
-        let mut __m_sku: ::core::option::Option<()> = None;
-        let mut __m_price: ::core::option::Option<()> = None;
-        let mut __m_order_seen: ::core::option::Option<()> = None;
-        let mut __m_keys: ::core::option::Option<()> = None;
+rt::verify_members! {
+    Entry(map, pre, refine, key, __view) "an object (Entry)";
+    slots {
+        __m_sku: ();
+        __m_price: ();
+        __m_order_seen: ();
+        __m_keys: ();
+    }
+    locals {
         let mut __keys = rt::KeySet::default();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "sku" => rt::once(&mut map, &mut __m_sku, "sku", rt::verified::<Sku>())?,
-                "price" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_price,
-                        "price",
-                        rt::Verified(rt::IntegerSeed(&INT_0)),
-                    )?
-                }
-                "orderSeen" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_order_seen,
-                        "orderSeen",
-                        rt::Verified(rt::IntegerSeed(&INT_1)),
-                    )?
-                }
-                "keys" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_keys,
-                        "keys",
-                        rt::Verified(rt::StrSeed(&STR_0)),
-                    )?
-                }
-                _ => {
-                    if let Some(k) = __keys.insert(key) {
-                        return Err(rt::duplicate(&mut map, k.as_str()));
-                    }
-                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
-                }
-            }
-        }
-        rt::required::<_, __A::Error>(__m_sku, "sku")?;
-        let __members = |key: &str| match key {
-            _ => rt::Probe::Absent,
-        };
-        let __view = rt::View(&__members);
-        if let Some(check) = refine {
-            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
-        }
-        Ok(())
     }
-}
-impl rt::Fields for Entry {
-    fn field(&self, key: &str) -> rt::Probe<'_> {
-        match key {
-            "sku" => rt::Probed::probe(&self.sku),
-            "price" => rt::probe_optional(&self.price),
-            "orderSeen" => rt::probe_optional(&self.order_seen),
-            "keys" => rt::probe_optional(&self.keys),
-            other => rt::Fields::field(&self.extra, other),
-        }
+    read {
+        "sku" => __m_sku: rt::verified::<Sku>();
+        "price" => __m_price: rt::Verified(rt::IntegerSeed(&INT_0));
+        "orderSeen" => __m_order_seen: rt::Verified(rt::IntegerSeed(&INT_1));
+        "keys" => __m_keys: rt::Verified(rt::StrSeed(&STR_0));
     }
-    fn json_object(
-        &self,
-        key: &str,
-    ) -> ::core::option::Option<
-        &serde_json::Map<::std::string::String, serde_json::Value>,
-    > {
-        match key {
-            "sku" | "price" | "orderSeen" | "keys" => None,
-            other => rt::Fields::json_object(&self.extra, other),
-        }
+    arms {
+        _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
+    }
+    required {
+        _ = __m_sku, "sku";
     }
 }
 impl rt::Check for Entry {
@@ -523,147 +290,60 @@ pub struct Person {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-/// Builds a [`Person`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-#[derive(Debug, Clone, Default)]
-#[must_use]
-pub struct PersonBuilder {
-    name: ::core::option::Option<Text1To40>,
-    __error: ::core::option::Option<rt::Failure>,
-}
-impl PersonBuilder {
-    rt::setter!(name : Text1To40 = "name");
-    /// The value, or the first member that failed its rule, the first required member
-    /// left unset, or the first rule the whole value breaks.
-    pub fn build(mut self) -> ::core::result::Result<Person, rt::Failure> {
-        if let Some(e) = self.__error.take() {
-            return Err(e);
-        }
-        let value = Person {
-            name: rt::Failure::needed(self.name, "name")?,
-            extra: Default::default(),
-            __order: rt::Order::default(),
-        };
-        rt::Check::check(&value)?;
-        Ok(value)
+rt::builder! {
+    PersonBuilder => Person;
+    members {
+        name = "name", required: Text1To40;
+    }
+    undeclared {
+        extra;
     }
 }
 rt::object!(Person, PersonBuilder);
-impl serde::Serialize for Person {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use serde::ser::SerializeMap as _;
-        let mut map = s.serialize_map(None)?;
-        rt::serialize_members(
-            &mut map,
-            &self.__order,
-            1u16,
-            self.extra.iter(),
-            |i, map| match i {
-                0u16 => map.serialize_entry("name", &self.name),
-                _ => Ok(()),
-            },
-        )?;
-        map.end()
+rt::members! {
+    Person(1u16) open extra;
+    members {
+        "name" => name @ 0u16, required;
     }
 }
-impl rt::DecodeMembers for Person {
-    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-    ) -> ::core::result::Result<Person, __A::Error> {
-        let mut __m_name: ::core::option::Option<Text1To40> = None;
+rt::decode_members! {
+    Person(map, pre, key, __order_seen, value);
+    slots {
+        __m_name: Text1To40;
+    }
+    locals {
         let mut extra = serde_json::Map::new();
-        let mut __order_seen = rt::OrderRecorder::new();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "name" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_name,
-                        "name",
-                        rt::TypeSeed::<Text1To40>::new(),
-                    )?;
-                    __order_seen.push(0u16);
-                }
-                _ => {
-                    if extra.contains_key(key.as_str()) {
-                        return Err(rt::duplicate(&mut map, key.as_str()));
-                    }
-                    __order_seen.push(rt::EXTRA);
-                    let v = map.next_value_seed(rt::AnyValue)?;
-                    extra.insert(key.0.into_owned(), v);
-                }
-            }
-        }
-        let name = rt::required::<_, __A::Error>(__m_name, "name")?;
-        let value = Person {
-            name,
-            extra,
-            __order: __order_seen.finish(),
-        };
-        Ok(value)
+    }
+    read {
+        "name" => __m_name @ 0u16: rt::TypeSeed::<Text1To40>::new();
+    }
+    arms {
+        _ => rt::keep_member(&mut map, &mut extra, key, &mut __order_seen)?,
+    }
+    required {
+        name = __m_name, "name";
+    }
+    value {
+        name;
+        extra;
     }
 }
-impl rt::VerifyMembers for Person {
-    const EXPECTING: &'static str = "an object (Person)";
-    #[allow(unused_mut)]
-    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-        refine: ::core::option::Option<rt::MemberCheck>,
-    ) -> ::core::result::Result<(), __A::Error> {
-        let mut __m_name: ::core::option::Option<()> = None;
+rt::verify_members! {
+    Person(map, pre, refine, key, __view) "an object (Person)";
+    slots {
+        __m_name: ();
+    }
+    locals {
         let mut __keys = rt::KeySet::default();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "name" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_name,
-                        "name",
-                        rt::verified::<Text1To40>(),
-                    )?
-                }
-                _ => {
-                    if let Some(k) = __keys.insert(key) {
-                        return Err(rt::duplicate(&mut map, k.as_str()));
-                    }
-                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
-                }
-            }
-        }
-        rt::required::<_, __A::Error>(__m_name, "name")?;
-        let __members = |key: &str| match key {
-            _ => rt::Probe::Absent,
-        };
-        let __view = rt::View(&__members);
-        if let Some(check) = refine {
-            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
-        }
-        Ok(())
     }
-}
-impl rt::Fields for Person {
-    fn field(&self, key: &str) -> rt::Probe<'_> {
-        match key {
-            "name" => rt::Probed::probe(&self.name),
-            other => rt::Fields::field(&self.extra, other),
-        }
+    read {
+        "name" => __m_name: rt::verified::<Text1To40>();
     }
-    fn json_object(
-        &self,
-        key: &str,
-    ) -> ::core::option::Option<
-        &serde_json::Map<::std::string::String, serde_json::Value>,
-    > {
-        match key {
-            "name" => None,
-            other => rt::Fields::json_object(&self.extra, other),
-        }
+    arms {
+        _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
+    }
+    required {
+        _ = __m_name, "name";
     }
 }
 impl rt::Check for Person {

@@ -31,134 +31,50 @@ pub struct Answers {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-/// Builds a [`Answers`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-#[derive(Debug, Clone, Default)]
-#[must_use]
-pub struct AnswersBuilder {
-    answers: ::core::option::Option<AnswersAnswers>,
-    __error: ::core::option::Option<rt::Failure>,
-}
-impl AnswersBuilder {
-    rt::setter!(answers : AnswersAnswers = "answers");
-    /// The value, or the first member that failed its rule, the first required member
-    /// left unset, or the first rule the whole value breaks.
-    pub fn build(mut self) -> ::core::result::Result<Answers, rt::Failure> {
-        if let Some(e) = self.__error.take() {
-            return Err(e);
-        }
-        let value = Answers {
-            answers: rt::Failure::needed(self.answers, "answers")?,
-            __order: rt::Order::default(),
-        };
-        rt::Check::check(&value)?;
-        Ok(value)
+rt::builder! {
+    AnswersBuilder => Answers;
+    members {
+        answers = "answers", required: AnswersAnswers;
     }
 }
 rt::object!(Answers, AnswersBuilder);
-impl serde::Serialize for Answers {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use serde::ser::SerializeMap as _;
-        let mut map = s.serialize_map(None)?;
-        rt::serialize_members(
-            &mut map,
-            &self.__order,
-            1u16,
-            ::core::iter::empty::<(&str, &serde_json::Value)>(),
-            |i, map| match i {
-                0u16 => map.serialize_entry("answers", &self.answers),
-                _ => Ok(()),
-            },
-        )?;
-        map.end()
+rt::members! {
+    Answers(1u16) closed;
+    members {
+        "answers" => answers @ 0u16, required;
     }
 }
-impl rt::DecodeMembers for Answers {
-    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-    ) -> ::core::result::Result<Answers, __A::Error> {
-        let mut __m_answers: ::core::option::Option<AnswersAnswers> = None;
-        let mut __order_seen = rt::OrderRecorder::new();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "answers" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_answers,
-                        "answers",
-                        rt::TypeSeed::<AnswersAnswers>::new(),
-                    )?;
-                    __order_seen.push(0u16);
-                }
-                other => {
-                    let msg = format!("unknown member `{other}` is not allowed");
-                    map.next_value_seed(
-                        rt::Reject(
-                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
-                        ),
-                    )?;
-                }
-            }
-        }
-        let answers = rt::required::<_, __A::Error>(__m_answers, "answers")?;
-        let value = Answers {
-            answers,
-            __order: __order_seen.finish(),
-        };
-        Ok(value)
+rt::decode_members! {
+    Answers(map, pre, key, __order_seen, value);
+    slots {
+        __m_answers: AnswersAnswers;
+    }
+    read {
+        "answers" => __m_answers @ 0u16: rt::TypeSeed::<AnswersAnswers>::new();
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        answers = __m_answers, "answers";
+    }
+    value {
+        answers;
     }
 }
-impl rt::VerifyMembers for Answers {
-    const EXPECTING: &'static str = "an object (Answers)";
-    #[allow(unused_mut)]
-    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-        refine: ::core::option::Option<rt::MemberCheck>,
-    ) -> ::core::result::Result<(), __A::Error> {
-        let mut __m_answers: ::core::option::Option<()> = None;
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "answers" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_answers,
-                        "answers",
-                        rt::verified::<AnswersAnswers>(),
-                    )?
-                }
-                other => {
-                    let msg = format!("unknown member `{other}` is not allowed");
-                    map.next_value_seed(
-                        rt::Reject(
-                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
-                        ),
-                    )?;
-                }
-            }
-        }
-        rt::required::<_, __A::Error>(__m_answers, "answers")?;
-        let __members = |key: &str| match key {
-            _ => rt::Probe::Absent,
-        };
-        let __view = rt::View(&__members);
-        if let Some(check) = refine {
-            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
-        }
-        Ok(())
+rt::verify_members! {
+    Answers(map, pre, refine, key, __view) "an object (Answers)";
+    slots {
+        __m_answers: ();
     }
-}
-impl rt::Fields for Answers {
-    fn field(&self, key: &str) -> rt::Probe<'_> {
-        match key {
-            "answers" => rt::Probed::probe(&self.answers),
-            _ => rt::Probe::Absent,
-        }
+    read {
+        "answers" => __m_answers: rt::verified::<AnswersAnswers>();
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        _ = __m_answers, "answers";
     }
 }
 impl rt::Check for Answers {
@@ -176,111 +92,50 @@ pub struct AnswersAnswers {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-/// Builds a [`AnswersAnswers`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-#[derive(Debug, Clone, Default)]
-#[must_use]
-pub struct AnswersAnswersBuilder {
-    __error: ::core::option::Option<rt::Failure>,
-}
-impl AnswersAnswersBuilder {
-    /// The value, or the first member that failed its rule, the first required member
-    /// left unset, or the first rule the whole value breaks.
-    pub fn build(mut self) -> ::core::result::Result<AnswersAnswers, rt::Failure> {
-        if let Some(e) = self.__error.take() {
-            return Err(e);
-        }
-        let value = AnswersAnswers {
-            extra: Default::default(),
-            __order: rt::Order::default(),
-        };
-        rt::Check::check(&value)?;
-        Ok(value)
+rt::builder! {
+    AnswersAnswersBuilder => AnswersAnswers;
+    undeclared {
+        extra;
     }
 }
 rt::object!(AnswersAnswers, AnswersAnswersBuilder);
-impl serde::Serialize for AnswersAnswers {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use serde::ser::SerializeMap as _;
-        let mut map = s.serialize_map(None)?;
-        rt::serialize_members(
-            &mut map,
-            &self.__order,
-            0u16,
-            self.extra.iter(),
-            |_, _| Ok(()),
-        )?;
-        map.end()
-    }
+rt::members! {
+    AnswersAnswers(0u16) typed extra;
 }
-impl rt::DecodeMembers for AnswersAnswers {
-    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-    ) -> ::core::result::Result<AnswersAnswers, __A::Error> {
+rt::decode_members! {
+    AnswersAnswers(map, pre, key, __order_seen, value);
+    locals {
         let mut extra = indexmap::IndexMap::new();
-        let mut __order_seen = rt::OrderRecorder::new();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                _ => {
-                    if extra.contains_key(key.as_str()) {
-                        return Err(rt::duplicate(&mut map, key.as_str()));
-                    }
-                    rt::check_str::<__A::Error>(&STR_0, key.as_str())?;
-                    __order_seen.push(rt::EXTRA);
-                    let v = map
-                        .next_value_seed(rt::TypeSeed::<AnswersAnswersValue>::new())?;
-                    extra.insert(key.0.into_owned(), v);
-                }
+    }
+    arms {
+        _ => {
+            if extra.contains_key(key.as_str()) {
+                return Err(rt::duplicate(&mut map, key.as_str()));
             }
+            rt::check_str::<__A::Error>(&STR_0, key.as_str())?;
+            __order_seen.push(rt::EXTRA);
+            let v = map.next_value_seed(rt::TypeSeed::<AnswersAnswersValue>::new())?;
+            extra.insert(key.0.into_owned(), v);
         }
-        let value = AnswersAnswers {
-            extra,
-            __order: __order_seen.finish(),
-        };
-        Ok(value)
+    }
+    value {
+        extra;
     }
 }
-impl rt::VerifyMembers for AnswersAnswers {
-    const EXPECTING: &'static str = "an object (AnswersAnswers)";
-    #[allow(unused_mut)]
-    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-        refine: ::core::option::Option<rt::MemberCheck>,
-    ) -> ::core::result::Result<(), __A::Error> {
+rt::verify_members! {
+    AnswersAnswers(map, pre, refine, key, __view) "an object (AnswersAnswers)";
+    locals {
         let mut __keys = rt::KeySet::default();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                _ => {
-                    rt::check_str::<__A::Error>(&STR_0, key.as_str())?;
-                    if let Some(k) = __keys.insert(key) {
-                        return Err(rt::duplicate(&mut map, k.as_str()));
-                    }
-                    map.next_value_seed(
-                        rt::Verified(rt::TypeSeed::<AnswersAnswersValue>::new()),
-                    )?;
-                }
-            }
-        }
-        let __members = |key: &str| match key {
-            _ => rt::Probe::Absent,
-        };
-        let __view = rt::View(&__members);
-        if let Some(check) = refine {
-            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
-        }
-        Ok(())
     }
-}
-impl rt::Fields for AnswersAnswers {
-    fn field(&self, key: &str) -> rt::Probe<'_> {
-        match key {
-            other => self.extra.get(other).map_or(rt::Probe::Absent, rt::Probed::probe),
+    arms {
+        _ => {
+            rt::check_str::<__A::Error>(&STR_0, key.as_str())?;
+            rt::check_member(
+                &mut map,
+                &mut __keys,
+                key,
+                rt::Verified(rt::TypeSeed::<AnswersAnswersValue>::new()),
+            )?;
         }
     }
 }
@@ -311,129 +166,50 @@ pub struct AnswersAnswersValue {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-/// Builds a [`AnswersAnswersValue`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-#[derive(Debug, Clone, Default)]
-#[must_use]
-pub struct AnswersAnswersValueBuilder {
-    value: ::core::option::Option<rt::Str>,
-    __error: ::core::option::Option<rt::Failure>,
-}
-impl AnswersAnswersValueBuilder {
-    rt::setter!(value : rt::Str = "value");
-    /// The value, or the first member that failed its rule, the first required member
-    /// left unset, or the first rule the whole value breaks.
-    pub fn build(mut self) -> ::core::result::Result<AnswersAnswersValue, rt::Failure> {
-        if let Some(e) = self.__error.take() {
-            return Err(e);
-        }
-        let value = AnswersAnswersValue {
-            value: rt::Failure::needed(self.value, "value")?,
-            __order: rt::Order::default(),
-        };
-        rt::Check::check(&value)?;
-        Ok(value)
+rt::builder! {
+    AnswersAnswersValueBuilder => AnswersAnswersValue;
+    members {
+        value = "value", required: rt::Str;
     }
 }
 rt::object!(AnswersAnswersValue, AnswersAnswersValueBuilder);
-impl serde::Serialize for AnswersAnswersValue {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use serde::ser::SerializeMap as _;
-        let mut map = s.serialize_map(None)?;
-        rt::serialize_members(
-            &mut map,
-            &self.__order,
-            1u16,
-            ::core::iter::empty::<(&str, &serde_json::Value)>(),
-            |i, map| match i {
-                0u16 => map.serialize_entry("value", &self.value),
-                _ => Ok(()),
-            },
-        )?;
-        map.end()
+rt::members! {
+    AnswersAnswersValue(1u16) closed;
+    members {
+        "value" => value @ 0u16, required;
     }
 }
-impl rt::DecodeMembers for AnswersAnswersValue {
-    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-    ) -> ::core::result::Result<AnswersAnswersValue, __A::Error> {
-        let mut __m_value: ::core::option::Option<rt::Str> = None;
-        let mut __order_seen = rt::OrderRecorder::new();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "value" => {
-                    rt::once(&mut map, &mut __m_value, "value", rt::StrSeed(&STR_1))?;
-                    __order_seen.push(0u16);
-                }
-                other => {
-                    let msg = format!("unknown member `{other}` is not allowed");
-                    map.next_value_seed(
-                        rt::Reject(
-                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
-                        ),
-                    )?;
-                }
-            }
-        }
-        let value = rt::required::<_, __A::Error>(__m_value, "value")?;
-        let value = AnswersAnswersValue {
-            value,
-            __order: __order_seen.finish(),
-        };
-        Ok(value)
+rt::decode_members! {
+    AnswersAnswersValue(map, pre, key, __order_seen, value);
+    slots {
+        __m_value: rt::Str;
+    }
+    read {
+        "value" => __m_value @ 0u16: rt::StrSeed(&STR_1);
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        value = __m_value, "value";
+    }
+    value {
+        value;
     }
 }
-impl rt::VerifyMembers for AnswersAnswersValue {
-    const EXPECTING: &'static str = "an object (AnswersAnswersValue)";
-    #[allow(unused_mut)]
-    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-        refine: ::core::option::Option<rt::MemberCheck>,
-    ) -> ::core::result::Result<(), __A::Error> {
-        let mut __m_value: ::core::option::Option<()> = None;
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "value" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_value,
-                        "value",
-                        rt::Verified(rt::StrSeed(&STR_1)),
-                    )?
-                }
-                other => {
-                    let msg = format!("unknown member `{other}` is not allowed");
-                    map.next_value_seed(
-                        rt::Reject(
-                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
-                        ),
-                    )?;
-                }
-            }
-        }
-        rt::required::<_, __A::Error>(__m_value, "value")?;
-        let __members = |key: &str| match key {
-            _ => rt::Probe::Absent,
-        };
-        let __view = rt::View(&__members);
-        if let Some(check) = refine {
-            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
-        }
-        Ok(())
+rt::verify_members! {
+    AnswersAnswersValue(map, pre, refine, key, __view) "an object (AnswersAnswersValue)";
+    slots {
+        __m_value: ();
     }
-}
-impl rt::Fields for AnswersAnswersValue {
-    fn field(&self, key: &str) -> rt::Probe<'_> {
-        match key {
-            "value" => rt::Probed::probe(&self.value),
-            _ => rt::Probe::Absent,
-        }
+    read {
+        "value" => __m_value: rt::Verified(rt::StrSeed(&STR_1));
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        _ = __m_value, "value";
     }
 }
 impl rt::Check for AnswersAnswersValue {}

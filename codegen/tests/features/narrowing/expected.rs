@@ -43,223 +43,98 @@ pub struct Envelope {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-/// Builds a [`Envelope`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-#[derive(Debug, Clone, Default)]
-#[must_use]
-pub struct EnvelopeBuilder {
-    ref_: ::core::option::Option<Reference>,
-    more: ::core::option::Option<Vec<Reference>>,
-    merged: ::core::option::Option<EnvelopeMerged>,
-    __error: ::core::option::Option<rt::Failure>,
-}
-impl EnvelopeBuilder {
-    rt::setter!(ref_ : Reference = "ref");
-    rt::setter!(more : Vec < Reference > = "more");
-    rt::setter!(merged : EnvelopeMerged = "merged");
-    /// The value, or the first member that failed its rule, the first required member
-    /// left unset, or the first rule the whole value breaks.
-    pub fn build(mut self) -> ::core::result::Result<Envelope, rt::Failure> {
-        if let Some(e) = self.__error.take() {
-            return Err(e);
-        }
-        let value = Envelope {
-            ref_: rt::Failure::needed(self.ref_, "ref")?,
-            more: self.more,
-            merged: self.merged,
-            extra: Default::default(),
-            __order: rt::Order::default(),
-        };
-        rt::Check::check(&value)?;
-        Ok(value)
+rt::builder! {
+    EnvelopeBuilder => Envelope;
+    members {
+        ref_ = "ref", required: Reference;
+        more = "more", optional: Vec<Reference>;
+        merged = "merged", optional: EnvelopeMerged;
+    }
+    undeclared {
+        extra;
     }
 }
 rt::object!(Envelope, EnvelopeBuilder);
-impl serde::Serialize for Envelope {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use serde::ser::SerializeMap as _;
-        let mut map = s.serialize_map(None)?;
-        rt::serialize_members(
-            &mut map,
-            &self.__order,
-            3u16,
-            self.extra.iter(),
-            |i, map| match i {
-                0u16 => map.serialize_entry("ref", &self.ref_),
-                1u16 => rt::optional_entry(map, "more", &self.more),
-                2u16 => rt::optional_entry(map, "merged", &self.merged),
-                _ => Ok(()),
-            },
-        )?;
-        map.end()
+rt::members! {
+    Envelope(3u16) open extra;
+    members {
+        "ref" => ref_ @ 0u16, required;
+        "more" => more @ 1u16, optional;
+        "merged" => merged @ 2u16, optional;
     }
 }
-impl rt::DecodeMembers for Envelope {
-    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-    ) -> ::core::result::Result<Envelope, __A::Error> {
-        let mut __m_ref_: ::core::option::Option<Reference> = None;
-        let mut __m_more: ::core::option::Option<Vec<Reference>> = None;
-        let mut __m_merged: ::core::option::Option<EnvelopeMerged> = None;
+rt::decode_members! {
+    Envelope(map, pre, key, __order_seen, value);
+    slots {
+        __m_ref_: Reference;
+        __m_more: Vec<Reference>;
+        __m_merged: EnvelopeMerged;
+    }
+    locals {
         let mut extra = serde_json::Map::new();
-        let mut __order_seen = rt::OrderRecorder::new();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "ref" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_ref_,
-                        "ref",
-                        rt::RefinedSeed::<
-                            _,
-                            Reference,
-                        >::new(rt::TypeSeed::<Reference>::new(), __refine_0),
-                    )?;
-                    __order_seen.push(0u16);
-                }
-                "more" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_more,
-                        "more",
-                        rt::VecSeed {
-                            item: rt::RefinedSeed::<
-                                _,
-                                Reference,
-                            >::new(rt::TypeSeed::<Reference>::new(), __refine_1),
-                            min: None,
-                            max: None,
-                            unique: false,
-                        },
-                    )?;
-                    __order_seen.push(1u16);
-                }
-                "merged" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_merged,
-                        "merged",
-                        rt::TypeSeed::<EnvelopeMerged>::new(),
-                    )?;
-                    __order_seen.push(2u16);
-                }
-                _ => {
-                    if extra.contains_key(key.as_str()) {
-                        return Err(rt::duplicate(&mut map, key.as_str()));
-                    }
-                    __order_seen.push(rt::EXTRA);
-                    let v = map.next_value_seed(rt::AnyValue)?;
-                    extra.insert(key.0.into_owned(), v);
-                }
-            }
-        }
-        let ref_ = rt::required::<_, __A::Error>(__m_ref_, "ref")?;
-        let more = __m_more;
-        let merged = __m_merged;
-        let value = Envelope {
-            ref_,
-            more,
-            merged,
-            extra,
-            __order: __order_seen.finish(),
+    }
+    read {
+        "ref" => __m_ref_ @ 0u16: rt::RefinedSeed::<
+            _,
+            Reference,
+        >::new(rt::TypeSeed::<Reference>::new(), __refine_0);
+        "more" => __m_more @ 1u16: rt::VecSeed {
+            item: rt::RefinedSeed::<
+                _,
+                Reference,
+            >::new(rt::TypeSeed::<Reference>::new(), __refine_1),
+            min: None,
+            max: None,
+            unique: false,
         };
-        Ok(value)
+        "merged" => __m_merged @ 2u16: rt::TypeSeed::<EnvelopeMerged>::new();
+    }
+    arms {
+        _ => rt::keep_member(&mut map, &mut extra, key, &mut __order_seen)?,
+    }
+    required {
+        ref_ = __m_ref_, "ref";
+    }
+    value {
+        ref_;
+        more: __m_more;
+        merged: __m_merged;
+        extra;
     }
 }
-impl rt::VerifyMembers for Envelope {
-    const EXPECTING: &'static str = "an object (Envelope)";
-    #[allow(unused_mut)]
-    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-        refine: ::core::option::Option<rt::MemberCheck>,
-    ) -> ::core::result::Result<(), __A::Error> {
-        let mut __m_ref_: ::core::option::Option<()> = None;
-        let mut __m_more: ::core::option::Option<()> = None;
-        let mut __m_merged: ::core::option::Option<()> = None;
+rt::verify_members! {
+    Envelope(map, pre, refine, key, __view) "an object (Envelope)";
+    slots {
+        __m_ref_: ();
+        __m_more: ();
+        __m_merged: ();
+    }
+    locals {
         let mut __keys = rt::KeySet::default();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "ref" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_ref_,
-                        "ref",
-                        rt::Verified(
-                            rt::RefinedSeed::<
-                                _,
-                                Reference,
-                            >::new(rt::TypeSeed::<Reference>::new(), __refine_0),
-                        ),
-                    )?
-                }
-                "more" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_more,
-                        "more",
-                        rt::Verified(rt::VecSeed {
-                            item: rt::RefinedSeed::<
-                                _,
-                                Reference,
-                            >::new(rt::TypeSeed::<Reference>::new(), __refine_1),
-                            min: None,
-                            max: None,
-                            unique: false,
-                        }),
-                    )?
-                }
-                "merged" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_merged,
-                        "merged",
-                        rt::verified::<EnvelopeMerged>(),
-                    )?
-                }
-                _ => {
-                    if let Some(k) = __keys.insert(key) {
-                        return Err(rt::duplicate(&mut map, k.as_str()));
-                    }
-                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
-                }
-            }
-        }
-        rt::required::<_, __A::Error>(__m_ref_, "ref")?;
-        let __members = |key: &str| match key {
-            _ => rt::Probe::Absent,
-        };
-        let __view = rt::View(&__members);
-        if let Some(check) = refine {
-            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
-        }
-        Ok(())
     }
-}
-impl rt::Fields for Envelope {
-    fn field(&self, key: &str) -> rt::Probe<'_> {
-        match key {
-            "ref" => rt::Probed::probe(&self.ref_),
-            "more" => rt::probe_optional(&self.more),
-            "merged" => rt::probe_optional(&self.merged),
-            other => rt::Fields::field(&self.extra, other),
-        }
+    read {
+        "ref" => __m_ref_: rt::Verified(
+            rt::RefinedSeed::<
+                _,
+                Reference,
+            >::new(rt::TypeSeed::<Reference>::new(), __refine_0),
+        );
+        "more" => __m_more: rt::Verified(rt::VecSeed {
+            item: rt::RefinedSeed::<
+                _,
+                Reference,
+            >::new(rt::TypeSeed::<Reference>::new(), __refine_1),
+            min: None,
+            max: None,
+            unique: false,
+        });
+        "merged" => __m_merged: rt::verified::<EnvelopeMerged>();
     }
-    fn json_object(
-        &self,
-        key: &str,
-    ) -> ::core::option::Option<
-        &serde_json::Map<::std::string::String, serde_json::Value>,
-    > {
-        match key {
-            "ref" | "more" | "merged" => None,
-            other => rt::Fields::json_object(&self.extra, other),
-        }
+    arms {
+        _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
+    }
+    required {
+        _ = __m_ref_, "ref";
     }
 }
 impl rt::Check for Envelope {
@@ -318,194 +193,78 @@ pub struct Reference {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-/// Builds a [`Reference`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-#[derive(Debug, Clone, Default)]
-#[must_use]
-pub struct ReferenceBuilder {
-    kind: ::core::option::Option<ReferenceKind>,
-    id: ::core::option::Option<NonEmptyText>,
-    __error: ::core::option::Option<rt::Failure>,
-}
-impl ReferenceBuilder {
-    rt::setter!(kind : ReferenceKind = "kind");
-    rt::setter!(id : NonEmptyText = "id");
-    /// The value, or the first member that failed its rule, the first required member
-    /// left unset, or the first rule the whole value breaks.
-    pub fn build(mut self) -> ::core::result::Result<Reference, rt::Failure> {
-        if let Some(e) = self.__error.take() {
-            return Err(e);
-        }
-        let value = Reference {
-            kind: rt::Failure::needed(self.kind, "kind")?,
-            id: rt::Failure::needed(self.id, "id")?,
-            extra: Default::default(),
-            __order: rt::Order::default(),
-        };
-        rt::Check::check(&value)?;
-        Ok(value)
+rt::builder! {
+    ReferenceBuilder => Reference;
+    members {
+        kind = "kind", required: ReferenceKind;
+        id = "id", required: NonEmptyText;
+    }
+    undeclared {
+        extra;
     }
 }
 rt::object!(Reference, ReferenceBuilder);
-impl serde::Serialize for Reference {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use serde::ser::SerializeMap as _;
-        let mut map = s.serialize_map(None)?;
-        rt::serialize_members(
-            &mut map,
-            &self.__order,
-            2u16,
-            self.extra.iter(),
-            |i, map| match i {
-                0u16 => map.serialize_entry("kind", &self.kind),
-                1u16 => map.serialize_entry("id", &self.id),
-                _ => Ok(()),
-            },
-        )?;
-        map.end()
+rt::members! {
+    Reference(2u16) open extra;
+    members {
+        "kind" => kind @ 0u16, required;
+        "id" => id @ 1u16, required;
     }
 }
-impl rt::DecodeMembers for Reference {
-    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-    ) -> ::core::result::Result<Reference, __A::Error> {
-        let mut __m_kind: ::core::option::Option<ReferenceKind> = None;
-        let mut __m_id: ::core::option::Option<NonEmptyText> = None;
+rt::decode_members! {
+    Reference(map, pre, key, __order_seen, value);
+    slots {
+        __m_kind: ReferenceKind;
+        __m_id: NonEmptyText;
+    }
+    locals {
         let mut extra = serde_json::Map::new();
-        let mut __order_seen = rt::OrderRecorder::new();
-        if let Some((k, v)) = pre {
-            match k {
-                "kind" => {
-                    __order_seen.push(0u16);
-                    __m_kind = Some(
-                        rt::pre_read::<ReferenceKind, __A::Error>(v, "/kind")?,
-                    );
-                }
-                _ => {}
-            }
-        }
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "kind" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_kind,
-                        "kind",
-                        rt::TypeSeed::<ReferenceKind>::new(),
-                    )?;
-                    __order_seen.push(0u16);
-                }
-                "id" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_id,
-                        "id",
-                        rt::TypeSeed::<NonEmptyText>::new(),
-                    )?;
-                    __order_seen.push(1u16);
-                }
-                _ => {
-                    if extra.contains_key(key.as_str()) {
-                        return Err(rt::duplicate(&mut map, key.as_str()));
-                    }
-                    __order_seen.push(rt::EXTRA);
-                    let v = map.next_value_seed(rt::AnyValue)?;
-                    extra.insert(key.0.into_owned(), v);
-                }
-            }
-        }
-        let kind = rt::required::<_, __A::Error>(__m_kind, "kind")?;
-        let id = rt::required::<_, __A::Error>(__m_id, "id")?;
-        let value = Reference {
-            kind,
-            id,
-            extra,
-            __order: __order_seen.finish(),
-        };
-        Ok(value)
+    }
+    pre {
+        "kind" => __m_kind @ 0u16: ReferenceKind, "/kind";
+    }
+    read {
+        "kind" => __m_kind @ 0u16: rt::TypeSeed::<ReferenceKind>::new();
+        "id" => __m_id @ 1u16: rt::TypeSeed::<NonEmptyText>::new();
+    }
+    arms {
+        _ => rt::keep_member(&mut map, &mut extra, key, &mut __order_seen)?,
+    }
+    required {
+        kind = __m_kind, "kind";
+        id = __m_id, "id";
+    }
+    value {
+        kind;
+        id;
+        extra;
     }
 }
-impl rt::VerifyMembers for Reference {
-    const EXPECTING: &'static str = "an object (Reference)";
-    #[allow(unused_mut)]
-    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-        refine: ::core::option::Option<rt::MemberCheck>,
-    ) -> ::core::result::Result<(), __A::Error> {
-        let mut __m_kind: ::core::option::Option<ReferenceKind> = None;
-        let mut __m_id: ::core::option::Option<()> = None;
+rt::verify_members! {
+    Reference(map, pre, refine, key, __view) "an object (Reference)";
+    slots {
+        __m_kind: ReferenceKind;
+        __m_id: ();
+    }
+    locals {
         let mut __keys = rt::KeySet::default();
-        if let Some((k, v)) = pre {
-            match k {
-                "kind" => {
-                    __m_kind = Some(
-                        rt::pre_read::<ReferenceKind, __A::Error>(v, "/kind")?,
-                    );
-                }
-                _ => {}
-            }
-        }
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "kind" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_kind,
-                        "kind",
-                        rt::TypeSeed::<ReferenceKind>::new(),
-                    )?
-                }
-                "id" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_id,
-                        "id",
-                        rt::verified::<NonEmptyText>(),
-                    )?
-                }
-                _ => {
-                    if let Some(k) = __keys.insert(key) {
-                        return Err(rt::duplicate(&mut map, k.as_str()));
-                    }
-                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
-                }
-            }
-        }
-        rt::required::<_, __A::Error>(__m_kind, "kind")?;
-        rt::required::<_, __A::Error>(__m_id, "id")?;
-        let __members = |key: &str| match key {
-            "kind" => rt::probe_optional(&__m_kind),
-            _ => rt::Probe::Absent,
-        };
-        let __view = rt::View(&__members);
-        if let Some(check) = refine {
-            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
-        }
-        Ok(())
     }
-}
-impl rt::Fields for Reference {
-    fn field(&self, key: &str) -> rt::Probe<'_> {
-        match key {
-            "kind" => rt::Probed::probe(&self.kind),
-            "id" => rt::Probed::probe(&self.id),
-            other => rt::Fields::field(&self.extra, other),
-        }
+    pre_kept {
+        "kind" => __m_kind: ReferenceKind, "/kind";
     }
-    fn json_object(
-        &self,
-        key: &str,
-    ) -> ::core::option::Option<
-        &serde_json::Map<::std::string::String, serde_json::Value>,
-    > {
-        match key {
-            "kind" | "id" => None,
-            other => rt::Fields::json_object(&self.extra, other),
-        }
+    read {
+        "kind" => __m_kind: rt::TypeSeed::<ReferenceKind>::new();
+        "id" => __m_id: rt::verified::<NonEmptyText>();
+    }
+    arms {
+        _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
+    }
+    required {
+        _ = __m_kind, "kind";
+        _ = __m_id, "id";
+    }
+    view {
+        "kind" => rt::probe_optional(&__m_kind),
     }
 }
 impl rt::Check for Reference {
@@ -552,219 +311,84 @@ pub struct EnvelopeMerged {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-/// Builds a [`EnvelopeMerged`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-#[derive(Debug, Clone, Default)]
-#[must_use]
-pub struct EnvelopeMergedBuilder {
-    count: ::core::option::Option<rt::Integer>,
-    kind: ::core::option::Option<ReferenceKind>,
-    id: ::core::option::Option<NonEmptyText>,
-    __error: ::core::option::Option<rt::Failure>,
-}
-impl EnvelopeMergedBuilder {
-    rt::setter!(count : rt::Integer = "count");
-    rt::setter!(kind : ReferenceKind = "kind");
-    rt::setter!(id : NonEmptyText = "id");
-    /// The value, or the first member that failed its rule, the first required member
-    /// left unset, or the first rule the whole value breaks.
-    pub fn build(mut self) -> ::core::result::Result<EnvelopeMerged, rt::Failure> {
-        if let Some(e) = self.__error.take() {
-            return Err(e);
-        }
-        let value = EnvelopeMerged {
-            count: rt::Failure::needed(self.count, "count")?,
-            kind: rt::Failure::needed(self.kind, "kind")?,
-            id: rt::Failure::needed(self.id, "id")?,
-            extra: Default::default(),
-            __order: rt::Order::default(),
-        };
-        rt::Check::check(&value)?;
-        Ok(value)
+rt::builder! {
+    EnvelopeMergedBuilder => EnvelopeMerged;
+    members {
+        count = "count", required: rt::Integer;
+        kind = "kind", required: ReferenceKind;
+        id = "id", required: NonEmptyText;
+    }
+    undeclared {
+        extra;
     }
 }
 rt::object!(EnvelopeMerged, EnvelopeMergedBuilder);
-impl serde::Serialize for EnvelopeMerged {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use serde::ser::SerializeMap as _;
-        let mut map = s.serialize_map(None)?;
-        rt::serialize_members(
-            &mut map,
-            &self.__order,
-            3u16,
-            self.extra.iter(),
-            |i, map| match i {
-                0u16 => map.serialize_entry("count", &self.count),
-                1u16 => map.serialize_entry("kind", &self.kind),
-                2u16 => map.serialize_entry("id", &self.id),
-                _ => Ok(()),
-            },
-        )?;
-        map.end()
+rt::members! {
+    EnvelopeMerged(3u16) open extra;
+    members {
+        "count" => count @ 0u16, required;
+        "kind" => kind @ 1u16, required;
+        "id" => id @ 2u16, required;
     }
 }
-impl rt::DecodeMembers for EnvelopeMerged {
-    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-    ) -> ::core::result::Result<EnvelopeMerged, __A::Error> {
-        let mut __m_count: ::core::option::Option<rt::Integer> = None;
-        let mut __m_kind: ::core::option::Option<ReferenceKind> = None;
-        let mut __m_id: ::core::option::Option<NonEmptyText> = None;
+rt::decode_members! {
+    EnvelopeMerged(map, pre, key, __order_seen, value);
+    slots {
+        __m_count: rt::Integer;
+        __m_kind: ReferenceKind;
+        __m_id: NonEmptyText;
+    }
+    locals {
         let mut extra = serde_json::Map::new();
-        let mut __order_seen = rt::OrderRecorder::new();
-        if let Some((k, v)) = pre {
-            match k {
-                "kind" => {
-                    __order_seen.push(1u16);
-                    __m_kind = Some(
-                        rt::pre_read::<ReferenceKind, __A::Error>(v, "/kind")?,
-                    );
-                }
-                _ => {}
-            }
-        }
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "count" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_count,
-                        "count",
-                        rt::IntegerSeed(&INT_0),
-                    )?;
-                    __order_seen.push(0u16);
-                }
-                "kind" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_kind,
-                        "kind",
-                        rt::TypeSeed::<ReferenceKind>::new(),
-                    )?;
-                    __order_seen.push(1u16);
-                }
-                "id" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_id,
-                        "id",
-                        rt::TypeSeed::<NonEmptyText>::new(),
-                    )?;
-                    __order_seen.push(2u16);
-                }
-                _ => {
-                    if extra.contains_key(key.as_str()) {
-                        return Err(rt::duplicate(&mut map, key.as_str()));
-                    }
-                    __order_seen.push(rt::EXTRA);
-                    let v = map.next_value_seed(rt::AnyValue)?;
-                    extra.insert(key.0.into_owned(), v);
-                }
-            }
-        }
-        let count = rt::required::<_, __A::Error>(__m_count, "count")?;
-        let kind = rt::required::<_, __A::Error>(__m_kind, "kind")?;
-        let id = rt::required::<_, __A::Error>(__m_id, "id")?;
-        let value = EnvelopeMerged {
-            count,
-            kind,
-            id,
-            extra,
-            __order: __order_seen.finish(),
-        };
-        Ok(value)
+    }
+    pre {
+        "kind" => __m_kind @ 1u16: ReferenceKind, "/kind";
+    }
+    read {
+        "count" => __m_count @ 0u16: rt::IntegerSeed(&INT_0);
+        "kind" => __m_kind @ 1u16: rt::TypeSeed::<ReferenceKind>::new();
+        "id" => __m_id @ 2u16: rt::TypeSeed::<NonEmptyText>::new();
+    }
+    arms {
+        _ => rt::keep_member(&mut map, &mut extra, key, &mut __order_seen)?,
+    }
+    required {
+        count = __m_count, "count";
+        kind = __m_kind, "kind";
+        id = __m_id, "id";
+    }
+    value {
+        count;
+        kind;
+        id;
+        extra;
     }
 }
-impl rt::VerifyMembers for EnvelopeMerged {
-    const EXPECTING: &'static str = "an object (EnvelopeMerged)";
-    #[allow(unused_mut)]
-    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-        refine: ::core::option::Option<rt::MemberCheck>,
-    ) -> ::core::result::Result<(), __A::Error> {
-        let mut __m_count: ::core::option::Option<()> = None;
-        let mut __m_kind: ::core::option::Option<()> = None;
-        let mut __m_id: ::core::option::Option<()> = None;
+rt::verify_members! {
+    EnvelopeMerged(map, pre, refine, key, __view) "an object (EnvelopeMerged)";
+    slots {
+        __m_count: ();
+        __m_kind: ();
+        __m_id: ();
+    }
+    locals {
         let mut __keys = rt::KeySet::default();
-        if let Some((k, v)) = pre {
-            match k {
-                "kind" => {
-                    rt::pre_read::<ReferenceKind, __A::Error>(v, "/kind")?;
-                    __m_kind = Some(());
-                }
-                _ => {}
-            }
-        }
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "count" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_count,
-                        "count",
-                        rt::Verified(rt::IntegerSeed(&INT_0)),
-                    )?
-                }
-                "kind" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_kind,
-                        "kind",
-                        rt::verified::<ReferenceKind>(),
-                    )?
-                }
-                "id" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_id,
-                        "id",
-                        rt::verified::<NonEmptyText>(),
-                    )?
-                }
-                _ => {
-                    if let Some(k) = __keys.insert(key) {
-                        return Err(rt::duplicate(&mut map, k.as_str()));
-                    }
-                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
-                }
-            }
-        }
-        rt::required::<_, __A::Error>(__m_count, "count")?;
-        rt::required::<_, __A::Error>(__m_kind, "kind")?;
-        rt::required::<_, __A::Error>(__m_id, "id")?;
-        let __members = |key: &str| match key {
-            _ => rt::Probe::Absent,
-        };
-        let __view = rt::View(&__members);
-        if let Some(check) = refine {
-            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
-        }
-        Ok(())
     }
-}
-impl rt::Fields for EnvelopeMerged {
-    fn field(&self, key: &str) -> rt::Probe<'_> {
-        match key {
-            "count" => rt::Probed::probe(&self.count),
-            "kind" => rt::Probed::probe(&self.kind),
-            "id" => rt::Probed::probe(&self.id),
-            other => rt::Fields::field(&self.extra, other),
-        }
+    pre {
+        "kind" => __m_kind: ReferenceKind, "/kind";
     }
-    fn json_object(
-        &self,
-        key: &str,
-    ) -> ::core::option::Option<
-        &serde_json::Map<::std::string::String, serde_json::Value>,
-    > {
-        match key {
-            "count" | "kind" | "id" => None,
-            other => rt::Fields::json_object(&self.extra, other),
-        }
+    read {
+        "count" => __m_count: rt::Verified(rt::IntegerSeed(&INT_0));
+        "kind" => __m_kind: rt::verified::<ReferenceKind>();
+        "id" => __m_id: rt::verified::<NonEmptyText>();
+    }
+    arms {
+        _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
+    }
+    required {
+        _ = __m_count, "count";
+        _ = __m_kind, "kind";
+        _ = __m_id, "id";
     }
 }
 impl rt::Check for EnvelopeMerged {

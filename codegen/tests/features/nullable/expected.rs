@@ -45,224 +45,83 @@ pub struct Record {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-/// Builds a [`Record`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-#[derive(Debug, Clone, Default)]
-#[must_use]
-pub struct RecordBuilder {
-    a: ::core::option::Option<rt::Str>,
-    b: rt::Tri<rt::Integer>,
-    c: ::core::option::Option<RecordC>,
-    d: ::core::option::Option<rt::Str>,
-    __error: ::core::option::Option<rt::Failure>,
-}
-impl RecordBuilder {
-    rt::setter!(a : rt::Str = "a", null a_null = None);
-    rt::setter!(b : rt::Integer = "b", null b_null = rt::Tri::Null);
-    rt::setter!(c : RecordC = "c", null c_null = None);
-    rt::setter!(d : rt::Str = "d");
-    /// The value, or the first member that failed its rule, the first required member
-    /// left unset, or the first rule the whole value breaks.
-    pub fn build(mut self) -> ::core::result::Result<Record, rt::Failure> {
-        if let Some(e) = self.__error.take() {
-            return Err(e);
-        }
-        let value = Record {
-            a: self.a,
-            b: self.b,
-            c: self.c,
-            d: self.d,
-            extra: Default::default(),
-            __order: rt::Order::default(),
-        };
-        rt::Check::check(&value)?;
-        Ok(value)
+rt::builder! {
+    RecordBuilder => Record;
+    members {
+        a = "a", nullable a_null: rt::Str;
+        b = "b", tri b_null: rt::Integer;
+        c = "c", nullable c_null: RecordC;
+        d = "d", optional: rt::Str;
+    }
+    undeclared {
+        extra;
     }
 }
 rt::object!(Record, RecordBuilder);
-impl serde::Serialize for Record {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use serde::ser::SerializeMap as _;
-        let mut map = s.serialize_map(None)?;
-        rt::serialize_members(
-            &mut map,
-            &self.__order,
-            4u16,
-            self.extra.iter(),
-            |i, map| match i {
-                0u16 => map.serialize_entry("a", &self.a),
-                1u16 => rt::tri_entry(map, "b", &self.b),
-                2u16 => map.serialize_entry("c", &self.c),
-                3u16 => rt::optional_entry(map, "d", &self.d),
-                _ => Ok(()),
-            },
-        )?;
-        map.end()
+rt::members! {
+    Record(4u16) open extra;
+    members {
+        "a" => a @ 0u16, required;
+        "b" => b @ 1u16, tri;
+        "c" => c @ 2u16, required;
+        "d" => d @ 3u16, optional;
     }
 }
-impl rt::DecodeMembers for Record {
-    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-    ) -> ::core::result::Result<Record, __A::Error> {
-        let mut __m_a: ::core::option::Option<::core::option::Option<rt::Str>> = None;
-        let mut __m_b: ::core::option::Option<::core::option::Option<rt::Integer>> = None;
-        let mut __m_c: ::core::option::Option<::core::option::Option<RecordC>> = None;
-        let mut __m_d: ::core::option::Option<rt::Str> = None;
+rt::decode_members! {
+    Record(map, pre, key, __order_seen, value);
+    slots {
+        __m_a: ::core::option::Option<rt::Str>;
+        __m_b: ::core::option::Option<rt::Integer>;
+        __m_c: ::core::option::Option<RecordC>;
+        __m_d: rt::Str;
+    }
+    locals {
         let mut extra = serde_json::Map::new();
-        let mut __order_seen = rt::OrderRecorder::new();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "a" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_a,
-                        "a",
-                        rt::NullableSeed(rt::StrSeed(&STR_0)),
-                    )?;
-                    __order_seen.push(0u16);
-                }
-                "b" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_b,
-                        "b",
-                        rt::NullableSeed(rt::IntegerSeed(&INT_0)),
-                    )?;
-                    __order_seen.push(1u16);
-                }
-                "c" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_c,
-                        "c",
-                        rt::NullableSeed(rt::TypeSeed::<RecordC>::new()),
-                    )?;
-                    __order_seen.push(2u16);
-                }
-                "d" => {
-                    rt::once(&mut map, &mut __m_d, "d", rt::StrSeed(&STR_0))?;
-                    __order_seen.push(3u16);
-                }
-                _ => {
-                    if extra.contains_key(key.as_str()) {
-                        return Err(rt::duplicate(&mut map, key.as_str()));
-                    }
-                    __order_seen.push(rt::EXTRA);
-                    let v = map.next_value_seed(rt::AnyValue)?;
-                    extra.insert(key.0.into_owned(), v);
-                }
-            }
-        }
-        let a = rt::required::<_, __A::Error>(__m_a, "a")?;
-        let b = match __m_b {
-            None => rt::Tri::Absent,
-            Some(v) => rt::Tri::from_present(v),
-        };
-        let c = rt::required::<_, __A::Error>(__m_c, "c")?;
-        let d = __m_d;
-        let value = Record {
-            a,
-            b,
-            c,
-            d,
-            extra,
-            __order: __order_seen.finish(),
-        };
-        Ok(value)
+    }
+    read {
+        "a" => __m_a @ 0u16: rt::NullableSeed(rt::StrSeed(&STR_0));
+        "b" => __m_b @ 1u16: rt::NullableSeed(rt::IntegerSeed(&INT_0));
+        "c" => __m_c @ 2u16: rt::NullableSeed(rt::TypeSeed::<RecordC>::new());
+        "d" => __m_d @ 3u16: rt::StrSeed(&STR_0);
+    }
+    arms {
+        _ => rt::keep_member(&mut map, &mut extra, key, &mut __order_seen)?,
+    }
+    required {
+        a = __m_a, "a";
+        c = __m_c, "c";
+    }
+    value {
+        a;
+        b: rt::Tri::from_slot(__m_b);
+        c;
+        d: __m_d;
+        extra;
     }
 }
-impl rt::VerifyMembers for Record {
-    const EXPECTING: &'static str = "an object (Record)";
-    #[allow(unused_mut)]
-    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-        refine: ::core::option::Option<rt::MemberCheck>,
-    ) -> ::core::result::Result<(), __A::Error> {
-        let mut __m_a: ::core::option::Option<()> = None;
-        let mut __m_b: ::core::option::Option<()> = None;
-        let mut __m_c: ::core::option::Option<()> = None;
-        let mut __m_d: ::core::option::Option<()> = None;
+rt::verify_members! {
+    Record(map, pre, refine, key, __view) "an object (Record)";
+    slots {
+        __m_a: ();
+        __m_b: ();
+        __m_c: ();
+        __m_d: ();
+    }
+    locals {
         let mut __keys = rt::KeySet::default();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "a" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_a,
-                        "a",
-                        rt::Verified(rt::NullableSeed(rt::StrSeed(&STR_0))),
-                    )?
-                }
-                "b" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_b,
-                        "b",
-                        rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_0))),
-                    )?
-                }
-                "c" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_c,
-                        "c",
-                        rt::Verified(rt::NullableSeed(rt::TypeSeed::<RecordC>::new())),
-                    )?
-                }
-                "d" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_d,
-                        "d",
-                        rt::Verified(rt::StrSeed(&STR_0)),
-                    )?
-                }
-                _ => {
-                    if let Some(k) = __keys.insert(key) {
-                        return Err(rt::duplicate(&mut map, k.as_str()));
-                    }
-                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
-                }
-            }
-        }
-        rt::required::<_, __A::Error>(__m_a, "a")?;
-        rt::required::<_, __A::Error>(__m_c, "c")?;
-        let __members = |key: &str| match key {
-            _ => rt::Probe::Absent,
-        };
-        let __view = rt::View(&__members);
-        if let Some(check) = refine {
-            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
-        }
-        Ok(())
     }
-}
-impl rt::Fields for Record {
-    fn field(&self, key: &str) -> rt::Probe<'_> {
-        match key {
-            "a" => rt::Probed::probe(&self.a),
-            "b" => rt::Probed::probe(&self.b),
-            "c" => rt::Probed::probe(&self.c),
-            "d" => rt::probe_optional(&self.d),
-            other => rt::Fields::field(&self.extra, other),
-        }
+    read {
+        "a" => __m_a: rt::Verified(rt::NullableSeed(rt::StrSeed(&STR_0)));
+        "b" => __m_b: rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_0)));
+        "c" => __m_c: rt::Verified(rt::NullableSeed(rt::TypeSeed::<RecordC>::new()));
+        "d" => __m_d: rt::Verified(rt::StrSeed(&STR_0));
     }
-    fn json_object(
-        &self,
-        key: &str,
-    ) -> ::core::option::Option<
-        &serde_json::Map<::std::string::String, serde_json::Value>,
-    > {
-        match key {
-            "a" | "b" | "c" | "d" => None,
-            other => rt::Fields::json_object(&self.extra, other),
-        }
+    arms {
+        _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
+    }
+    required {
+        _ = __m_a, "a";
+        _ = __m_c, "c";
     }
 }
 impl rt::Check for Record {
@@ -305,142 +164,60 @@ pub struct RecordC {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-/// Builds a [`RecordC`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-#[derive(Debug, Clone, Default)]
-#[must_use]
-pub struct RecordCBuilder {
-    x: ::core::option::Option<bool>,
-    __error: ::core::option::Option<rt::Failure>,
-}
-impl RecordCBuilder {
-    rt::setter!(x : bool = "x");
-    /// The value, or the first member that failed its rule, the first required member
-    /// left unset, or the first rule the whole value breaks.
-    pub fn build(mut self) -> ::core::result::Result<RecordC, rt::Failure> {
-        if let Some(e) = self.__error.take() {
-            return Err(e);
-        }
-        let value = RecordC {
-            x: rt::Failure::needed(self.x, "x")?,
-            extra: Default::default(),
-            __order: rt::Order::default(),
-        };
-        rt::Check::check(&value)?;
-        Ok(value)
+rt::builder! {
+    RecordCBuilder => RecordC;
+    members {
+        x = "x", required: bool;
+    }
+    undeclared {
+        extra;
     }
 }
 rt::object!(RecordC, RecordCBuilder);
-impl serde::Serialize for RecordC {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use serde::ser::SerializeMap as _;
-        let mut map = s.serialize_map(None)?;
-        rt::serialize_members(
-            &mut map,
-            &self.__order,
-            1u16,
-            self.extra.iter(),
-            |i, map| match i {
-                0u16 => map.serialize_entry("x", &self.x),
-                _ => Ok(()),
-            },
-        )?;
-        map.end()
+rt::members! {
+    RecordC(1u16) open extra;
+    members {
+        "x" => x @ 0u16, required;
     }
 }
-impl rt::DecodeMembers for RecordC {
-    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-    ) -> ::core::result::Result<RecordC, __A::Error> {
-        let mut __m_x: ::core::option::Option<bool> = None;
+rt::decode_members! {
+    RecordC(map, pre, key, __order_seen, value);
+    slots {
+        __m_x: bool;
+    }
+    locals {
         let mut extra = serde_json::Map::new();
-        let mut __order_seen = rt::OrderRecorder::new();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "x" => {
-                    rt::once(&mut map, &mut __m_x, "x", rt::BoolSeed(None))?;
-                    __order_seen.push(0u16);
-                }
-                _ => {
-                    if extra.contains_key(key.as_str()) {
-                        return Err(rt::duplicate(&mut map, key.as_str()));
-                    }
-                    __order_seen.push(rt::EXTRA);
-                    let v = map.next_value_seed(rt::AnyValue)?;
-                    extra.insert(key.0.into_owned(), v);
-                }
-            }
-        }
-        let x = rt::required::<_, __A::Error>(__m_x, "x")?;
-        let value = RecordC {
-            x,
-            extra,
-            __order: __order_seen.finish(),
-        };
-        Ok(value)
+    }
+    read {
+        "x" => __m_x @ 0u16: rt::BoolSeed(None);
+    }
+    arms {
+        _ => rt::keep_member(&mut map, &mut extra, key, &mut __order_seen)?,
+    }
+    required {
+        x = __m_x, "x";
+    }
+    value {
+        x;
+        extra;
     }
 }
-impl rt::VerifyMembers for RecordC {
-    const EXPECTING: &'static str = "an object (RecordC)";
-    #[allow(unused_mut)]
-    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-        refine: ::core::option::Option<rt::MemberCheck>,
-    ) -> ::core::result::Result<(), __A::Error> {
-        let mut __m_x: ::core::option::Option<()> = None;
+rt::verify_members! {
+    RecordC(map, pre, refine, key, __view) "an object (RecordC)";
+    slots {
+        __m_x: ();
+    }
+    locals {
         let mut __keys = rt::KeySet::default();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "x" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_x,
-                        "x",
-                        rt::Verified(rt::BoolSeed(None)),
-                    )?
-                }
-                _ => {
-                    if let Some(k) = __keys.insert(key) {
-                        return Err(rt::duplicate(&mut map, k.as_str()));
-                    }
-                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
-                }
-            }
-        }
-        rt::required::<_, __A::Error>(__m_x, "x")?;
-        let __members = |key: &str| match key {
-            _ => rt::Probe::Absent,
-        };
-        let __view = rt::View(&__members);
-        if let Some(check) = refine {
-            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
-        }
-        Ok(())
     }
-}
-impl rt::Fields for RecordC {
-    fn field(&self, key: &str) -> rt::Probe<'_> {
-        match key {
-            "x" => rt::Probed::probe(&self.x),
-            other => rt::Fields::field(&self.extra, other),
-        }
+    read {
+        "x" => __m_x: rt::Verified(rt::BoolSeed(None));
     }
-    fn json_object(
-        &self,
-        key: &str,
-    ) -> ::core::option::Option<
-        &serde_json::Map<::std::string::String, serde_json::Value>,
-    > {
-        match key {
-            "x" => None,
-            other => rt::Fields::json_object(&self.extra, other),
-        }
+    arms {
+        _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
+    }
+    required {
+        _ = __m_x, "x";
     }
 }
 impl rt::Check for RecordC {

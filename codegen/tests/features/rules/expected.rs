@@ -69,282 +69,118 @@ pub struct Envelope {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-/// Builds a [`Envelope`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-#[derive(Debug, Clone, Default)]
-#[must_use]
-pub struct EnvelopeBuilder {
-    kind: ::core::option::Option<EnvelopeKind>,
-    payload: ::core::option::Option<EnvelopePayload>,
-    note: rt::Tri<EnvelopeNote>,
-    final_: ::core::option::Option<rt::False>,
-    tags: ::core::option::Option<Vec<rt::Str>>,
-    retries: ::core::option::Option<rt::Integer>,
-    score: ::core::option::Option<f64>,
-    ratio: rt::Tri<f64>,
-    code: ::core::option::Option<::core::option::Option<rt::Str>>,
-    limits: ::core::option::Option<::core::option::Option<EnvelopeLimits>>,
-    __error: ::core::option::Option<rt::Failure>,
-}
-impl EnvelopeBuilder {
-    rt::setter!(kind : EnvelopeKind = "kind");
-    rt::setter!(payload : EnvelopePayload = "payload");
-    rt::setter!(note : EnvelopeNote = "note", null note_null = rt::Tri::Null);
-    rt::setter!(final_ : rt::False = "final");
-    rt::setter!(tags : Vec < rt::Str > = "tags");
-    rt::setter!(retries : rt::Integer = "retries");
-    rt::setter!(score : f64 = "score");
-    rt::setter!(ratio : f64 = "ratio", null ratio_null = rt::Tri::Null);
-    rt::setter!(code : ::core::option::Option < rt::Str > = "code");
-    rt::setter!(limits : ::core::option::Option < EnvelopeLimits > = "limits");
-    /// The value, or the first member that failed its rule, the first required member
-    /// left unset, or the first rule the whole value breaks.
-    pub fn build(mut self) -> ::core::result::Result<Envelope, rt::Failure> {
-        if let Some(e) = self.__error.take() {
-            return Err(e);
-        }
-        let value = Envelope {
-            kind: rt::Failure::needed(self.kind, "kind")?,
-            payload: rt::Failure::needed(self.payload, "payload")?,
-            note: self.note,
-            final_: self.final_,
-            tags: self.tags,
-            retries: self.retries,
-            score: self.score,
-            ratio: self.ratio,
-            code: self.code,
-            limits: self.limits,
-            __order: rt::Order::default(),
-        };
-        rt::Check::check(&value)?;
-        Ok(value)
+rt::builder! {
+    EnvelopeBuilder => Envelope;
+    members {
+        kind = "kind", required: EnvelopeKind;
+        payload = "payload", required: EnvelopePayload;
+        note = "note", tri note_null: EnvelopeNote;
+        final_ = "final", optional: rt::False;
+        tags = "tags", optional: Vec<rt::Str>;
+        retries = "retries", optional: rt::Integer;
+        score = "score", optional: f64;
+        ratio = "ratio", tri ratio_null: f64;
+        code = "code", optional: ::core::option::Option<rt::Str>;
+        limits = "limits", optional: ::core::option::Option<EnvelopeLimits>;
     }
 }
 rt::object!(Envelope, EnvelopeBuilder);
-impl serde::Serialize for Envelope {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use serde::ser::SerializeMap as _;
-        let mut map = s.serialize_map(None)?;
-        rt::serialize_members(
-            &mut map,
-            &self.__order,
-            10u16,
-            ::core::iter::empty::<(&str, &serde_json::Value)>(),
-            |i, map| match i {
-                0u16 => map.serialize_entry("kind", &self.kind),
-                1u16 => map.serialize_entry("payload", &self.payload),
-                2u16 => rt::tri_entry(map, "note", &self.note),
-                3u16 => rt::optional_entry(map, "final", &self.final_),
-                4u16 => rt::optional_entry(map, "tags", &self.tags),
-                5u16 => rt::optional_entry(map, "retries", &self.retries),
-                6u16 => rt::optional_entry(map, "score", &self.score),
-                7u16 => rt::tri_entry(map, "ratio", &self.ratio),
-                8u16 => rt::optional_entry(map, "code", &self.code),
-                9u16 => rt::optional_entry(map, "limits", &self.limits),
-                _ => Ok(()),
-            },
-        )?;
-        map.end()
+rt::members! {
+    Envelope(10u16) closed;
+    members {
+        "kind" => kind @ 0u16, required;
+        "payload" => payload @ 1u16, required;
+        "note" => note @ 2u16, tri;
+        "final" => final_ @ 3u16, optional;
+        "tags" => tags @ 4u16, optional;
+        "retries" => retries @ 5u16, optional;
+        "score" => score @ 6u16, optional;
+        "ratio" => ratio @ 7u16, tri;
+        "code" => code @ 8u16, optional;
+        "limits" => limits @ 9u16, optional;
     }
 }
-impl rt::DecodeMembers for Envelope {
-    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-    ) -> ::core::result::Result<Envelope, __A::Error> {
-        let mut __m_kind: ::core::option::Option<EnvelopeKind> = None;
-        let mut __m_payload: ::core::option::Option<EnvelopePayload> = None;
-        let mut __m_note: ::core::option::Option<::core::option::Option<EnvelopeNote>> = None;
-        let mut __m_final_: ::core::option::Option<rt::False> = None;
-        let mut __m_tags: ::core::option::Option<Vec<rt::Str>> = None;
-        let mut __m_retries: ::core::option::Option<rt::Integer> = None;
-        let mut __m_score: ::core::option::Option<f64> = None;
-        let mut __m_ratio: ::core::option::Option<::core::option::Option<f64>> = None;
-        let mut __m_code: ::core::option::Option<::core::option::Option<rt::Str>> = None;
-        let mut __m_limits: ::core::option::Option<
-            ::core::option::Option<EnvelopeLimits>,
-        > = None;
-        let mut __order_seen = rt::OrderRecorder::new();
-        if let Some((k, v)) = pre {
-            match k {
-                "kind" => {
-                    __order_seen.push(0u16);
-                    __m_kind = Some(
-                        rt::pre_read::<EnvelopeKind, __A::Error>(v, "/kind")?,
-                    );
-                }
-                _ => {}
-            }
-        }
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "kind" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_kind,
-                        "kind",
-                        rt::TypeSeed::<EnvelopeKind>::new(),
-                    )?;
-                    __order_seen.push(0u16);
-                }
-                "payload" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_payload,
-                        "payload",
-                        rt::TypeSeed::<EnvelopePayload>::new(),
-                    )?;
-                    __order_seen.push(1u16);
-                }
-                "note" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_note,
-                        "note",
-                        rt::NullableSeed(rt::TypeSeed::<EnvelopeNote>::new()),
-                    )?;
-                    __order_seen.push(2u16);
-                }
-                "final" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_final_,
-                        "final",
-                        rt::TypeSeed::<rt::False>::new(),
-                    )?;
-                    __order_seen.push(3u16);
-                }
-                "tags" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_tags,
-                        "tags",
-                        rt::RuleSeed {
-                            inner: rt::VecSeed {
-                                item: rt::StrSeed(&STR_0),
-                                min: None,
-                                max: None,
-                                unique: false,
-                            },
-                            program: __program,
-                            nodes: &[0usize],
-                        },
-                    )?;
-                    __order_seen.push(4u16);
-                }
-                "retries" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_retries,
-                        "retries",
-                        rt::IntegerSeed(&INT_0),
-                    )?;
-                    __order_seen.push(5u16);
-                }
-                "score" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_score,
-                        "score",
-                        rt::RuleSeed {
-                            inner: rt::NumSeed(&NUM_0),
-                            program: __program,
-                            nodes: &[3usize],
-                        },
-                    )?;
-                    __order_seen.push(6u16);
-                }
-                "ratio" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_ratio,
-                        "ratio",
-                        rt::NullableSeed(rt::RuleSeed {
-                            inner: rt::NumSeed(&NUM_0),
-                            program: __program,
-                            nodes: &[4usize],
-                        }),
-                    )?;
-                    __order_seen.push(7u16);
-                }
-                "code" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_code,
-                        "code",
-                        rt::RuleSeed {
-                            inner: rt::NullableSeed(rt::StrSeed(&STR_0)),
-                            program: __program,
-                            nodes: &[5usize],
-                        },
-                    )?;
-                    __order_seen.push(8u16);
-                }
-                "limits" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_limits,
-                        "limits",
-                        rt::RuleSeed {
-                            inner: rt::NullableSeed(
-                                rt::TypeSeed::<EnvelopeLimits>::new(),
-                            ),
-                            program: __program,
-                            nodes: &[12usize],
-                        },
-                    )?;
-                    __order_seen.push(9u16);
-                }
-                other => {
-                    let msg = format!("unknown member `{other}` is not allowed");
-                    map.next_value_seed(
-                        rt::Reject(
-                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
-                        ),
-                    )?;
-                }
-            }
-        }
-        let kind = rt::required::<_, __A::Error>(__m_kind, "kind")?;
-        let payload = rt::required::<_, __A::Error>(__m_payload, "payload")?;
-        let note = match __m_note {
-            None => rt::Tri::Absent,
-            Some(v) => rt::Tri::from_present(v),
+rt::decode_members! {
+    Envelope(map, pre, key, __order_seen, value);
+    slots {
+        __m_kind: EnvelopeKind;
+        __m_payload: EnvelopePayload;
+        __m_note: ::core::option::Option<EnvelopeNote>;
+        __m_final_: rt::False;
+        __m_tags: Vec<rt::Str>;
+        __m_retries: rt::Integer;
+        __m_score: f64;
+        __m_ratio: ::core::option::Option<f64>;
+        __m_code: ::core::option::Option<rt::Str>;
+        __m_limits: ::core::option::Option<EnvelopeLimits>;
+    }
+    pre {
+        "kind" => __m_kind @ 0u16: EnvelopeKind, "/kind";
+    }
+    read {
+        "kind" => __m_kind @ 0u16: rt::TypeSeed::<EnvelopeKind>::new();
+        "payload" => __m_payload @ 1u16: rt::TypeSeed::<EnvelopePayload>::new();
+        "note" => __m_note @ 2u16: rt::NullableSeed(rt::TypeSeed::<EnvelopeNote>::new());
+        "final" => __m_final_ @ 3u16: rt::TypeSeed::<rt::False>::new();
+        "tags" => __m_tags @ 4u16: rt::RuleSeed {
+            inner: rt::VecSeed {
+                item: rt::StrSeed(&STR_0),
+                min: None,
+                max: None,
+                unique: false,
+            },
+            program: __program,
+            nodes: &[0usize],
         };
-        let final_ = __m_final_;
-        let tags = __m_tags;
-        let retries = __m_retries;
-        let score = __m_score;
-        let ratio = match __m_ratio {
-            None => rt::Tri::Absent,
-            Some(v) => rt::Tri::from_present(v),
+        "retries" => __m_retries @ 5u16: rt::IntegerSeed(&INT_0);
+        "score" => __m_score @ 6u16: rt::RuleSeed {
+            inner: rt::NumSeed(&NUM_0),
+            program: __program,
+            nodes: &[3usize],
         };
-        let code = __m_code;
-        let limits = __m_limits;
-        let value = Envelope {
-            kind,
-            payload,
-            note,
-            final_,
-            tags,
-            retries,
-            score,
-            ratio,
-            code,
-            limits,
-            __order: __order_seen.finish(),
+        "ratio" => __m_ratio @ 7u16: rt::NullableSeed(rt::RuleSeed {
+            inner: rt::NumSeed(&NUM_0),
+            program: __program,
+            nodes: &[4usize],
+        });
+        "code" => __m_code @ 8u16: rt::RuleSeed {
+            inner: rt::NullableSeed(rt::StrSeed(&STR_0)),
+            program: __program,
+            nodes: &[5usize],
         };
+        "limits" => __m_limits @ 9u16: rt::RuleSeed {
+            inner: rt::NullableSeed(rt::TypeSeed::<EnvelopeLimits>::new()),
+            program: __program,
+            nodes: &[12usize],
+        };
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        kind = __m_kind, "kind";
+        payload = __m_payload, "payload";
+    }
+    value {
+        kind;
+        payload;
+        note: rt::Tri::from_slot(__m_note);
+        final_: __m_final_;
+        tags: __m_tags;
+        retries: __m_retries;
+        score: __m_score;
+        ratio: rt::Tri::from_slot(__m_ratio);
+        code: __m_code;
+        limits: __m_limits;
+    }
+    finish {
         value.__check().map_err(rt::Failure::into_error::<__A::Error>)?;
-        Ok(value)
     }
 }
 impl rt::VerifyMembers for Envelope {
     const EXPECTING: &'static str = "an object (Envelope)";
-    #[allow(unused_mut)]
     fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
+        map: __A,
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
@@ -353,23 +189,6 @@ impl rt::VerifyMembers for Envelope {
             check(&value).map_err(rt::Failure::into_error::<__A::Error>)?;
         }
         Ok(())
-    }
-}
-impl rt::Fields for Envelope {
-    fn field(&self, key: &str) -> rt::Probe<'_> {
-        match key {
-            "kind" => rt::Probed::probe(&self.kind),
-            "payload" => rt::Probed::probe(&self.payload),
-            "note" => rt::Probed::probe(&self.note),
-            "final" => rt::probe_optional(&self.final_),
-            "tags" => rt::probe_optional(&self.tags),
-            "retries" => rt::probe_optional(&self.retries),
-            "score" => rt::probe_optional(&self.score),
-            "ratio" => rt::Probed::probe(&self.ratio),
-            "code" => rt::probe_optional(&self.code),
-            "limits" => rt::probe_optional(&self.limits),
-            _ => rt::Probe::Absent,
-        }
     }
 }
 impl rt::Check for Envelope {
@@ -504,162 +323,61 @@ pub struct EnvelopePayload {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-/// Builds a [`EnvelopePayload`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-#[derive(Debug, Clone, Default)]
-#[must_use]
-pub struct EnvelopePayloadBuilder {
-    action: ::core::option::Option<rt::Str>,
-    reason: ::core::option::Option<rt::Str>,
-    __error: ::core::option::Option<rt::Failure>,
-}
-impl EnvelopePayloadBuilder {
-    rt::setter!(action : rt::Str = "action");
-    rt::setter!(reason : rt::Str = "reason");
-    /// The value, or the first member that failed its rule, the first required member
-    /// left unset, or the first rule the whole value breaks.
-    pub fn build(mut self) -> ::core::result::Result<EnvelopePayload, rt::Failure> {
-        if let Some(e) = self.__error.take() {
-            return Err(e);
-        }
-        let value = EnvelopePayload {
-            action: self.action,
-            reason: self.reason,
-            extra: Default::default(),
-            __order: rt::Order::default(),
-        };
-        rt::Check::check(&value)?;
-        Ok(value)
+rt::builder! {
+    EnvelopePayloadBuilder => EnvelopePayload;
+    members {
+        action = "action", optional: rt::Str;
+        reason = "reason", optional: rt::Str;
+    }
+    undeclared {
+        extra;
     }
 }
 rt::object!(EnvelopePayload, EnvelopePayloadBuilder);
-impl serde::Serialize for EnvelopePayload {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use serde::ser::SerializeMap as _;
-        let mut map = s.serialize_map(None)?;
-        rt::serialize_members(
-            &mut map,
-            &self.__order,
-            2u16,
-            self.extra.iter(),
-            |i, map| match i {
-                0u16 => rt::optional_entry(map, "action", &self.action),
-                1u16 => rt::optional_entry(map, "reason", &self.reason),
-                _ => Ok(()),
-            },
-        )?;
-        map.end()
+rt::members! {
+    EnvelopePayload(2u16) open extra;
+    members {
+        "action" => action @ 0u16, optional;
+        "reason" => reason @ 1u16, optional;
     }
 }
-impl rt::DecodeMembers for EnvelopePayload {
-    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-    ) -> ::core::result::Result<EnvelopePayload, __A::Error> {
-        let mut __m_action: ::core::option::Option<rt::Str> = None;
-        let mut __m_reason: ::core::option::Option<rt::Str> = None;
+rt::decode_members! {
+    EnvelopePayload(map, pre, key, __order_seen, value);
+    slots {
+        __m_action: rt::Str;
+        __m_reason: rt::Str;
+    }
+    locals {
         let mut extra = serde_json::Map::new();
-        let mut __order_seen = rt::OrderRecorder::new();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "action" => {
-                    rt::once(&mut map, &mut __m_action, "action", rt::StrSeed(&STR_0))?;
-                    __order_seen.push(0u16);
-                }
-                "reason" => {
-                    rt::once(&mut map, &mut __m_reason, "reason", rt::StrSeed(&STR_0))?;
-                    __order_seen.push(1u16);
-                }
-                _ => {
-                    if extra.contains_key(key.as_str()) {
-                        return Err(rt::duplicate(&mut map, key.as_str()));
-                    }
-                    __order_seen.push(rt::EXTRA);
-                    let v = map.next_value_seed(rt::AnyValue)?;
-                    extra.insert(key.0.into_owned(), v);
-                }
-            }
-        }
-        let action = __m_action;
-        let reason = __m_reason;
-        let value = EnvelopePayload {
-            action,
-            reason,
-            extra,
-            __order: __order_seen.finish(),
-        };
-        Ok(value)
+    }
+    read {
+        "action" => __m_action @ 0u16: rt::StrSeed(&STR_0);
+        "reason" => __m_reason @ 1u16: rt::StrSeed(&STR_0);
+    }
+    arms {
+        _ => rt::keep_member(&mut map, &mut extra, key, &mut __order_seen)?,
+    }
+    value {
+        action: __m_action;
+        reason: __m_reason;
+        extra;
     }
 }
-impl rt::VerifyMembers for EnvelopePayload {
-    const EXPECTING: &'static str = "an object (EnvelopePayload)";
-    #[allow(unused_mut)]
-    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-        refine: ::core::option::Option<rt::MemberCheck>,
-    ) -> ::core::result::Result<(), __A::Error> {
-        let mut __m_action: ::core::option::Option<()> = None;
-        let mut __m_reason: ::core::option::Option<()> = None;
+rt::verify_members! {
+    EnvelopePayload(map, pre, refine, key, __view) "an object (EnvelopePayload)";
+    slots {
+        __m_action: ();
+        __m_reason: ();
+    }
+    locals {
         let mut __keys = rt::KeySet::default();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "action" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_action,
-                        "action",
-                        rt::Verified(rt::StrSeed(&STR_0)),
-                    )?
-                }
-                "reason" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_reason,
-                        "reason",
-                        rt::Verified(rt::StrSeed(&STR_0)),
-                    )?
-                }
-                _ => {
-                    if let Some(k) = __keys.insert(key) {
-                        return Err(rt::duplicate(&mut map, k.as_str()));
-                    }
-                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
-                }
-            }
-        }
-        let __members = |key: &str| match key {
-            _ => rt::Probe::Absent,
-        };
-        let __view = rt::View(&__members);
-        if let Some(check) = refine {
-            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
-        }
-        Ok(())
     }
-}
-impl rt::Fields for EnvelopePayload {
-    fn field(&self, key: &str) -> rt::Probe<'_> {
-        match key {
-            "action" => rt::probe_optional(&self.action),
-            "reason" => rt::probe_optional(&self.reason),
-            other => rt::Fields::field(&self.extra, other),
-        }
+    read {
+        "action" => __m_action: rt::Verified(rt::StrSeed(&STR_0));
+        "reason" => __m_reason: rt::Verified(rt::StrSeed(&STR_0));
     }
-    fn json_object(
-        &self,
-        key: &str,
-    ) -> ::core::option::Option<
-        &serde_json::Map<::std::string::String, serde_json::Value>,
-    > {
-        match key {
-            "action" | "reason" => None,
-            other => rt::Fields::json_object(&self.extra, other),
-        }
+    arms {
+        _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
     }
 }
 impl rt::Check for EnvelopePayload {
@@ -684,141 +402,54 @@ pub struct EnvelopeNote {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-/// Builds a [`EnvelopeNote`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-#[derive(Debug, Clone, Default)]
-#[must_use]
-pub struct EnvelopeNoteBuilder {
-    text: ::core::option::Option<rt::Str>,
-    __error: ::core::option::Option<rt::Failure>,
-}
-impl EnvelopeNoteBuilder {
-    rt::setter!(text : rt::Str = "text");
-    /// The value, or the first member that failed its rule, the first required member
-    /// left unset, or the first rule the whole value breaks.
-    pub fn build(mut self) -> ::core::result::Result<EnvelopeNote, rt::Failure> {
-        if let Some(e) = self.__error.take() {
-            return Err(e);
-        }
-        let value = EnvelopeNote {
-            text: self.text,
-            extra: Default::default(),
-            __order: rt::Order::default(),
-        };
-        rt::Check::check(&value)?;
-        Ok(value)
+rt::builder! {
+    EnvelopeNoteBuilder => EnvelopeNote;
+    members {
+        text = "text", optional: rt::Str;
+    }
+    undeclared {
+        extra;
     }
 }
 rt::object!(EnvelopeNote, EnvelopeNoteBuilder);
-impl serde::Serialize for EnvelopeNote {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use serde::ser::SerializeMap as _;
-        let mut map = s.serialize_map(None)?;
-        rt::serialize_members(
-            &mut map,
-            &self.__order,
-            1u16,
-            self.extra.iter(),
-            |i, map| match i {
-                0u16 => rt::optional_entry(map, "text", &self.text),
-                _ => Ok(()),
-            },
-        )?;
-        map.end()
+rt::members! {
+    EnvelopeNote(1u16) open extra;
+    members {
+        "text" => text @ 0u16, optional;
     }
 }
-impl rt::DecodeMembers for EnvelopeNote {
-    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-    ) -> ::core::result::Result<EnvelopeNote, __A::Error> {
-        let mut __m_text: ::core::option::Option<rt::Str> = None;
+rt::decode_members! {
+    EnvelopeNote(map, pre, key, __order_seen, value);
+    slots {
+        __m_text: rt::Str;
+    }
+    locals {
         let mut extra = serde_json::Map::new();
-        let mut __order_seen = rt::OrderRecorder::new();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "text" => {
-                    rt::once(&mut map, &mut __m_text, "text", rt::StrSeed(&STR_0))?;
-                    __order_seen.push(0u16);
-                }
-                _ => {
-                    if extra.contains_key(key.as_str()) {
-                        return Err(rt::duplicate(&mut map, key.as_str()));
-                    }
-                    __order_seen.push(rt::EXTRA);
-                    let v = map.next_value_seed(rt::AnyValue)?;
-                    extra.insert(key.0.into_owned(), v);
-                }
-            }
-        }
-        let text = __m_text;
-        let value = EnvelopeNote {
-            text,
-            extra,
-            __order: __order_seen.finish(),
-        };
-        Ok(value)
+    }
+    read {
+        "text" => __m_text @ 0u16: rt::StrSeed(&STR_0);
+    }
+    arms {
+        _ => rt::keep_member(&mut map, &mut extra, key, &mut __order_seen)?,
+    }
+    value {
+        text: __m_text;
+        extra;
     }
 }
-impl rt::VerifyMembers for EnvelopeNote {
-    const EXPECTING: &'static str = "an object (EnvelopeNote)";
-    #[allow(unused_mut)]
-    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-        refine: ::core::option::Option<rt::MemberCheck>,
-    ) -> ::core::result::Result<(), __A::Error> {
-        let mut __m_text: ::core::option::Option<()> = None;
+rt::verify_members! {
+    EnvelopeNote(map, pre, refine, key, __view) "an object (EnvelopeNote)";
+    slots {
+        __m_text: ();
+    }
+    locals {
         let mut __keys = rt::KeySet::default();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "text" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_text,
-                        "text",
-                        rt::Verified(rt::StrSeed(&STR_0)),
-                    )?
-                }
-                _ => {
-                    if let Some(k) = __keys.insert(key) {
-                        return Err(rt::duplicate(&mut map, k.as_str()));
-                    }
-                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
-                }
-            }
-        }
-        let __members = |key: &str| match key {
-            _ => rt::Probe::Absent,
-        };
-        let __view = rt::View(&__members);
-        if let Some(check) = refine {
-            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
-        }
-        Ok(())
     }
-}
-impl rt::Fields for EnvelopeNote {
-    fn field(&self, key: &str) -> rt::Probe<'_> {
-        match key {
-            "text" => rt::probe_optional(&self.text),
-            other => rt::Fields::field(&self.extra, other),
-        }
+    read {
+        "text" => __m_text: rt::Verified(rt::StrSeed(&STR_0));
     }
-    fn json_object(
-        &self,
-        key: &str,
-    ) -> ::core::option::Option<
-        &serde_json::Map<::std::string::String, serde_json::Value>,
-    > {
-        match key {
-            "text" => None,
-            other => rt::Fields::json_object(&self.extra, other),
-        }
+    arms {
+        _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
     }
 }
 impl rt::Check for EnvelopeNote {
@@ -843,91 +474,48 @@ pub struct EnvelopeLimits {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-/// Builds a [`EnvelopeLimits`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-#[derive(Debug, Clone, Default)]
-#[must_use]
-pub struct EnvelopeLimitsBuilder {
-    n: ::core::option::Option<rt::Integer>,
-    __error: ::core::option::Option<rt::Failure>,
-}
-impl EnvelopeLimitsBuilder {
-    rt::setter!(n : rt::Integer = "n");
-    /// The value, or the first member that failed its rule, the first required member
-    /// left unset, or the first rule the whole value breaks.
-    pub fn build(mut self) -> ::core::result::Result<EnvelopeLimits, rt::Failure> {
-        if let Some(e) = self.__error.take() {
-            return Err(e);
-        }
-        let value = EnvelopeLimits {
-            n: self.n,
-            extra: Default::default(),
-            __order: rt::Order::default(),
-        };
-        rt::Check::check(&value)?;
-        Ok(value)
+rt::builder! {
+    EnvelopeLimitsBuilder => EnvelopeLimits;
+    members {
+        n = "n", optional: rt::Integer;
+    }
+    undeclared {
+        extra;
     }
 }
 rt::object!(EnvelopeLimits, EnvelopeLimitsBuilder);
-impl serde::Serialize for EnvelopeLimits {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use serde::ser::SerializeMap as _;
-        let mut map = s.serialize_map(None)?;
-        rt::serialize_members(
-            &mut map,
-            &self.__order,
-            1u16,
-            self.extra.iter(),
-            |i, map| match i {
-                0u16 => rt::optional_entry(map, "n", &self.n),
-                _ => Ok(()),
-            },
-        )?;
-        map.end()
+rt::members! {
+    EnvelopeLimits(1u16) open extra;
+    members {
+        "n" => n @ 0u16, optional;
     }
 }
-impl rt::DecodeMembers for EnvelopeLimits {
-    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-    ) -> ::core::result::Result<EnvelopeLimits, __A::Error> {
-        let mut __m_n: ::core::option::Option<rt::Integer> = None;
+rt::decode_members! {
+    EnvelopeLimits(map, pre, key, __order_seen, value);
+    slots {
+        __m_n: rt::Integer;
+    }
+    locals {
         let mut extra = serde_json::Map::new();
-        let mut __order_seen = rt::OrderRecorder::new();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "n" => {
-                    rt::once(&mut map, &mut __m_n, "n", rt::IntegerSeed(&INT_1))?;
-                    __order_seen.push(0u16);
-                }
-                _ => {
-                    if extra.contains_key(key.as_str()) {
-                        return Err(rt::duplicate(&mut map, key.as_str()));
-                    }
-                    __order_seen.push(rt::EXTRA);
-                    let v = map.next_value_seed(rt::AnyValue)?;
-                    extra.insert(key.0.into_owned(), v);
-                }
-            }
-        }
-        let n = __m_n;
-        let value = EnvelopeLimits {
-            n,
-            extra,
-            __order: __order_seen.finish(),
-        };
+    }
+    read {
+        "n" => __m_n @ 0u16: rt::IntegerSeed(&INT_1);
+    }
+    arms {
+        _ => rt::keep_member(&mut map, &mut extra, key, &mut __order_seen)?,
+    }
+    value {
+        n: __m_n;
+        extra;
+    }
+    finish {
         value.__check().map_err(rt::Failure::into_error::<__A::Error>)?;
-        Ok(value)
     }
 }
 impl rt::VerifyMembers for EnvelopeLimits {
     const EXPECTING: &'static str = "an object (EnvelopeLimits)";
-    #[allow(unused_mut)]
     fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
+        map: __A,
         pre: ::core::option::Option<(&str, &str)>,
         refine: ::core::option::Option<rt::MemberCheck>,
     ) -> ::core::result::Result<(), __A::Error> {
@@ -936,25 +524,6 @@ impl rt::VerifyMembers for EnvelopeLimits {
             check(&value).map_err(rt::Failure::into_error::<__A::Error>)?;
         }
         Ok(())
-    }
-}
-impl rt::Fields for EnvelopeLimits {
-    fn field(&self, key: &str) -> rt::Probe<'_> {
-        match key {
-            "n" => rt::probe_optional(&self.n),
-            other => rt::Fields::field(&self.extra, other),
-        }
-    }
-    fn json_object(
-        &self,
-        key: &str,
-    ) -> ::core::option::Option<
-        &serde_json::Map<::std::string::String, serde_json::Value>,
-    > {
-        match key {
-            "n" => None,
-            other => rt::Fields::json_object(&self.extra, other),
-        }
     }
 }
 impl rt::Check for EnvelopeLimits {

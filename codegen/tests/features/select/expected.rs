@@ -36,118 +36,66 @@ pub struct Message {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-/// Builds a [`Message`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-#[derive(Debug, Clone, Default)]
-#[must_use]
-pub struct MessageBuilder {
-    type_: ::core::option::Option<MessageType>,
-    body: ::core::option::Option<MessageBody>,
-    __error: ::core::option::Option<rt::Failure>,
+rt::builder! {
+    MessageBuilder => Message, __infer;
+    members {
+        type_ = "type", required: MessageType;
+        body = "body", required: MessageBody;
+    }
 }
 impl MessageBuilder {
-    rt::setter!(type_ : MessageType = "type");
-    rt::setter!(body : MessageBody = "body");
-    /// The value, or the first member that failed its rule, the first required member
-    /// left unset, or the first rule the whole value breaks.
-    pub fn build(mut self) -> ::core::result::Result<Message, rt::Failure> {
-        if let Some(e) = self.__error.take() {
-            return Err(e);
-        }
+    /// Fills in unset selectors from the members they select.
+    fn __infer(&mut self) {
         if self.type_.is_none() && let Some(p) = &self.body {
             self.type_ = p.implied();
         }
-        let value = Message {
-            type_: rt::Failure::needed(self.type_, "type")?,
-            body: rt::Failure::needed(self.body, "body")?,
-            __order: rt::Order::default(),
-        };
-        rt::Check::check(&value)?;
-        Ok(value)
     }
 }
 rt::object!(Message, MessageBuilder);
-impl serde::Serialize for Message {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use serde::ser::SerializeMap as _;
-        let mut map = s.serialize_map(None)?;
-        rt::serialize_members(
-            &mut map,
-            &self.__order,
-            2u16,
-            ::core::iter::empty::<(&str, &serde_json::Value)>(),
-            |i, map| match i {
-                0u16 => map.serialize_entry("type", &self.type_),
-                1u16 => map.serialize_entry("body", &self.body),
-                _ => Ok(()),
-            },
-        )?;
-        map.end()
+rt::members! {
+    Message(2u16) closed;
+    members {
+        "type" => type_ @ 0u16, required;
+        "body" => body @ 1u16, required;
     }
 }
-impl rt::DecodeMembers for Message {
-    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-    ) -> ::core::result::Result<Message, __A::Error> {
-        let mut __m_type_: ::core::option::Option<MessageType> = None;
-        let mut __m_body: ::core::option::Option<rt::Pending<MessageBody>> = None;
-        let mut __order_seen = rt::OrderRecorder::new();
-        if let Some((k, v)) = pre {
-            match k {
-                "type" => {
-                    __order_seen.push(0u16);
-                    __m_type_ = Some(
-                        rt::pre_read::<MessageType, __A::Error>(v, "/type")?,
-                    );
-                }
-                _ => {}
+rt::decode_members! {
+    Message(map, pre, key, __order_seen, value);
+    slots {
+        __m_type_: MessageType;
+        __m_body: rt::Pending<MessageBody>;
+    }
+    pre {
+        "type" => __m_type_ @ 0u16: MessageType, "/type";
+    }
+    read {
+        "type" => __m_type_ @ 0u16: rt::TypeSeed::<MessageType>::new();
+    }
+    arms {
+        "body" => {
+            if __m_body.is_some() {
+                return Err(rt::duplicate(&mut map, "body"));
             }
-        }
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_type_,
-                        "type",
-                        rt::TypeSeed::<MessageType>::new(),
-                    )?;
-                    __order_seen.push(0u16);
-                }
-                "body" => {
-                    if __m_body.is_some() {
-                        return Err(rt::duplicate(&mut map, "body"));
+            __order_seen.push(1u16);
+            __m_body = Some(
+                match &__m_type_ {
+                    Some(s) => {
+                        rt::Pending::Done(map.next_value_seed(__MessageBodySeed(s))?)
                     }
-                    __order_seen.push(1u16);
-                    __m_body = Some(
-                        match &__m_type_ {
-                            Some(s) => {
-                                rt::Pending::Done(
-                                    map.next_value_seed(__MessageBodySeed(s))?,
-                                )
-                            }
-                            None => {
-                                rt::Pending::Raw(
-                                    map.next_value::<Box<serde_json::value::RawValue>>()?,
-                                )
-                            }
-                        },
-                    );
-                }
-                other => {
-                    let msg = format!("unknown member `{other}` is not allowed");
-                    map.next_value_seed(
-                        rt::Reject(
-                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
-                        ),
-                    )?;
-                }
-            }
+                    None => {
+                        rt::Pending::Raw(
+                            map.next_value::<Box<serde_json::value::RawValue>>()?,
+                        )
+                    }
+                },
+            );
         }
-        let type_ = rt::required::<_, __A::Error>(__m_type_, "type")?;
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        type_ = __m_type_, "type";
+    }
+    unpack {
         let body = match __m_body {
             Some(p) => {
                 match p {
@@ -168,73 +116,45 @@ impl rt::DecodeMembers for Message {
                 );
             }
         };
-        let value = Message {
-            type_,
-            body,
-            __order: __order_seen.finish(),
-        };
-        Ok(value)
+    }
+    value {
+        type_;
+        body;
     }
 }
-impl rt::VerifyMembers for Message {
-    const EXPECTING: &'static str = "an object (Message)";
-    #[allow(unused_mut)]
-    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-        refine: ::core::option::Option<rt::MemberCheck>,
-    ) -> ::core::result::Result<(), __A::Error> {
-        let mut __m_type_: ::core::option::Option<MessageType> = None;
-        let mut __m_body: ::core::option::Option<
-            ::core::option::Option<Box<serde_json::value::RawValue>>,
-        > = None;
-        if let Some((k, v)) = pre {
-            match k {
-                "type" => {
-                    __m_type_ = Some(
-                        rt::pre_read::<MessageType, __A::Error>(v, "/type")?,
-                    );
-                }
-                _ => {}
+rt::verify_members! {
+    Message(map, pre, refine, key, __view) "an object (Message)";
+    slots {
+        __m_type_: MessageType;
+        __m_body: ::core::option::Option<Box<serde_json::value::RawValue>>;
+    }
+    pre_kept {
+        "type" => __m_type_: MessageType, "/type";
+    }
+    read {
+        "type" => __m_type_: rt::TypeSeed::<MessageType>::new();
+    }
+    arms {
+        "body" => {
+            if __m_body.is_some() {
+                return Err(rt::duplicate(&mut map, "body"));
             }
-        }
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_type_,
-                        "type",
-                        rt::TypeSeed::<MessageType>::new(),
-                    )?
-                }
-                "body" => {
-                    if __m_body.is_some() {
-                        return Err(rt::duplicate(&mut map, "body"));
+            __m_body = Some(
+                match &__m_type_ {
+                    Some(s) => {
+                        map.next_value_seed(rt::Verified(__MessageBodySeed(s)))?;
+                        None
                     }
-                    __m_body = Some(
-                        match &__m_type_ {
-                            Some(s) => {
-                                map.next_value_seed(rt::Verified(__MessageBodySeed(s)))?;
-                                None
-                            }
-                            None => {
-                                Some(map.next_value::<Box<serde_json::value::RawValue>>()?)
-                            }
-                        },
-                    );
-                }
-                other => {
-                    let msg = format!("unknown member `{other}` is not allowed");
-                    map.next_value_seed(
-                        rt::Reject(
-                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
-                        ),
-                    )?;
-                }
-            }
+                    None => Some(map.next_value::<Box<serde_json::value::RawValue>>()?),
+                },
+            );
         }
-        let type_ = rt::required::<_, __A::Error>(__m_type_, "type")?;
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        type_ = __m_type_, "type";
+    }
+    unpack {
         match __m_body {
             Some(Some(r)) => {
                 rt::verify_raw::<_, __A::Error>(&r, __MessageBodySeed(&type_))?;
@@ -247,23 +167,6 @@ impl rt::VerifyMembers for Message {
                     >(rt::Keyword::Required, "", "missing required member `body`"),
                 );
             }
-        }
-        let __members = |key: &str| match key {
-            _ => rt::Probe::Absent,
-        };
-        let __view = rt::View(&__members);
-        if let Some(check) = refine {
-            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
-        }
-        Ok(())
-    }
-}
-impl rt::Fields for Message {
-    fn field(&self, key: &str) -> rt::Probe<'_> {
-        match key {
-            "type" => rt::Probed::probe(&self.type_),
-            "body" => rt::Probed::probe(&self.body),
-            _ => rt::Probe::Absent,
         }
     }
 }
@@ -481,134 +384,50 @@ pub struct Text {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-/// Builds a [`Text`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-#[derive(Debug, Clone, Default)]
-#[must_use]
-pub struct TextBuilder {
-    text: ::core::option::Option<Text0To5>,
-    __error: ::core::option::Option<rt::Failure>,
-}
-impl TextBuilder {
-    rt::setter!(text : Text0To5 = "text");
-    /// The value, or the first member that failed its rule, the first required member
-    /// left unset, or the first rule the whole value breaks.
-    pub fn build(mut self) -> ::core::result::Result<Text, rt::Failure> {
-        if let Some(e) = self.__error.take() {
-            return Err(e);
-        }
-        let value = Text {
-            text: rt::Failure::needed(self.text, "text")?,
-            __order: rt::Order::default(),
-        };
-        rt::Check::check(&value)?;
-        Ok(value)
+rt::builder! {
+    TextBuilder => Text;
+    members {
+        text = "text", required: Text0To5;
     }
 }
 rt::object!(Text, TextBuilder);
-impl serde::Serialize for Text {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use serde::ser::SerializeMap as _;
-        let mut map = s.serialize_map(None)?;
-        rt::serialize_members(
-            &mut map,
-            &self.__order,
-            1u16,
-            ::core::iter::empty::<(&str, &serde_json::Value)>(),
-            |i, map| match i {
-                0u16 => map.serialize_entry("text", &self.text),
-                _ => Ok(()),
-            },
-        )?;
-        map.end()
+rt::members! {
+    Text(1u16) closed;
+    members {
+        "text" => text @ 0u16, required;
     }
 }
-impl rt::DecodeMembers for Text {
-    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-    ) -> ::core::result::Result<Text, __A::Error> {
-        let mut __m_text: ::core::option::Option<Text0To5> = None;
-        let mut __order_seen = rt::OrderRecorder::new();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "text" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_text,
-                        "text",
-                        rt::TypeSeed::<Text0To5>::new(),
-                    )?;
-                    __order_seen.push(0u16);
-                }
-                other => {
-                    let msg = format!("unknown member `{other}` is not allowed");
-                    map.next_value_seed(
-                        rt::Reject(
-                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
-                        ),
-                    )?;
-                }
-            }
-        }
-        let text = rt::required::<_, __A::Error>(__m_text, "text")?;
-        let value = Text {
-            text,
-            __order: __order_seen.finish(),
-        };
-        Ok(value)
+rt::decode_members! {
+    Text(map, pre, key, __order_seen, value);
+    slots {
+        __m_text: Text0To5;
+    }
+    read {
+        "text" => __m_text @ 0u16: rt::TypeSeed::<Text0To5>::new();
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        text = __m_text, "text";
+    }
+    value {
+        text;
     }
 }
-impl rt::VerifyMembers for Text {
-    const EXPECTING: &'static str = "an object (Text)";
-    #[allow(unused_mut)]
-    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-        refine: ::core::option::Option<rt::MemberCheck>,
-    ) -> ::core::result::Result<(), __A::Error> {
-        let mut __m_text: ::core::option::Option<()> = None;
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "text" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_text,
-                        "text",
-                        rt::verified::<Text0To5>(),
-                    )?
-                }
-                other => {
-                    let msg = format!("unknown member `{other}` is not allowed");
-                    map.next_value_seed(
-                        rt::Reject(
-                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
-                        ),
-                    )?;
-                }
-            }
-        }
-        rt::required::<_, __A::Error>(__m_text, "text")?;
-        let __members = |key: &str| match key {
-            _ => rt::Probe::Absent,
-        };
-        let __view = rt::View(&__members);
-        if let Some(check) = refine {
-            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
-        }
-        Ok(())
+rt::verify_members! {
+    Text(map, pre, refine, key, __view) "an object (Text)";
+    slots {
+        __m_text: ();
     }
-}
-impl rt::Fields for Text {
-    fn field(&self, key: &str) -> rt::Probe<'_> {
-        match key {
-            "text" => rt::Probed::probe(&self.text),
-            _ => rt::Probe::Absent,
-        }
+    read {
+        "text" => __m_text: rt::verified::<Text0To5>();
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        _ = __m_text, "text";
     }
 }
 impl rt::Check for Text {}
@@ -624,147 +443,74 @@ pub struct MessageBodyImage {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-/// Builds a [`MessageBodyImage`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-#[derive(Debug, Clone, Default)]
-#[must_use]
-pub struct MessageBodyImageBuilder {
-    url: ::core::option::Option<Url>,
-    __error: ::core::option::Option<rt::Failure>,
-}
-impl MessageBodyImageBuilder {
-    rt::setter!(url : Url = "url");
-    /// The value, or the first member that failed its rule, the first required member
-    /// left unset, or the first rule the whole value breaks.
-    pub fn build(mut self) -> ::core::result::Result<MessageBodyImage, rt::Failure> {
-        if let Some(e) = self.__error.take() {
-            return Err(e);
-        }
-        let value = MessageBodyImage {
-            url: rt::Failure::needed(self.url, "url")?,
-            extra: Default::default(),
-            __order: rt::Order::default(),
-        };
-        rt::Check::check(&value)?;
-        Ok(value)
+rt::builder! {
+    MessageBodyImageBuilder => MessageBodyImage;
+    members {
+        url = "url", required: Url;
+    }
+    undeclared {
+        extra;
     }
 }
 rt::object!(MessageBodyImage, MessageBodyImageBuilder);
-impl serde::Serialize for MessageBodyImage {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use serde::ser::SerializeMap as _;
-        let mut map = s.serialize_map(None)?;
-        rt::serialize_members(
-            &mut map,
-            &self.__order,
-            1u16,
-            self.extra.iter(),
-            |i, map| match i {
-                0u16 => map.serialize_entry("url", &self.url),
-                _ => Ok(()),
-            },
-        )?;
-        map.end()
+rt::members! {
+    MessageBodyImage(1u16) open extra;
+    members {
+        "url" => url @ 0u16, required;
     }
 }
-impl rt::DecodeMembers for MessageBodyImage {
-    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-    ) -> ::core::result::Result<MessageBodyImage, __A::Error> {
-        let mut __m_url: ::core::option::Option<Url> = None;
+rt::decode_members! {
+    MessageBodyImage(map, pre, key, __order_seen, value);
+    slots {
+        __m_url: Url;
+    }
+    locals {
         let mut extra = serde_json::Map::new();
-        let mut __order_seen = rt::OrderRecorder::new();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "url" => {
-                    rt::once(&mut map, &mut __m_url, "url", rt::TypeSeed::<Url>::new())?;
-                    __order_seen.push(0u16);
-                }
-                _ => {
-                    if extra.contains_key(key.as_str()) {
-                        return Err(rt::duplicate(&mut map, key.as_str()));
-                    }
-                    __order_seen.push(rt::EXTRA);
-                    let v = map.next_value_seed(rt::AnyValue)?;
-                    extra.insert(key.0.into_owned(), v);
-                }
-            }
-        }
-        let url = rt::required::<_, __A::Error>(__m_url, "url")?;
-        let value = MessageBodyImage {
-            url,
-            extra,
-            __order: __order_seen.finish(),
-        };
-        Ok(value)
+    }
+    read {
+        "url" => __m_url @ 0u16: rt::TypeSeed::<Url>::new();
+    }
+    arms {
+        _ => rt::keep_member(&mut map, &mut extra, key, &mut __order_seen)?,
+    }
+    required {
+        url = __m_url, "url";
+    }
+    value {
+        url;
+        extra;
     }
 }
-impl rt::VerifyMembers for MessageBodyImage {
-    const EXPECTING: &'static str = "an object (MessageBodyImage)";
-    #[allow(unused_mut)]
-    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-        refine: ::core::option::Option<rt::MemberCheck>,
-    ) -> ::core::result::Result<(), __A::Error> {
-        let mut __m_url: ::core::option::Option<()> = None;
-        let mut __unknown_0: ::core::option::Option<serde_json::Value> = None;
+rt::verify_members! {
+    MessageBodyImage(map, pre, refine, key, __view) "an object (MessageBodyImage)";
+    slots {
+        __m_url: ();
+        __unknown_0: serde_json::Value;
+    }
+    locals {
         let mut __keys = rt::KeySet::default();
-        let _ = pre;
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "url" => rt::once(&mut map, &mut __m_url, "url", rt::verified::<Url>())?,
-                "channel" => {
-                    if __unknown_0.is_some() {
-                        return Err(rt::duplicate(&mut map, "channel"));
-                    }
-                    __unknown_0 = Some(map.next_value_seed(rt::AnyValue)?);
-                }
-                _ => {
-                    if let Some(k) = __keys.insert(key) {
-                        return Err(rt::duplicate(&mut map, k.as_str()));
-                    }
-                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
-                }
-            }
-        }
-        rt::required::<_, __A::Error>(__m_url, "url")?;
-        let __members = |key: &str| match key {
-            "channel" => {
-                match &__unknown_0 {
-                    Some(v) => rt::Probed::probe(v),
-                    None => rt::Probe::Absent,
-                }
-            }
-            _ => rt::Probe::Absent,
-        };
-        let __view = rt::View(&__members);
-        if let Some(check) = refine {
-            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
-        }
-        Ok(())
     }
-}
-impl rt::Fields for MessageBodyImage {
-    fn field(&self, key: &str) -> rt::Probe<'_> {
-        match key {
-            "url" => rt::Probed::probe(&self.url),
-            other => rt::Fields::field(&self.extra, other),
-        }
+    read {
+        "url" => __m_url: rt::verified::<Url>();
     }
-    fn json_object(
-        &self,
-        key: &str,
-    ) -> ::core::option::Option<
-        &serde_json::Map<::std::string::String, serde_json::Value>,
-    > {
-        match key {
-            "url" => None,
-            other => rt::Fields::json_object(&self.extra, other),
+    arms {
+        "channel" => {
+            if __unknown_0.is_some() {
+                return Err(rt::duplicate(&mut map, "channel"));
+            }
+            __unknown_0 = Some(map.next_value_seed(rt::AnyValue)?);
+        }
+        _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
+    }
+    required {
+        _ = __m_url, "url";
+    }
+    view {
+        "channel" => {
+            match &__unknown_0 {
+                Some(v) => rt::Probed::probe(v),
+                None => rt::Probe::Absent,
+            }
         }
     }
 }
@@ -790,167 +536,60 @@ pub struct MessageBodyOther {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-/// Builds a [`MessageBodyOther`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-#[derive(Debug, Clone, Default)]
-#[must_use]
-pub struct MessageBodyOtherBuilder {
-    channel: ::core::option::Option<MessageBodyOtherChannel>,
-    __error: ::core::option::Option<rt::Failure>,
-}
-impl MessageBodyOtherBuilder {
-    rt::setter!(channel : MessageBodyOtherChannel = "channel");
-    /// The value, or the first member that failed its rule, the first required member
-    /// left unset, or the first rule the whole value breaks.
-    pub fn build(mut self) -> ::core::result::Result<MessageBodyOther, rt::Failure> {
-        if let Some(e) = self.__error.take() {
-            return Err(e);
-        }
-        let value = MessageBodyOther {
-            channel: self.channel,
-            extra: Default::default(),
-            __order: rt::Order::default(),
-        };
-        rt::Check::check(&value)?;
-        Ok(value)
+rt::builder! {
+    MessageBodyOtherBuilder => MessageBodyOther;
+    members {
+        channel = "channel", optional: MessageBodyOtherChannel;
+    }
+    undeclared {
+        extra;
     }
 }
 rt::object!(MessageBodyOther, MessageBodyOtherBuilder);
-impl serde::Serialize for MessageBodyOther {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use serde::ser::SerializeMap as _;
-        let mut map = s.serialize_map(None)?;
-        rt::serialize_members(
-            &mut map,
-            &self.__order,
-            1u16,
-            self.extra.iter(),
-            |i, map| match i {
-                0u16 => rt::optional_entry(map, "channel", &self.channel),
-                _ => Ok(()),
-            },
-        )?;
-        map.end()
+rt::members! {
+    MessageBodyOther(1u16) open extra;
+    members {
+        "channel" => channel @ 0u16, optional;
     }
 }
-impl rt::DecodeMembers for MessageBodyOther {
-    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-    ) -> ::core::result::Result<MessageBodyOther, __A::Error> {
-        let mut __m_channel: ::core::option::Option<MessageBodyOtherChannel> = None;
+rt::decode_members! {
+    MessageBodyOther(map, pre, key, __order_seen, value);
+    slots {
+        __m_channel: MessageBodyOtherChannel;
+    }
+    locals {
         let mut extra = serde_json::Map::new();
-        let mut __order_seen = rt::OrderRecorder::new();
-        if let Some((k, v)) = pre {
-            match k {
-                "channel" => {
-                    __order_seen.push(0u16);
-                    __m_channel = Some(
-                        rt::pre_read::<
-                            MessageBodyOtherChannel,
-                            __A::Error,
-                        >(v, "/channel")?,
-                    );
-                }
-                _ => {}
-            }
-        }
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "channel" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_channel,
-                        "channel",
-                        rt::TypeSeed::<MessageBodyOtherChannel>::new(),
-                    )?;
-                    __order_seen.push(0u16);
-                }
-                _ => {
-                    if extra.contains_key(key.as_str()) {
-                        return Err(rt::duplicate(&mut map, key.as_str()));
-                    }
-                    __order_seen.push(rt::EXTRA);
-                    let v = map.next_value_seed(rt::AnyValue)?;
-                    extra.insert(key.0.into_owned(), v);
-                }
-            }
-        }
-        let channel = __m_channel;
-        let value = MessageBodyOther {
-            channel,
-            extra,
-            __order: __order_seen.finish(),
-        };
-        Ok(value)
+    }
+    pre {
+        "channel" => __m_channel @ 0u16: MessageBodyOtherChannel, "/channel";
+    }
+    read {
+        "channel" => __m_channel @ 0u16: rt::TypeSeed::<MessageBodyOtherChannel>::new();
+    }
+    arms {
+        _ => rt::keep_member(&mut map, &mut extra, key, &mut __order_seen)?,
+    }
+    value {
+        channel: __m_channel;
+        extra;
     }
 }
-impl rt::VerifyMembers for MessageBodyOther {
-    const EXPECTING: &'static str = "an object (MessageBodyOther)";
-    #[allow(unused_mut)]
-    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-        refine: ::core::option::Option<rt::MemberCheck>,
-    ) -> ::core::result::Result<(), __A::Error> {
-        let mut __m_channel: ::core::option::Option<()> = None;
+rt::verify_members! {
+    MessageBodyOther(map, pre, refine, key, __view) "an object (MessageBodyOther)";
+    slots {
+        __m_channel: ();
+    }
+    locals {
         let mut __keys = rt::KeySet::default();
-        if let Some((k, v)) = pre {
-            match k {
-                "channel" => {
-                    rt::pre_read::<MessageBodyOtherChannel, __A::Error>(v, "/channel")?;
-                    __m_channel = Some(());
-                }
-                _ => {}
-            }
-        }
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "channel" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_channel,
-                        "channel",
-                        rt::verified::<MessageBodyOtherChannel>(),
-                    )?
-                }
-                _ => {
-                    if let Some(k) = __keys.insert(key) {
-                        return Err(rt::duplicate(&mut map, k.as_str()));
-                    }
-                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
-                }
-            }
-        }
-        let __members = |key: &str| match key {
-            _ => rt::Probe::Absent,
-        };
-        let __view = rt::View(&__members);
-        if let Some(check) = refine {
-            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
-        }
-        Ok(())
     }
-}
-impl rt::Fields for MessageBodyOther {
-    fn field(&self, key: &str) -> rt::Probe<'_> {
-        match key {
-            "channel" => rt::probe_optional(&self.channel),
-            other => rt::Fields::field(&self.extra, other),
-        }
+    pre {
+        "channel" => __m_channel: MessageBodyOtherChannel, "/channel";
     }
-    fn json_object(
-        &self,
-        key: &str,
-    ) -> ::core::option::Option<
-        &serde_json::Map<::std::string::String, serde_json::Value>,
-    > {
-        match key {
-            "channel" => None,
-            other => rt::Fields::json_object(&self.extra, other),
-        }
+    read {
+        "channel" => __m_channel: rt::verified::<MessageBodyOtherChannel>();
+    }
+    arms {
+        _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
     }
 }
 impl rt::Check for MessageBodyOther {

@@ -293,183 +293,77 @@ pub struct Circle {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-/// Builds a [`Circle`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-#[derive(Debug, Clone, Default)]
-#[must_use]
-pub struct CircleBuilder {
-    radius: ::core::option::Option<f64>,
-    __error: ::core::option::Option<rt::Failure>,
-}
-impl CircleBuilder {
-    rt::setter!(radius : f64 = "radius");
-    /// The value, or the first member that failed its rule, the first required member
-    /// left unset, or the first rule the whole value breaks.
-    pub fn build(mut self) -> ::core::result::Result<Circle, rt::Failure> {
-        if let Some(e) = self.__error.take() {
-            return Err(e);
-        }
-        let value = Circle {
-            kind: CircleKind::Circle,
-            radius: rt::Failure::needed(self.radius, "radius")?,
-            extra: Default::default(),
-            __order: rt::Order::default(),
-        };
-        rt::Check::check(&value)?;
-        Ok(value)
+rt::builder! {
+    CircleBuilder => Circle;
+    constants {
+        kind: CircleKind::Circle;
+    }
+    members {
+        radius = "radius", required: f64;
+    }
+    undeclared {
+        extra;
     }
 }
 rt::object!(Circle, CircleBuilder);
-impl serde::Serialize for Circle {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use serde::ser::SerializeMap as _;
-        let mut map = s.serialize_map(None)?;
-        rt::serialize_members(
-            &mut map,
-            &self.__order,
-            2u16,
-            self.extra.iter(),
-            |i, map| match i {
-                0u16 => map.serialize_entry("kind", &self.kind),
-                1u16 => map.serialize_entry("radius", &self.radius),
-                _ => Ok(()),
-            },
-        )?;
-        map.end()
+rt::members! {
+    Circle(2u16) open extra;
+    members {
+        "kind" => kind @ 0u16, required;
+        "radius" => radius @ 1u16, required;
     }
 }
-impl rt::DecodeMembers for Circle {
-    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-    ) -> ::core::result::Result<Circle, __A::Error> {
-        let mut __m_kind: ::core::option::Option<CircleKind> = None;
-        let mut __m_radius: ::core::option::Option<f64> = None;
+rt::decode_members! {
+    Circle(map, pre, key, __order_seen, value);
+    slots {
+        __m_kind: CircleKind;
+        __m_radius: f64;
+    }
+    locals {
         let mut extra = serde_json::Map::new();
-        let mut __order_seen = rt::OrderRecorder::new();
-        if let Some((k, v)) = pre {
-            match k {
-                "kind" => {
-                    __order_seen.push(0u16);
-                    __m_kind = Some(rt::pre_read::<CircleKind, __A::Error>(v, "/kind")?);
-                }
-                _ => {}
-            }
-        }
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "kind" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_kind,
-                        "kind",
-                        rt::TypeSeed::<CircleKind>::new(),
-                    )?;
-                    __order_seen.push(0u16);
-                }
-                "radius" => {
-                    rt::once(&mut map, &mut __m_radius, "radius", rt::NumSeed(&NUM_0))?;
-                    __order_seen.push(1u16);
-                }
-                _ => {
-                    if extra.contains_key(key.as_str()) {
-                        return Err(rt::duplicate(&mut map, key.as_str()));
-                    }
-                    __order_seen.push(rt::EXTRA);
-                    let v = map.next_value_seed(rt::AnyValue)?;
-                    extra.insert(key.0.into_owned(), v);
-                }
-            }
-        }
-        let kind = rt::required::<_, __A::Error>(__m_kind, "kind")?;
-        let radius = rt::required::<_, __A::Error>(__m_radius, "radius")?;
-        let value = Circle {
-            kind,
-            radius,
-            extra,
-            __order: __order_seen.finish(),
-        };
-        Ok(value)
+    }
+    pre {
+        "kind" => __m_kind @ 0u16: CircleKind, "/kind";
+    }
+    read {
+        "kind" => __m_kind @ 0u16: rt::TypeSeed::<CircleKind>::new();
+        "radius" => __m_radius @ 1u16: rt::NumSeed(&NUM_0);
+    }
+    arms {
+        _ => rt::keep_member(&mut map, &mut extra, key, &mut __order_seen)?,
+    }
+    required {
+        kind = __m_kind, "kind";
+        radius = __m_radius, "radius";
+    }
+    value {
+        kind;
+        radius;
+        extra;
     }
 }
-impl rt::VerifyMembers for Circle {
-    const EXPECTING: &'static str = "an object (Circle)";
-    #[allow(unused_mut)]
-    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-        refine: ::core::option::Option<rt::MemberCheck>,
-    ) -> ::core::result::Result<(), __A::Error> {
-        let mut __m_kind: ::core::option::Option<()> = None;
-        let mut __m_radius: ::core::option::Option<()> = None;
+rt::verify_members! {
+    Circle(map, pre, refine, key, __view) "an object (Circle)";
+    slots {
+        __m_kind: ();
+        __m_radius: ();
+    }
+    locals {
         let mut __keys = rt::KeySet::default();
-        if let Some((k, v)) = pre {
-            match k {
-                "kind" => {
-                    rt::pre_read::<CircleKind, __A::Error>(v, "/kind")?;
-                    __m_kind = Some(());
-                }
-                _ => {}
-            }
-        }
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "kind" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_kind,
-                        "kind",
-                        rt::verified::<CircleKind>(),
-                    )?
-                }
-                "radius" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_radius,
-                        "radius",
-                        rt::Verified(rt::NumSeed(&NUM_0)),
-                    )?
-                }
-                _ => {
-                    if let Some(k) = __keys.insert(key) {
-                        return Err(rt::duplicate(&mut map, k.as_str()));
-                    }
-                    map.next_value_seed(rt::Verified(rt::AnyValue))?;
-                }
-            }
-        }
-        rt::required::<_, __A::Error>(__m_kind, "kind")?;
-        rt::required::<_, __A::Error>(__m_radius, "radius")?;
-        let __members = |key: &str| match key {
-            _ => rt::Probe::Absent,
-        };
-        let __view = rt::View(&__members);
-        if let Some(check) = refine {
-            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
-        }
-        Ok(())
     }
-}
-impl rt::Fields for Circle {
-    fn field(&self, key: &str) -> rt::Probe<'_> {
-        match key {
-            "kind" => rt::Probed::probe(&self.kind),
-            "radius" => rt::Probed::probe(&self.radius),
-            other => rt::Fields::field(&self.extra, other),
-        }
+    pre {
+        "kind" => __m_kind: CircleKind, "/kind";
     }
-    fn json_object(
-        &self,
-        key: &str,
-    ) -> ::core::option::Option<
-        &serde_json::Map<::std::string::String, serde_json::Value>,
-    > {
-        match key {
-            "kind" | "radius" => None,
-            other => rt::Fields::json_object(&self.extra, other),
-        }
+    read {
+        "kind" => __m_kind: rt::verified::<CircleKind>();
+        "radius" => __m_radius: rt::Verified(rt::NumSeed(&NUM_0));
+    }
+    arms {
+        _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
+    }
+    required {
+        _ = __m_kind, "kind";
+        _ = __m_radius, "radius";
     }
 }
 impl rt::Check for Circle {
@@ -511,170 +405,67 @@ pub struct Square {
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
-/// Builds a [`Square`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.
-#[derive(Debug, Clone, Default)]
-#[must_use]
-pub struct SquareBuilder {
-    side: ::core::option::Option<rt::Integer>,
-    __error: ::core::option::Option<rt::Failure>,
-}
-impl SquareBuilder {
-    rt::setter!(side : rt::Integer = "side");
-    /// The value, or the first member that failed its rule, the first required member
-    /// left unset, or the first rule the whole value breaks.
-    pub fn build(mut self) -> ::core::result::Result<Square, rt::Failure> {
-        if let Some(e) = self.__error.take() {
-            return Err(e);
-        }
-        let value = Square {
-            kind: SquareKind::Square,
-            side: rt::Failure::needed(self.side, "side")?,
-            __order: rt::Order::default(),
-        };
-        rt::Check::check(&value)?;
-        Ok(value)
+rt::builder! {
+    SquareBuilder => Square;
+    constants {
+        kind: SquareKind::Square;
+    }
+    members {
+        side = "side", required: rt::Integer;
     }
 }
 rt::object!(Square, SquareBuilder);
-impl serde::Serialize for Square {
-    fn serialize<__S: serde::Serializer>(
-        &self,
-        s: __S,
-    ) -> ::core::result::Result<__S::Ok, __S::Error> {
-        use serde::ser::SerializeMap as _;
-        let mut map = s.serialize_map(None)?;
-        rt::serialize_members(
-            &mut map,
-            &self.__order,
-            2u16,
-            ::core::iter::empty::<(&str, &serde_json::Value)>(),
-            |i, map| match i {
-                0u16 => map.serialize_entry("kind", &self.kind),
-                1u16 => map.serialize_entry("side", &self.side),
-                _ => Ok(()),
-            },
-        )?;
-        map.end()
+rt::members! {
+    Square(2u16) closed;
+    members {
+        "kind" => kind @ 0u16, required;
+        "side" => side @ 1u16, required;
     }
 }
-impl rt::DecodeMembers for Square {
-    fn decode_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-    ) -> ::core::result::Result<Square, __A::Error> {
-        let mut __m_kind: ::core::option::Option<SquareKind> = None;
-        let mut __m_side: ::core::option::Option<rt::Integer> = None;
-        let mut __order_seen = rt::OrderRecorder::new();
-        if let Some((k, v)) = pre {
-            match k {
-                "kind" => {
-                    __order_seen.push(0u16);
-                    __m_kind = Some(rt::pre_read::<SquareKind, __A::Error>(v, "/kind")?);
-                }
-                _ => {}
-            }
-        }
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "kind" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_kind,
-                        "kind",
-                        rt::TypeSeed::<SquareKind>::new(),
-                    )?;
-                    __order_seen.push(0u16);
-                }
-                "side" => {
-                    rt::once(&mut map, &mut __m_side, "side", rt::IntegerSeed(&INT_0))?;
-                    __order_seen.push(1u16);
-                }
-                other => {
-                    let msg = format!("unknown member `{other}` is not allowed");
-                    map.next_value_seed(
-                        rt::Reject(
-                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
-                        ),
-                    )?;
-                }
-            }
-        }
-        let kind = rt::required::<_, __A::Error>(__m_kind, "kind")?;
-        let side = rt::required::<_, __A::Error>(__m_side, "side")?;
-        let value = Square {
-            kind,
-            side,
-            __order: __order_seen.finish(),
-        };
-        Ok(value)
+rt::decode_members! {
+    Square(map, pre, key, __order_seen, value);
+    slots {
+        __m_kind: SquareKind;
+        __m_side: rt::Integer;
+    }
+    pre {
+        "kind" => __m_kind @ 0u16: SquareKind, "/kind";
+    }
+    read {
+        "kind" => __m_kind @ 0u16: rt::TypeSeed::<SquareKind>::new();
+        "side" => __m_side @ 1u16: rt::IntegerSeed(&INT_0);
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        kind = __m_kind, "kind";
+        side = __m_side, "side";
+    }
+    value {
+        kind;
+        side;
     }
 }
-impl rt::VerifyMembers for Square {
-    const EXPECTING: &'static str = "an object (Square)";
-    #[allow(unused_mut)]
-    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
-        mut map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-        refine: ::core::option::Option<rt::MemberCheck>,
-    ) -> ::core::result::Result<(), __A::Error> {
-        let mut __m_kind: ::core::option::Option<()> = None;
-        let mut __m_side: ::core::option::Option<()> = None;
-        if let Some((k, v)) = pre {
-            match k {
-                "kind" => {
-                    rt::pre_read::<SquareKind, __A::Error>(v, "/kind")?;
-                    __m_kind = Some(());
-                }
-                _ => {}
-            }
-        }
-        while let Some(key) = map.next_key::<rt::Key<'de>>()? {
-            match key.as_str() {
-                "kind" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_kind,
-                        "kind",
-                        rt::verified::<SquareKind>(),
-                    )?
-                }
-                "side" => {
-                    rt::once(
-                        &mut map,
-                        &mut __m_side,
-                        "side",
-                        rt::Verified(rt::IntegerSeed(&INT_0)),
-                    )?
-                }
-                other => {
-                    let msg = format!("unknown member `{other}` is not allowed");
-                    map.next_value_seed(
-                        rt::Reject(
-                            rt::Failure::new(rt::Keyword::AdditionalProperties, "", msg),
-                        ),
-                    )?;
-                }
-            }
-        }
-        rt::required::<_, __A::Error>(__m_kind, "kind")?;
-        rt::required::<_, __A::Error>(__m_side, "side")?;
-        let __members = |key: &str| match key {
-            _ => rt::Probe::Absent,
-        };
-        let __view = rt::View(&__members);
-        if let Some(check) = refine {
-            check(&__view).map_err(rt::Failure::into_error::<__A::Error>)?;
-        }
-        Ok(())
+rt::verify_members! {
+    Square(map, pre, refine, key, __view) "an object (Square)";
+    slots {
+        __m_kind: ();
+        __m_side: ();
     }
-}
-impl rt::Fields for Square {
-    fn field(&self, key: &str) -> rt::Probe<'_> {
-        match key {
-            "kind" => rt::Probed::probe(&self.kind),
-            "side" => rt::Probed::probe(&self.side),
-            _ => rt::Probe::Absent,
-        }
+    pre {
+        "kind" => __m_kind: SquareKind, "/kind";
+    }
+    read {
+        "kind" => __m_kind: rt::verified::<SquareKind>();
+        "side" => __m_side: rt::Verified(rt::IntegerSeed(&INT_0));
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        _ = __m_kind, "kind";
+        _ = __m_side, "side";
     }
 }
 impl rt::Check for Square {
