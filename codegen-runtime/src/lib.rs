@@ -195,6 +195,17 @@ pub fn fail<E: de::Error>(code: Keyword, rel: &str, msg: impl fmt::Display) -> E
     error
 }
 
+/// A tagged union's failure for a tag value no variant has: `rel` points at the tag, `allowed`
+/// says which values it takes.
+#[cold]
+pub fn unknown_tag<E: de::Error>(rel: &str, value: &str, allowed: &str) -> E {
+    fail(
+        Keyword::OneOf,
+        rel,
+        format_args!("unknown {value:?}: {allowed}"),
+    )
+}
+
 /// The typed failure behind a decode error whose text is `error_text`: the one [`fail`] recorded
 /// last on this thread, if the error is the one it built (its text is the failure's sentence, less
 /// serde_json's position); `None` for an error serde itself raised (a wrong JSON type, bad syntax).
@@ -1663,6 +1674,18 @@ pub fn shadowing(key: &str) -> Failure {
             "`{key}` is a declared member and cannot also be kept among the unknown ones; set the field instead"
         ),
     )
+}
+
+/// Refuses the first undeclared member kept under a `declared` member's name (a value built in
+/// code could hold one; encoding would then write that name twice).
+pub fn not_shadowing<'a>(
+    keys: impl IntoIterator<Item = &'a String>,
+    declared: &[&str],
+) -> Result<(), Failure> {
+    match keys.into_iter().find(|k| declared.contains(&k.as_str())) {
+        Some(k) => Err(shadowing(k)),
+        None => Ok(()),
+    }
 }
 
 /// Writes an optional member when it is present.

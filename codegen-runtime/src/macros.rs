@@ -416,12 +416,13 @@ macro_rules! verify_members {
 /// declaration index and presence (`required`, `optional`, or `tri` for an optional member that
 /// may be `null`), and what the struct does with members it does not declare (`closed`, or kept
 /// in field `$extra` as JSON, `open`, or checked, `typed`). `$count` is the number of declared
-/// members.
+/// members; `refused` lists the members the schema declares only to refuse (`false`).
 #[macro_export]
 macro_rules! members {
     (
         $name:ident($count:literal) $ekind:ident $($extra:ident)?;
         $(members { $($json:literal => $f:ident @ $at:literal, $kind:ident;)* })?
+        $(refused { $($never:literal;)* })?
     ) => {
         impl $crate::serde::Serialize for $name {
             fn serialize<__S: $crate::serde::Serializer>(
@@ -442,6 +443,12 @@ macro_rules! members {
                 )?;
                 map.end()
             }
+        }
+        impl $name {
+            /// The declared members' JSON names (those the schema refuses last), which no
+            /// undeclared member may take.
+            #[allow(dead_code)]
+            const __DECLARED: &'static [&'static str] = &[$($($json,)*)? $($($never,)*)?];
         }
         impl $crate::Fields for $name {
             fn field(&self, key: &str) -> $crate::Probe<'_> {
@@ -579,4 +586,128 @@ macro_rules! __builder {
     };
     (init required; $v:expr, $json:literal) => { $crate::Failure::needed($v, $json)? };
     (init $kind:ident; $v:expr, $json:literal) => { $v };
+}
+
+/// A union of objects told apart by a constant member (`$tag`): `Deserialize` and the
+/// verdict-only `Verify`, its `tag()`, and `From` each variant type no other variant holds. When
+/// the tag comes first, the variant reads the rest of the object in the same pass (`fast`: each
+/// variant's tag value, variant and struct); otherwise the object is kept, its tag found, and the
+/// variant read from what was kept (`slow`: each variant's seed). `$rel` points at the tag,
+/// `$unknown` says which values it takes and `$missing` that it is needed.
+#[macro_export]
+macro_rules! tagged {
+    (
+        $name:ident by $tag:literal, $rel:literal, $unknown:literal, $missing:literal;
+        $(fast { $($fv:literal => $fvar:ident($fty:ty);)* })?
+        slow { $($sv:literal => $svar:ident: $seed:expr;)* }
+        $(from { $($from_var:ident($from_ty:ty);)* })?
+    ) => {
+        impl $name {
+            /// The value of the discriminating member.
+            pub fn tag(&self) -> &'static str {
+                match self {
+                    $($name::$svar(_) => $sv,)*
+                }
+            }
+        }
+        $($(
+            impl ::core::convert::From<$from_ty> for $name {
+                fn from(v: $from_ty) -> Self {
+                    $name::$from_var(v)
+                }
+            }
+        )*)?
+        impl<'de> $crate::serde::Deserialize<'de> for $name {
+            fn deserialize<__D: $crate::serde::Deserializer<'de>>(
+                d: __D,
+            ) -> ::core::result::Result<Self, __D::Error> {
+                struct V;
+                impl<'de> $crate::serde::de::Visitor<'de> for V {
+                    type Value = $name;
+                    fn expecting(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+                        f.write_str("an object")
+                    }
+                    fn visit_map<__A: $crate::serde::de::MapAccess<'de>>(
+                        self,
+                        mut map: __A,
+                    ) -> ::core::result::Result<$name, __A::Error> {
+                        let first = map.next_key::<$crate::Key<'de>>()?;
+                        if let ::core::option::Option::Some(k) = &first && k.as_str() == $tag {
+                            let tag = map.next_value::<$crate::Key<'de>>()?;
+                            return match tag.as_str() {
+                                $($($fv => <$fty as $crate::DecodeMembers>::decode_members(
+                                    map,
+                                    ::core::option::Option::Some(($tag, $fv)),
+                                )
+                                .map($name::$fvar),)*)?
+                                other => ::core::result::Result::Err($crate::unknown_tag(
+                                    $rel, other, $unknown,
+                                )),
+                            };
+                        }
+                        let raw = $crate::buffer_rest(first, &mut map)?;
+                        let tag = $crate::decode_raw::<_, __A::Error>(&raw, "", $crate::TagSeed($tag))?;
+                        match tag.as_deref() {
+                            $(::core::option::Option::Some($sv) => {
+                                $crate::decode_raw::<_, __A::Error>(&raw, "", $seed).map($name::$svar)
+                            })*
+                            ::core::option::Option::Some(other) => {
+                                ::core::result::Result::Err($crate::unknown_tag($rel, other, $unknown))
+                            }
+                            ::core::option::Option::None => ::core::result::Result::Err(
+                                $crate::fail($crate::Keyword::OneOf, "", $missing),
+                            ),
+                        }
+                    }
+                }
+                d.deserialize_map(V)
+            }
+        }
+        impl $crate::Verify for $name {
+            fn verify<'de, __D: $crate::serde::Deserializer<'de>>(
+                d: __D,
+            ) -> ::core::result::Result<(), __D::Error> {
+                struct V;
+                impl<'de> $crate::serde::de::Visitor<'de> for V {
+                    type Value = ();
+                    fn expecting(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
+                        f.write_str("an object")
+                    }
+                    fn visit_map<__A: $crate::serde::de::MapAccess<'de>>(
+                        self,
+                        mut map: __A,
+                    ) -> ::core::result::Result<(), __A::Error> {
+                        let first = map.next_key::<$crate::Key<'de>>()?;
+                        if let ::core::option::Option::Some(k) = &first && k.as_str() == $tag {
+                            let tag = map.next_value::<$crate::Key<'de>>()?;
+                            return match tag.as_str() {
+                                $($($fv => <$fty as $crate::VerifyMembers>::verify_members(
+                                    map,
+                                    ::core::option::Option::Some(($tag, $fv)),
+                                    ::core::option::Option::None,
+                                ),)*)?
+                                other => ::core::result::Result::Err($crate::unknown_tag(
+                                    $rel, other, $unknown,
+                                )),
+                            };
+                        }
+                        let raw = $crate::buffer_rest(first, &mut map)?;
+                        let tag = $crate::decode_raw::<_, __A::Error>(&raw, "", $crate::TagSeed($tag))?;
+                        match tag.as_deref() {
+                            $(::core::option::Option::Some($sv) => {
+                                $crate::verify_raw::<_, __A::Error>(&raw, $seed)
+                            })*
+                            ::core::option::Option::Some(other) => {
+                                ::core::result::Result::Err($crate::unknown_tag($rel, other, $unknown))
+                            }
+                            ::core::option::Option::None => ::core::result::Result::Err(
+                                $crate::fail($crate::Keyword::OneOf, "", $missing),
+                            ),
+                        }
+                    }
+                }
+                d.deserialize_map(V)
+            }
+        }
+    };
 }

@@ -8,7 +8,13 @@ use quote::{ToTokens, format_ident, quote};
 
 /// The runtime macros whose input is a member table: a header up to `;`, then sections
 /// `name { entries }`.
-const TABLES: [&str; 4] = ["decode_members", "verify_members", "members", "builder"];
+const TABLES: [&str; 5] = [
+    "decode_members",
+    "verify_members",
+    "members",
+    "builder",
+    "tagged",
+];
 
 /// How one section's entries are laid out.
 #[derive(Clone, Copy)]
@@ -29,8 +35,8 @@ enum Layout {
 fn layout_of(section: &str) -> Layout {
     match section {
         "slots" | "pre" | "pre_kept" => Layout::Typed,
-        "read" | "value" | "constants" => Layout::Seeded,
-        "required" | "undeclared" => Layout::Plain,
+        "read" | "value" | "constants" | "slow" => Layout::Seeded,
+        "required" | "undeclared" | "fast" | "from" | "refused" => Layout::Plain,
         // `rt::members!` names and presences; `rt::builder!` ends each entry with a type.
         "members" => Layout::Typed,
         "arms" | "view" => Layout::Arms,

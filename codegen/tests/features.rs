@@ -148,6 +148,11 @@ fn constrained_values_are_types_and_builders_check_them() {
         json,
         r#"{"path":"a","name":"n","seq":1,"when":"2026-01-01T00:00:00Z","refs":[{"id":"a"}]}"#
     );
+    // A member the schema declares only to refuse is refused when decoded, and cannot be slipped
+    // in among the undeclared members of a value built in code either.
+    let mut r = refs[0].clone();
+    r.extra.insert("retired".into(), serde_json::json!(1));
+    assert_eq!(r.check().unwrap_err().code.as_str(), "duplicate_key");
     let err = Limits::builder().path("/abs").build().unwrap_err();
     assert_eq!((err.code.as_str(), err.rel.as_str()), ("pattern", "/path"));
     let err = Limits::builder().path("a").build().unwrap_err();
@@ -261,6 +266,10 @@ fn scalar_and_array_constraints_are_enforced() {
             "max_items",
         ),
         (r#""path":"a","other":1"#, "additional_properties"),
+        (
+            r#""path":"a","refs":[{"id":"a","retired":1}]"#,
+            "false_schema",
+        ),
     ];
     for (members, want) in cases {
         let name = if members.contains("\"name\"") {

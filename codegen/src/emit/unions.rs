@@ -7,27 +7,20 @@ use super::*;
 #[derive(Default)]
 struct TaggedParts {
     defs: Vec<TokenStream>,
-    /// Decoding from a buffered object, and straight on when the discriminator comes first; the
-    /// same for the verdict-only check.
-    arms: Vec<TokenStream>,
-    fast_arms: Vec<TokenStream>,
-    v_arms: Vec<TokenStream>,
-    v_fast_arms: Vec<TokenStream>,
-    tags: Vec<TokenStream>,
-    check_arms: Vec<TokenStream>,
+    /// Entries of `rt::tagged!`: reading straight on when the discriminator comes first
+    /// (`"value" => Variant(Type);`), reading from the buffered object (`"value" => Variant: seed;`),
+    /// and the variant types that convert into the enum (`Variant(Type);`).
+    fast: Vec<TokenStream>,
+    slow: Vec<TokenStream>,
     froms: Vec<TokenStream>,
+    check_arms: Vec<TokenStream>,
 }
 
-/// `Deserialize` (or, with `verdict_only`, `rt::Verify`) of a tagged union. Fast path: the
-/// discriminator comes first, so the variant decodes the rest of the object in the same pass;
-/// otherwise the object is kept, the discriminator found, then the variant decoded.
-fn tagged_visitor(
-    t: &Tagged,
-    name: &Ident,
-    verdict_only: bool,
-    fast_arms: &[TokenStream],
-    arms: &[TokenStream],
-) -> TokenStream {
+/// `Deserialize`, the verdict-only `Verify`, `tag()` and the `From`s of a tagged union, as the
+/// runtime's `tagged!` table. Fast path: the discriminator comes first, so the variant decodes the
+/// rest of the object in the same pass; otherwise the object is kept, the discriminator found,
+/// then the variant decoded.
+fn tagged_table(t: &Tagged, name: &Ident, p: &TaggedParts) -> TokenStream {
     let tag = &t.tag;
     let allowed = t
         .variants
@@ -38,53 +31,13 @@ fn tagged_visitor(
     let rel = format!("/{tag}");
     let unknown = format!("`{tag}` must be one of {allowed}");
     let missing = format!("a string member `{tag}` is required to tell the variants apart");
-    let value = if verdict_only {
-        quote! { () }
-    } else {
-        quote! { #name }
-    };
-    let body = quote! {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = #value;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(self, mut map: __A) -> ::core::result::Result<#value, __A::Error> {
-                let first = map.next_key::<rt::Key<'de>>()?;
-                if let Some(k) = &first && k.as_str() == #tag {
-                    let tag = map.next_value::<rt::Key<'de>>()?;
-                    return match tag.as_str() {
-                        #(#fast_arms)*
-                        other => Err(rt::fail(rt::Keyword::OneOf, #rel, format_args!("unknown {:?}: {}", other, #unknown))),
-                    };
-                }
-                let raw = rt::buffer_rest(first, &mut map)?;
-                let tag = rt::decode_raw::<_, __A::Error>(&raw, "", rt::TagSeed(#tag))?;
-                match tag.as_deref() {
-                    #(#arms)*
-                    Some(other) => Err(rt::fail(rt::Keyword::OneOf, #rel, format_args!("unknown {:?}: {}", other, #unknown))),
-                    None => Err(rt::fail(rt::Keyword::OneOf, "", #missing)),
-                }
-            }
-        }
-        d.deserialize_map(V)
-    };
-    if verdict_only {
-        quote! {
-            impl rt::Verify for #name {
-                fn verify<'de, __D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<(), __D::Error> {
-                    #body
-                }
-            }
-        }
-    } else {
-        quote! {
-            impl<'de> serde::Deserialize<'de> for #name {
-                fn deserialize<__D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
-                    #body
-                }
-            }
+    let (fast, slow, froms) = (&p.fast, &p.slow, &p.froms);
+    quote! {
+        rt::tagged! {
+            #name by #tag, #rel, #unknown, #missing;
+            fast { #(#fast)* }
+            slow { #(#slow)* }
+            from { #(#froms)* }
         }
     }
 }
@@ -104,24 +57,14 @@ impl Emitter<'_> {
             &format!("Objects told apart by their `{}` member.", t.tag),
             None,
         );
-        let (defs, tags, froms, check_arms) = (&p.defs, &p.tags, &p.froms, &p.check_arms);
-        let decode = tagged_visitor(t, &name, false, &p.fast_arms, &p.arms);
-        let verify = tagged_visitor(t, &name, true, &p.v_fast_arms, &p.v_arms);
-        let enum_def = untagged_enum(&name, defs, &self.open);
-        let probe_and_check = [object_probe(&name), check_by_variant(&name, check_arms)];
+        let table = tagged_table(t, &name, &p);
+        let enum_def = untagged_enum(&name, &p.defs, &self.open);
+        let probe_and_check = [object_probe(&name), check_by_variant(&name, &p.check_arms)];
         let fields = self.fields_by_variant(t, &name);
         quote! {
             #doc
             #enum_def
-            impl #name {
-                /// The value of the discriminating member.
-                pub fn tag(&self) -> &'static str {
-                    match self { #(#tags)* }
-                }
-            }
-            #(#froms)*
-            #decode
-            #verify
+            #table
             #(#probe_and_check)*
             #fields
         }
@@ -166,13 +109,7 @@ impl Emitter<'_> {
             let rty = self.rust_ty(ty);
             // A variant type no other variant holds converts into the enum directly.
             if !tag.is_empty() && rtys.iter().filter(|r| **r == rtys[n]).count() == 1 {
-                p.froms.push(quote! {
-                    impl From<#rty> for #name {
-                        fn from(v: #rty) -> Self {
-                            #name::#v(v)
-                        }
-                    }
-                });
+                p.froms.push(quote! { #v(#rty); });
             }
             let c = self.checks(ty, quote! { x });
             p.check_arms
@@ -184,19 +121,11 @@ impl Emitter<'_> {
                 format!(" `{tag}` is `{value}`: {}.", self.words(ty))
             };
             p.defs.push(quote! { #[doc = #vdoc] #v(#rty), });
-            p.arms.push(quote! { Some(#value) => rt::decode_raw::<_, __A::Error>(&raw, "", #seed).map(#name::#v), });
-            p.v_arms
-                .push(quote! { Some(#value) => rt::verify_raw::<_, __A::Error>(&raw, #seed), });
+            p.slow.push(quote! { #value => #v: #seed; });
             if let Ty::Named(i) = ty {
                 let vt = self.name(*i);
-                p.fast_arms.push(
-                    quote! { #value => <#vt as rt::DecodeMembers>::decode_members(map, Some((#tag, #value))).map(#name::#v), },
-                );
-                p.v_fast_arms.push(quote! {
-                    #value => <#vt as rt::VerifyMembers>::verify_members(map, Some((#tag, #value)), None),
-                });
+                p.fast.push(quote! { #value => #v(#vt); });
             }
-            p.tags.push(quote! { #name::#v(_) => #value, });
         }
         p
     }

@@ -31,10 +31,16 @@ fn serialize(cx: &Context, p: &Parts) -> TokenStream {
         Extra::Open => quote! { open #extra_name },
         Extra::Typed(..) => quote! { typed #extra_name },
     };
+    let refused =
+        cx.s.fields
+            .iter()
+            .filter(|f| f.ty == Ty::Never)
+            .map(|f| &f.json);
     quote! {
         rt::members! {
             #name(#index) #undeclared;
             members { #(#table)* }
+            refused { #(#refused;)* }
         }
     }
 }

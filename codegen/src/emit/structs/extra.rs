@@ -156,13 +156,7 @@ impl Emitter<'_> {
         let declared: Vec<&str> = cx.s.fields.iter().map(|f| f.json.as_str()).collect();
         let mut checks = Vec::new();
         if !matches!(cx.s.extra, Extra::Closed) && !declared.is_empty() {
-            checks.push(quote! {
-                for k in self.#extra_name.keys() {
-                    if matches!(k.as_str(), #(#declared)|*) {
-                        return Err(rt::shadowing(k));
-                    }
-                }
-            });
+            checks.push(quote! { rt::not_shadowing(self.#extra_name.keys(), Self::__DECLARED)?; });
         }
         let Extra::Typed(vty, key) = &cx.s.extra else {
             return checks;

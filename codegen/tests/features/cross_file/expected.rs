@@ -187,11 +187,7 @@ rt::verify_members! {
 }
 impl rt::Check for B {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        for k in self.extra.keys() {
-            if matches!(k.as_str(), "id") {
-                return Err(rt::shadowing(k));
-            }
-        }
+        rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())
     }
 }

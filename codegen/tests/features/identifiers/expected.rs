@@ -141,11 +141,7 @@ impl rt::Check for Catalog {
         if let Some(x) = &self.owner {
             rt::within("owner", || rt::Check::check(x))?;
         }
-        for k in self.extra.keys() {
-            if matches!(k.as_str(), "entries" | "owner") {
-                return Err(rt::shadowing(k));
-            }
-        }
+        rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())
     }
 }
@@ -270,11 +266,7 @@ impl rt::Check for Entry {
                 },
             )?;
         }
-        for k in self.extra.keys() {
-            if matches!(k.as_str(), "sku" | "price" | "orderSeen" | "keys") {
-                return Err(rt::shadowing(k));
-            }
-        }
+        rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())
     }
 }
@@ -348,11 +340,7 @@ rt::verify_members! {
 }
 impl rt::Check for Person {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        for k in self.extra.keys() {
-            if matches!(k.as_str(), "name") {
-                return Err(rt::shadowing(k));
-            }
-        }
+        rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())
     }
 }

@@ -169,11 +169,7 @@ impl rt::Check for Envelope {
         if let Some(x) = &self.merged {
             rt::within("merged", || rt::Check::check(x))?;
         }
-        for k in self.extra.keys() {
-            if matches!(k.as_str(), "ref" | "more" | "merged") {
-                return Err(rt::shadowing(k));
-            }
-        }
+        rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())
     }
 }
@@ -269,11 +265,7 @@ rt::verify_members! {
 }
 impl rt::Check for Reference {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        for k in self.extra.keys() {
-            if matches!(k.as_str(), "kind" | "id") {
-                return Err(rt::shadowing(k));
-            }
-        }
+        rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())
     }
 }
@@ -401,11 +393,7 @@ impl rt::Check for EnvelopeMerged {
                 Ok(())
             },
         )?;
-        for k in self.extra.keys() {
-            if matches!(k.as_str(), "count" | "kind" | "id") {
-                return Err(rt::shadowing(k));
-            }
-        }
+        rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())
     }
 }

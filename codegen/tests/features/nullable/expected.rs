@@ -144,11 +144,7 @@ impl rt::Check for Record {
                 },
             )?;
         }
-        for k in self.extra.keys() {
-            if matches!(k.as_str(), "a" | "b" | "c" | "d") {
-                return Err(rt::shadowing(k));
-            }
-        }
+        rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())
     }
 }
@@ -222,11 +218,7 @@ rt::verify_members! {
 }
 impl rt::Check for RecordC {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        for k in self.extra.keys() {
-            if matches!(k.as_str(), "x") {
-                return Err(rt::shadowing(k));
-            }
-        }
+        rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())
     }
 }

@@ -382,11 +382,7 @@ rt::verify_members! {
 }
 impl rt::Check for EnvelopePayload {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        for k in self.extra.keys() {
-            if matches!(k.as_str(), "action" | "reason") {
-                return Err(rt::shadowing(k));
-            }
-        }
+        rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())
     }
 }
@@ -454,11 +450,7 @@ rt::verify_members! {
 }
 impl rt::Check for EnvelopeNote {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        for k in self.extra.keys() {
-            if matches!(k.as_str(), "text") {
-                return Err(rt::shadowing(k));
-            }
-        }
+        rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())
     }
 }
@@ -537,11 +529,7 @@ impl rt::Check for EnvelopeLimits {
                 },
             )?;
         }
-        for k in self.extra.keys() {
-            if matches!(k.as_str(), "n") {
-                return Err(rt::shadowing(k));
-            }
-        }
+        rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         self.__check()?;
         Ok(())
     }

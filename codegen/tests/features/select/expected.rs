@@ -516,11 +516,7 @@ rt::verify_members! {
 }
 impl rt::Check for MessageBodyImage {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        for k in self.extra.keys() {
-            if matches!(k.as_str(), "url") {
-                return Err(rt::shadowing(k));
-            }
-        }
+        rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())
     }
 }
@@ -594,11 +590,7 @@ rt::verify_members! {
 }
 impl rt::Check for MessageBodyOther {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        for k in self.extra.keys() {
-            if matches!(k.as_str(), "channel") {
-                return Err(rt::shadowing(k));
-            }
-        }
+        rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())
     }
 }

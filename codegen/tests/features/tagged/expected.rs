@@ -35,207 +35,19 @@ pub enum Shape {
     /// `kind` is `square`: a [`Square`].
     Square(Square),
 }
-impl Shape {
-    /// The value of the discriminating member.
-    pub fn tag(&self) -> &'static str {
-        match self {
-            Shape::Circle(_) => "circle",
-            Shape::Square(_) => "square",
-        }
+rt::tagged! {
+    Shape by "kind", "/kind", "`kind` must be one of `circle`, `square`", "a string member `kind` is required to tell the variants apart";
+    fast {
+        "circle" => Circle(Circle);
+        "square" => Square(Square);
     }
-}
-impl From<Circle> for Shape {
-    fn from(v: Circle) -> Self {
-        Shape::Circle(v)
+    slow {
+        "circle" => Circle: rt::TypeSeed::<Circle>::new();
+        "square" => Square: rt::TypeSeed::<Square>::new();
     }
-}
-impl From<Square> for Shape {
-    fn from(v: Square) -> Self {
-        Shape::Square(v)
-    }
-}
-impl<'de> serde::Deserialize<'de> for Shape {
-    fn deserialize<__D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Shape;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: __A,
-            ) -> ::core::result::Result<Shape, __A::Error> {
-                let first = map.next_key::<rt::Key<'de>>()?;
-                if let Some(k) = &first && k.as_str() == "kind" {
-                    let tag = map.next_value::<rt::Key<'de>>()?;
-                    return match tag.as_str() {
-                        "circle" => {
-                            <Circle as rt::DecodeMembers>::decode_members(
-                                    map,
-                                    Some(("kind", "circle")),
-                                )
-                                .map(Shape::Circle)
-                        }
-                        "square" => {
-                            <Square as rt::DecodeMembers>::decode_members(
-                                    map,
-                                    Some(("kind", "square")),
-                                )
-                                .map(Shape::Square)
-                        }
-                        other => {
-                            Err(
-                                rt::fail(
-                                    rt::Keyword::OneOf,
-                                    "/kind",
-                                    format_args!(
-                                        "unknown {:?}: {}", other,
-                                        "`kind` must be one of `circle`, `square`"
-                                    ),
-                                ),
-                            )
-                        }
-                    };
-                }
-                let raw = rt::buffer_rest(first, &mut map)?;
-                let tag = rt::decode_raw::<
-                    _,
-                    __A::Error,
-                >(&raw, "", rt::TagSeed("kind"))?;
-                match tag.as_deref() {
-                    Some("circle") => {
-                        rt::decode_raw::<
-                            _,
-                            __A::Error,
-                        >(&raw, "", rt::TypeSeed::<Circle>::new())
-                            .map(Shape::Circle)
-                    }
-                    Some("square") => {
-                        rt::decode_raw::<
-                            _,
-                            __A::Error,
-                        >(&raw, "", rt::TypeSeed::<Square>::new())
-                            .map(Shape::Square)
-                    }
-                    Some(other) => {
-                        Err(
-                            rt::fail(
-                                rt::Keyword::OneOf,
-                                "/kind",
-                                format_args!(
-                                    "unknown {:?}: {}", other,
-                                    "`kind` must be one of `circle`, `square`"
-                                ),
-                            ),
-                        )
-                    }
-                    None => {
-                        Err(
-                            rt::fail(
-                                rt::Keyword::OneOf,
-                                "",
-                                "a string member `kind` is required to tell the variants apart",
-                            ),
-                        )
-                    }
-                }
-            }
-        }
-        d.deserialize_map(V)
-    }
-}
-impl rt::Verify for Shape {
-    fn verify<'de, __D: serde::Deserializer<'de>>(
-        d: __D,
-    ) -> ::core::result::Result<(), __D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ();
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<__A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: __A,
-            ) -> ::core::result::Result<(), __A::Error> {
-                let first = map.next_key::<rt::Key<'de>>()?;
-                if let Some(k) = &first && k.as_str() == "kind" {
-                    let tag = map.next_value::<rt::Key<'de>>()?;
-                    return match tag.as_str() {
-                        "circle" => {
-                            <Circle as rt::VerifyMembers>::verify_members(
-                                map,
-                                Some(("kind", "circle")),
-                                None,
-                            )
-                        }
-                        "square" => {
-                            <Square as rt::VerifyMembers>::verify_members(
-                                map,
-                                Some(("kind", "square")),
-                                None,
-                            )
-                        }
-                        other => {
-                            Err(
-                                rt::fail(
-                                    rt::Keyword::OneOf,
-                                    "/kind",
-                                    format_args!(
-                                        "unknown {:?}: {}", other,
-                                        "`kind` must be one of `circle`, `square`"
-                                    ),
-                                ),
-                            )
-                        }
-                    };
-                }
-                let raw = rt::buffer_rest(first, &mut map)?;
-                let tag = rt::decode_raw::<
-                    _,
-                    __A::Error,
-                >(&raw, "", rt::TagSeed("kind"))?;
-                match tag.as_deref() {
-                    Some("circle") => {
-                        rt::verify_raw::<
-                            _,
-                            __A::Error,
-                        >(&raw, rt::TypeSeed::<Circle>::new())
-                    }
-                    Some("square") => {
-                        rt::verify_raw::<
-                            _,
-                            __A::Error,
-                        >(&raw, rt::TypeSeed::<Square>::new())
-                    }
-                    Some(other) => {
-                        Err(
-                            rt::fail(
-                                rt::Keyword::OneOf,
-                                "/kind",
-                                format_args!(
-                                    "unknown {:?}: {}", other,
-                                    "`kind` must be one of `circle`, `square`"
-                                ),
-                            ),
-                        )
-                    }
-                    None => {
-                        Err(
-                            rt::fail(
-                                rt::Keyword::OneOf,
-                                "",
-                                "a string member `kind` is required to tell the variants apart",
-                            ),
-                        )
-                    }
-                }
-            }
-        }
-        d.deserialize_map(V)
+    from {
+        Circle(Circle);
+        Square(Square);
     }
 }
 impl rt::Probed for Shape {
@@ -376,11 +188,7 @@ impl rt::Check for Circle {
                 Ok(())
             },
         )?;
-        for k in self.extra.keys() {
-            if matches!(k.as_str(), "kind" | "radius") {
-                return Err(rt::shadowing(k));
-            }
-        }
+        rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())
     }
 }
