@@ -11,6 +11,12 @@
 //! Constraint checks run inside `DeserializeSeed`s, so a failure is raised while the decoder stands on
 //! the offending value, and the [`reader`] (or any path-tracking deserializer) names it with a JSON
 //! pointer.
+//!
+//! Most of a generated type's impls are this crate's macros: the generated code declares the type
+//! with its docs and gives a table (a struct's members for [`decode_members!`],
+//! [`verify_members!`], [`members!`] and [`builder!`]; a tagged union's variants for [`tagged!`];
+//! [`str_enum!`], [`constrained_str!`]). A table expands to the code a generator would otherwise
+//! write out per type, so the output stays short without a runtime cost.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
