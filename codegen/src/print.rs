@@ -81,12 +81,22 @@ fn table(mac: &syn::Macro) -> String {
         }
     }
     out += &format!("    {}\n", plain(header));
-    while let Some(TokenTree::Ident(name)) = tokens.next() {
-        let Some(TokenTree::Group(g)) = tokens.next() else {
-            break;
-        };
-        let name = name.to_string();
-        let lines = section(layout_of(&name), g.stream());
+    let rest: Vec<TokenTree> = tokens.collect();
+    let sections: Option<Vec<(String, TokenStream)>> = rest
+        .chunks(2)
+        .map(|pair| match pair {
+            [TokenTree::Ident(name), TokenTree::Group(g)] if g.delimiter() == Delimiter::Brace => {
+                Some((name.to_string(), g.stream()))
+            }
+            _ => None,
+        })
+        .collect();
+    // A table not made of `name { ... }` sections is printed as it is rather than cut short.
+    let Some(sections) = sections else {
+        return format!("{out}    {}\n}}\n", plain(rest.into_iter().collect()));
+    };
+    for (name, body) in sections {
+        let lines = section(layout_of(&name), body);
         // Every section may be left out, and an empty one says nothing.
         if !lines.is_empty() {
             out += &format!("    {name} {{\n");
@@ -99,16 +109,20 @@ fn table(mac: &syn::Macro) -> String {
     out + "}\n"
 }
 
-/// A section's lines, unindented.
+/// A section's lines, unindented. Tokens prettyplease cannot read as the section's kind are
+/// printed as they are, on one line.
 fn section(layout: Layout, tokens: TokenStream) -> Vec<String> {
-    match layout {
-        Layout::Block => wrapped(quote! { fn __f() { #tokens } }, 1),
-        Layout::Arms => wrapped(quote! { fn __f() { match __x { #tokens } } }, 2),
-        _ => entries(tokens)
-            .into_iter()
-            .flat_map(|e| entry(layout, e))
-            .collect(),
-    }
+    let lines = match layout {
+        Layout::Block => pretty(quote! { fn __f() { #tokens } }).map(|l| inside(l, 1)),
+        Layout::Arms => pretty(quote! { fn __f() { match __x { #tokens } } }).map(|l| inside(l, 2)),
+        _ => {
+            return entries(tokens)
+                .into_iter()
+                .flat_map(|e| entry(layout, e))
+                .collect();
+        }
+    };
+    lines.unwrap_or_else(|| vec![plain(tokens)])
 }
 
 /// Splits at each `;` (none occurs between a section's groups except as a separator).
@@ -132,16 +146,22 @@ fn entries(tokens: TokenStream) -> Vec<TokenStream> {
 fn entry(layout: Layout, e: TokenStream) -> Vec<String> {
     let tokens: Vec<TokenTree> = e.into_iter().collect();
     let colon = lone_colon(&tokens);
-    let (head, tail) = match (layout, colon) {
-        (Layout::Typed | Layout::Seeded, Some(i)) => (&tokens[..i], &tokens[i + 1..]),
-        _ => return vec![format!("{};", plain(tokens.into_iter().collect()))],
+    let laid_out = match (layout, colon) {
+        (Layout::Typed | Layout::Seeded, Some(i)) => {
+            let tail = &tokens[i + 1..];
+            let lines = match layout {
+                Layout::Typed => typed(tail),
+                _ => expr(tail.iter().cloned().collect()),
+            };
+            lines.map(|mut lines| {
+                let head = plain(tokens[..i].iter().cloned().collect());
+                lines[0] = format!("{head}: {}", lines[0]);
+                lines
+            })
+        }
+        _ => None,
     };
-    let head = plain(head.iter().cloned().collect());
-    let mut lines = match layout {
-        Layout::Typed => typed(tail),
-        _ => expr(tail.iter().cloned().collect()),
-    };
-    lines[0] = format!("{head}: {}", lines[0]);
+    let mut lines = laid_out.unwrap_or_else(|| vec![plain(tokens.into_iter().collect())]);
     if let Some(last) = lines.last_mut() {
         last.push(';');
     }
@@ -149,7 +169,7 @@ fn entry(layout: Layout, e: TokenStream) -> Vec<String> {
 }
 
 /// A type, and the pointer after it when the entry has one (`Type, "/member"`).
-fn typed(tail: &[TokenTree]) -> Vec<String> {
+fn typed(tail: &[TokenTree]) -> Option<Vec<String>> {
     let comma = tail
         .iter()
         .rposition(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ','));
@@ -160,59 +180,51 @@ fn typed(tail: &[TokenTree]) -> Vec<String> {
         _ => (tail, None),
     };
     let ty: TokenStream = ty.iter().cloned().collect();
-    let mut lines = wrapped_item(quote! { type __T = #ty; }, "type __T = ");
+    let mut lines = after(quote! { type __T = #ty; }, "type __T = ")?;
     if let (Some(rest), Some(last)) = (rest, lines.last_mut()) {
         *last += &format!(", {}", plain(rest.iter().cloned().collect()));
     }
-    lines
+    Some(lines)
 }
 
 /// An expression's lines.
-fn expr(e: TokenStream) -> Vec<String> {
-    let lines = wrapped(quote! { fn __f() { let _ = #e; } }, 1);
-    let mut lines: Vec<String> = lines;
-    if let Some(first) = lines.first_mut() {
-        *first = first.trim_start_matches("let _ = ").to_owned();
-    }
-    if let Some(last) = lines.last_mut() {
-        last.pop();
-    }
-    lines
+fn expr(e: TokenStream) -> Option<Vec<String>> {
+    after(quote! { static __E: __T = #e; }, "static __E: __T = ")
 }
 
-/// The inside of a one-item file, `depth` levels of braces in, unindented.
-fn wrapped(item: TokenStream, depth: usize) -> Vec<String> {
-    let file: syn::File = match syn::parse2(item.clone()) {
-        Ok(f) => f,
-        Err(_) => return vec![plain(item)],
-    };
-    let text = prettyplease::unparse(&file);
-    let lines: Vec<&str> = text.lines().collect();
+/// `item` printed by prettyplease, as lines; `None` if the tokens are not an item.
+fn pretty(item: TokenStream) -> Option<Vec<String>> {
+    let file = syn::parse2::<syn::File>(item).ok()?;
+    Some(
+        prettyplease::unparse(&file)
+            .lines()
+            .map(str::to_owned)
+            .collect(),
+    )
+}
+
+/// The lines of a wrapper `depth` levels of braces in, unindented.
+fn inside(lines: Vec<String>, depth: usize) -> Vec<String> {
     if lines.len() <= 2 * depth {
         return Vec::new();
     }
-    let inner = &lines[depth..lines.len() - depth];
-    let pad = 4 * depth;
-    inner
+    let pad = " ".repeat(4 * depth);
+    lines[depth..lines.len() - depth]
         .iter()
-        .map(|l| l.get(pad..).unwrap_or(l.trim_start()).to_owned())
+        .map(|l| l.strip_prefix(&pad).unwrap_or(l).to_owned())
         .collect()
 }
 
-/// A one-line item without its `prefix` and final `;`.
-fn wrapped_item(item: TokenStream, prefix: &str) -> Vec<String> {
-    let Ok(file) = syn::parse2::<syn::File>(item.clone()) else {
-        return vec![plain(item)];
-    };
-    let text = prettyplease::unparse(&file);
-    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
-    if let Some(first) = lines.first_mut() {
-        *first = first.trim_start_matches(prefix).to_owned();
-    }
-    if let Some(last) = lines.last_mut() {
-        last.pop();
-    }
-    lines
+/// A one-item wrapper's text after its `prefix`, less the final `;`; `None` if prettyplease did
+/// not print the prefix as given (the part after it broke onto a line of its own, say).
+fn after(item: TokenStream, prefix: &str) -> Option<Vec<String>> {
+    let mut lines = pretty(item)?;
+    let first = lines.first_mut()?;
+    *first = first.strip_prefix(prefix)?.to_owned();
+    let last = lines.last_mut()?;
+    last.strip_suffix(';')?;
+    last.pop();
+    Some(lines)
 }
 
 /// The index of the first `:` that is not half of a `::`.

@@ -114,10 +114,7 @@ rt::verify_members! {
     }
     read {
         "ref" => __m_ref_: rt::Verified(
-            rt::RefinedSeed::<
-                _,
-                Reference,
-            >::new(rt::TypeSeed::<Reference>::new(), __refine_0),
+            rt::RefinedSeed::<_, Reference>::new(rt::TypeSeed::<Reference>::new(), __refine_0),
         );
         "more" => __m_more: rt::Verified(rt::VecSeed {
             item: rt::RefinedSeed::<
