@@ -8,6 +8,27 @@ pub(super) fn fits_i64(r: &IntRule) -> bool {
     r.values.is_some() || (r.min.is_some() && r.max.is_some())
 }
 
+/// The closure `rt::within` runs for `checks`: the call itself when the checks are one call
+/// (`f(..)?;`, which already returns the failure), else the statements and `Ok(())`.
+pub(super) fn check_closure(checks: TokenStream) -> TokenStream {
+    use proc_macro2::TokenTree;
+    let tokens: Vec<TokenTree> = checks.clone().into_iter().collect();
+    let is =
+        |t: Option<&TokenTree>, c: char| matches!(t, Some(TokenTree::Punct(p)) if p.as_char() == c);
+    let n = tokens.len();
+    let one_call = n > 2
+        && is(tokens.get(n - 1), ';')
+        && is(tokens.get(n - 2), '?')
+        && !tokens[..n - 2].iter().any(|t| is(Some(t), ';'))
+        && matches!(tokens.first(), Some(TokenTree::Ident(i)) if i != "let" && i != "for" && i != "if" && i != "return");
+    if one_call {
+        let call: TokenStream = tokens[..n - 2].iter().cloned().collect();
+        quote! { || #call }
+    } else {
+        quote! { || { #checks Ok(()) } }
+    }
+}
+
 pub(super) fn opt_u64(v: Option<u64>) -> TokenStream {
     match v {
         Some(v) => quote! { Some(#v) },
@@ -122,9 +143,10 @@ impl Emitter<'_> {
                     quote! { rt::items_failure(#v, #min, #max, #unique)?; }
                 });
                 let each = inner.map(|inner| {
+                    let closure = check_closure(inner);
                     quote! {
                         for (i, x) in #v.iter().enumerate() {
-                            rt::within_index(i, || { #inner Ok(()) })?;
+                            rt::within_index(i, #closure)?;
                         }
                     }
                 });

@@ -170,9 +170,10 @@ impl Emitter<'_> {
             });
         }
         if let Some(c) = self.checks(vty, quote! { x }) {
+            let c = values::check_closure(c);
             checks.push(quote! {
                 for (k, x) in &self.#extra_name {
-                    rt::within(k, || { #c Ok(()) })?;
+                    rt::within(k, #c)?;
                 }
             });
         }

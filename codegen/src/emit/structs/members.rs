@@ -219,7 +219,7 @@ impl Emitter<'_> {
         let c = if named {
             quote! { || rt::Check::check(x) }
         } else {
-            quote! { || { #c Ok(()) } }
+            values::check_closure(c)
         };
         p.field_checks.push(match (m.f.required, m.nullable) {
             (true, false) => quote! { let x = &self.#rust; rt::within(#json, #c)?; },

@@ -314,13 +314,7 @@ impl rt::Check for Tree {
                 "children",
                 || {
                     for (i, x) in x.iter().enumerate() {
-                        rt::within_index(
-                            i,
-                            || {
-                                rt::Check::check(x)?;
-                                Ok(())
-                            },
-                        )?;
+                        rt::within_index(i, || rt::Check::check(x))?;
                     }
                     Ok(())
                 },

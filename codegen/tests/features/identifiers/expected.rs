@@ -127,13 +127,7 @@ impl rt::Check for Catalog {
             "entries",
             || {
                 for (i, x) in x.iter().enumerate() {
-                    rt::within_index(
-                        i,
-                        || {
-                            rt::Check::check(x)?;
-                            Ok(())
-                        },
-                    )?;
+                    rt::within_index(i, || rt::Check::check(x))?;
                 }
                 Ok(())
             },
@@ -249,22 +243,10 @@ rt::verify_members! {
 impl rt::Check for Entry {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         if let Some(x) = &self.price {
-            rt::within(
-                "price",
-                || {
-                    rt::integer_failure(&INT_0, x)?;
-                    Ok(())
-                },
-            )?;
+            rt::within("price", || rt::integer_failure(&INT_0, x))?;
         }
         if let Some(x) = &self.order_seen {
-            rt::within(
-                "orderSeen",
-                || {
-                    rt::integer_failure(&INT_1, x)?;
-                    Ok(())
-                },
-            )?;
+            rt::within("orderSeen", || rt::integer_failure(&INT_1, x))?;
         }
         rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())

@@ -145,13 +145,7 @@ impl rt::Check for AnswersAnswers {
             rt::str_failure(&STR_0, k)?;
         }
         for (k, x) in &self.extra {
-            rt::within(
-                k,
-                || {
-                    rt::Check::check(x)?;
-                    Ok(())
-                },
-            )?;
+            rt::within(k, || rt::Check::check(x))?;
         }
         Ok(())
     }

@@ -383,13 +383,7 @@ rt::verify_members! {
 impl rt::Check for EnvelopeMerged {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         let x = &self.count;
-        rt::within(
-            "count",
-            || {
-                rt::integer_failure(&INT_0, x)?;
-                Ok(())
-            },
-        )?;
+        rt::within("count", || rt::integer_failure(&INT_0, x))?;
         rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())
     }

@@ -196,31 +196,13 @@ impl rt::Check for Envelope {
         let x = &self.payload;
         rt::within("payload", || rt::Check::check(x))?;
         if let rt::Tri::Value(x) = &self.note {
-            rt::within(
-                "note",
-                || {
-                    rt::Check::check(x)?;
-                    Ok(())
-                },
-            )?;
+            rt::within("note", || rt::Check::check(x))?;
         }
         if let Some(x) = &self.tags {
-            rt::within(
-                "tags",
-                || {
-                    rt::program_rule(__program(), 0usize, x)?;
-                    Ok(())
-                },
-            )?;
+            rt::within("tags", || rt::program_rule(__program(), 0usize, x))?;
         }
         if let Some(x) = &self.retries {
-            rt::within(
-                "retries",
-                || {
-                    rt::integer_failure(&INT_0, x)?;
-                    Ok(())
-                },
-            )?;
+            rt::within("retries", || rt::integer_failure(&INT_0, x))?;
         }
         if let Some(x) = &self.score {
             rt::within(
@@ -243,13 +225,7 @@ impl rt::Check for Envelope {
             )?;
         }
         if let Some(x) = &self.code {
-            rt::within(
-                "code",
-                || {
-                    rt::program_rule(__program(), 5usize, x)?;
-                    Ok(())
-                },
-            )?;
+            rt::within("code", || rt::program_rule(__program(), 5usize, x))?;
         }
         if let Some(x) = &self.limits {
             rt::within(
@@ -521,13 +497,7 @@ impl rt::VerifyMembers for EnvelopeLimits {
 impl rt::Check for EnvelopeLimits {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         if let Some(x) = &self.n {
-            rt::within(
-                "n",
-                || {
-                    rt::integer_failure(&INT_1, x)?;
-                    Ok(())
-                },
-            )?;
+            rt::within("n", || rt::integer_failure(&INT_1, x))?;
         }
         rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         self.__check()?;
