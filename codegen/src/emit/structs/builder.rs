@@ -19,7 +19,7 @@ impl Emitter<'_> {
             return;
         }
         let null = format_ident!("{}_null", m.f.rust);
-        let presence = match (m.f.required, m.nullable && m.f.select.is_none()) {
+        let presence = match (m.f.required, m.tri()) {
             (true, false) => quote! { required },
             (false, false) => quote! { optional },
             // Required but nullable: left unset, it is written as `null`.

@@ -16,8 +16,14 @@ pub(super) struct Member<'f> {
     pub(super) ity: TokenStream,
     /// Its declaration index, by which the input's member order is recorded.
     at: u16,
-    /// Records its place in the input's member order.
-    record: TokenStream,
+}
+
+impl Member<'_> {
+    /// Whether the member may be absent, `null` or a value, each kept apart (a `Tri`): nullable
+    /// and not selected (a selected member's `null` is its selected schema's business).
+    pub(super) fn tri(&self) -> bool {
+        self.nullable && self.f.select.is_none()
+    }
 }
 
 /// The decoder's local for a member. Its own prefix keeps it apart from the decoder's other
@@ -59,9 +65,8 @@ impl Emitter<'_> {
             nullable,
             ity,
             at,
-            record: quote! { __order_seen.push(#at); },
         };
-        p.table.push(table_entry(&m, at));
+        p.table.push(table_entry(&m));
         let constant = self.constant(&m);
         self.builder_member(p, &m, constant);
         match f.select {
@@ -115,7 +120,7 @@ impl Emitter<'_> {
     /// raw JSON; the verdict-only check keeps `Some(None)` once checked, `Some(Some(raw))` while its
     /// selector is still unread.
     fn selected_member(&mut self, p: &mut Parts, m: &Member, sd: &Select) {
-        let (json, rust, slot, ity, record) = (m.json, &m.rust, &m.slot, &m.ity, &m.record);
+        let (json, rust, slot, ity, at) = (m.json, &m.rust, &m.slot, &m.ity, m.at);
         let sel_slot = slot_of(&sd.selector_rust);
         let sel_local = ident(&sd.selector_rust);
         let seed_ty = format_ident!("__{}Seed", sd.name);
@@ -126,7 +131,7 @@ impl Emitter<'_> {
                 if #slot.is_some() {
                     return Err(rt::duplicate(&mut map, #json));
                 }
-                #record
+                __order_seen.push(#at);
                 #slot = Some(match &#sel_slot {
                     Some(s) => rt::Pending::Done(map.next_value_seed(#seed_ty(s))?),
                     None => rt::Pending::Raw(map.next_value::<Box<serde_json::value::RawValue>>()?),
@@ -315,12 +320,12 @@ fn verify_member(
 
 /// A member's entry in `rt::members!`: how its field is written and read by name follows from
 /// its presence (a nullable optional member, not selected, is a `Tri`).
-fn table_entry(m: &Member, at: u16) -> TokenStream {
-    let (json, rust) = (m.json, &m.rust);
-    let kind = match (m.f.required, m.nullable) {
+fn table_entry(m: &Member) -> TokenStream {
+    let (json, rust, at) = (m.json, &m.rust, m.at);
+    let kind = match (m.f.required, m.tri()) {
         (true, _) => ident("required"),
-        (false, true) if m.f.select.is_none() => ident("tri"),
-        _ => ident("optional"),
+        (false, true) => ident("tri"),
+        (false, false) => ident("optional"),
     };
     quote! { #json => #rust @ #at, #kind; }
 }
