@@ -4,11 +4,38 @@
 use prp_codegen::{Options, generate_dir};
 use std::path::{Path, PathBuf};
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("prp-codegen-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A directory for one test, removed when the test is done with it (also when it fails).
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(dir: PathBuf) -> Scratch {
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+fn temp_dir(name: &str) -> Scratch {
+    Scratch::new(std::env::temp_dir().join(format!("prp-codegen-{name}-{}", std::process::id())))
 }
 
 fn write(dir: &Path, file: &str, schema: serde_json::Value) {
