@@ -1265,6 +1265,21 @@ pub fn items_failure<T: serde::Serialize>(
     Ok(())
 }
 
+/// `value` as a JSON tree, written by the compact text encoder and read back. A generated type's
+/// encoder is then compiled for that one serializer, not also for `serde_json::to_value`'s tree
+/// builder, which doubled every struct's encoding code in a generated crate. The round trip is
+/// exact (integers as written, floats as their shortest round-trip text), at the cost of a text
+/// buffer on paths that are not hot: `uniqueItems` and a rule's check of a built value.
+pub fn to_json<T: serde::Serialize + ?Sized>(value: &T) -> serde_json::Result<serde_json::Value> {
+    let text = serde_json::to_vec(value)?;
+    let mut reader = serde_json::Deserializer::from_slice(&text);
+    // The text was written from a value already in memory: any depth it has is the value's own.
+    reader.disable_recursion_limit();
+    let tree = serde::Deserialize::deserialize(&mut reader)?;
+    reader.end()?;
+    Ok(tree)
+}
+
 /// Finds two equal items under JSON equality (key order ignored, `1 == 1.0`).
 pub fn first_duplicate<T: serde::Serialize>(items: &[T]) -> Option<(usize, usize)> {
     if items.len() < 2 {
@@ -1272,7 +1287,7 @@ pub fn first_duplicate<T: serde::Serialize>(items: &[T]) -> Option<(usize, usize
     }
     let values: Vec<serde_json::Value> = items
         .iter()
-        .map(|item| serde_json::to_value(item).unwrap_or(serde_json::Value::Null))
+        .map(|item| to_json(item).unwrap_or(serde_json::Value::Null))
         .collect();
     // Short arrays (the usual case) are compared pair by pair; long ones through canonical texts.
     if values.len() <= 16 {
@@ -2911,8 +2926,7 @@ pub fn program_rule<T: serde::Serialize + ?Sized>(
     node: usize,
     value: &T,
 ) -> Result<(), Failure> {
-    let json = serde_json::to_value(value)
-        .map_err(|e| Failure::new(Keyword::Encode, "", e.to_string()))?;
+    let json = to_json(value).map_err(|e| Failure::new(Keyword::Encode, "", e.to_string()))?;
     program.check(node, &json)
 }
 
@@ -2970,3 +2984,36 @@ pub use indexmap;
 pub use serde;
 #[doc(hidden)]
 pub use serde_json;
+
+#[cfg(test)]
+mod tests {
+    use super::to_json;
+    use serde_json::{Value, json};
+
+    /// `to_json` gives the tree `serde_json::to_value` gives: numbers exactly, members in order.
+    #[test]
+    fn to_json_is_to_value() {
+        let samples = [
+            json!({"z": 1, "a": [1.0, -0.0, 1e300, 0.1, 5e-324], "m": {"y": null, "b": true}}),
+            json!([u64::MAX, i64::MIN, "é\n\"\u{1}", {}, []]),
+            json!(2.5e-8),
+        ];
+        for sample in samples {
+            let ours = to_json(&sample).unwrap();
+            assert_eq!(ours, serde_json::to_value(&sample).unwrap());
+            let order = |v: &Value| v.as_object().map(|m| m.keys().cloned().collect::<Vec<_>>());
+            assert_eq!(order(&ours), order(&sample));
+        }
+        assert_eq!(to_json(&f64::NAN).unwrap(), Value::Null);
+    }
+
+    /// A value deeper than serde_json's parsing limit (128) still converts: its depth is its own.
+    #[test]
+    fn to_json_keeps_deep_values() {
+        let mut deep = json!("leaf");
+        for _ in 0..300 {
+            deep = json!([deep]);
+        }
+        assert_eq!(to_json(&deep).unwrap(), deep);
+    }
+}

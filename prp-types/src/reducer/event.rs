@@ -90,7 +90,7 @@ fn kept(event_type: &str, payload: &impl serde::Serialize) -> Result<Option<Valu
     if !keeps_payload(event_type) {
         return Ok(None);
     }
-    serde_json::to_value(payload).map(Some).map_err(|e| {
+    crate::types::rt::to_json(payload).map(Some).map_err(|e| {
         Issue::new(
             Code::InvalidMember,
             "/payload",
