@@ -91,29 +91,43 @@ pub fn accepts<T: rt::Verify>(bytes: &[u8]) -> bool {
 }
 
 /// Runs `read` on a reader over `text`; its answer if the text then ends (`Err(true)` when the
-/// reader refused, `Err(false)` when something follows the value).
+/// reader refused, `Err(false)` when something follows the value). Compiled once per decoded
+/// type, so the work that does not depend on it lives in [`open_reader`] and [`close_reader`].
 fn with_reader<'de, R>(
     text: &'de str,
     read: impl FnOnce(&mut rt::reader::Reader<'de>) -> Result<R, rt::reader::Refused>,
 ) -> Result<R, bool> {
-    thread_local! {
-        // One escape buffer per thread, not one per document: an escaped 16 KiB tool output
-        // would otherwise grow a fresh buffer a dozen times.
-        static SCRATCH: std::cell::Cell<String> = const { std::cell::Cell::new(String::new()) };
-    }
-    let mut reader = rt::reader::Reader::with_scratch(text, SCRATCH.take());
-    let answer = match read(&mut reader) {
-        Ok(value) if reader.end() => Ok(value),
+    let mut reader = open_reader(text);
+    let answer = read(&mut reader);
+    let ended = close_reader(reader, answer.is_ok());
+    match answer {
+        Ok(value) if ended => Ok(value),
         Ok(_) => Err(false),
         Err(rt::reader::Refused) => Err(true),
-    };
-    // Kept for the next document unless one huge escaped string grew it: a thread that read a
-    // 16 MiB string once should not hold 16 MiB for ever.
+    }
+}
+
+thread_local! {
+    // One escape buffer per thread, not one per document: an escaped 16 KiB tool output would
+    // otherwise grow a fresh buffer a dozen times.
+    static SCRATCH: std::cell::Cell<String> = const { std::cell::Cell::new(String::new()) };
+}
+
+/// A reader over `text` with the thread's escape buffer.
+fn open_reader(text: &str) -> rt::reader::Reader<'_> {
+    rt::reader::Reader::with_scratch(text, SCRATCH.take())
+}
+
+/// Whether the text ended after a value that was read (`read`), and the escape buffer kept for the
+/// next document unless one huge escaped string grew it: a thread that read a 16 MiB string once
+/// should not hold 16 MiB for ever.
+fn close_reader(mut reader: rt::reader::Reader<'_>, read: bool) -> bool {
+    let ended = read && reader.end();
     let scratch = reader.into_scratch();
     if scratch.capacity() <= 1 << 20 {
         SCRATCH.set(scratch);
     }
-    answer
+    ended
 }
 
 /// What [`decode`] says of `bytes`, without the value: a document the schema accepts is only
