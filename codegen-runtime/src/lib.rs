@@ -1505,7 +1505,10 @@ impl Failure {
     }
     /// A builder's value of required member `key`, or its failure when left unset.
     pub fn needed<T>(slot: Option<T>, key: &str) -> Result<T, Self> {
-        slot.ok_or_else(|| Self::missing(key))
+        match slot {
+            Some(value) => Ok(value),
+            None => Err(Self::missing(key)),
+        }
     }
     /// The failure as a decoder error, to be found again by [`take_failure`].
     pub fn into_error<E: de::Error>(self) -> E {
@@ -1545,14 +1548,23 @@ impl From<::core::convert::Infallible> for Failure {
     }
 }
 
-/// Runs the checks of member `token`, locating their failure under it.
-pub fn within(token: &str, f: impl FnOnce() -> Result<(), Failure>) -> Result<(), Failure> {
-    f().map_err(|e| e.at(token))
+/// The result of member `token`'s checks, a failure located under it. It takes the result rather
+/// than a closure that runs the checks so that it is compiled once, not once per checked member.
+#[inline]
+pub fn within(token: &str, checked: Result<(), Failure>) -> Result<(), Failure> {
+    match checked {
+        Ok(()) => Ok(()),
+        Err(e) => Err(e.at(token)),
+    }
 }
 
-/// Runs the checks of array item `index`, locating their failure under it.
-pub fn within_index(index: usize, f: impl FnOnce() -> Result<(), Failure>) -> Result<(), Failure> {
-    f().map_err(|e| e.at_index(index))
+/// The result of array item `index`'s checks, a failure located under it.
+#[inline]
+pub fn within_index(index: usize, checked: Result<(), Failure>) -> Result<(), Failure> {
+    match checked {
+        Ok(()) => Ok(()),
+        Err(e) => Err(e.at_index(index)),
+    }
 }
 
 /// A generated type whose value, built or changed in code, is checked against its schema with the
@@ -1891,10 +1903,13 @@ where
     S: DeserializeSeed<'a>,
     E: de::Error,
 {
-    raw_failure(raw, seed).map_err(|mut f| {
-        f.rel.insert_str(0, rel);
-        f.into_error()
-    })
+    match raw_failure(raw, seed) {
+        Ok(value) => Ok(value),
+        Err(mut f) => {
+            f.rel.insert_str(0, rel);
+            Err(f.into_error())
+        }
+    }
 }
 
 /// Decodes a captured raw value with `seed` on the [`reader`]; a failure is located relative to
@@ -1904,8 +1919,10 @@ pub fn raw_failure<'a, S: DeserializeSeed<'a>>(
     seed: S,
 ) -> Result<S::Value, Failure> {
     let mut reader = reader::Reader::new(raw.get());
-    seed.deserialize(&mut reader)
-        .map_err(|_| refused_failure(reader::last_refusal()))
+    match seed.deserialize(&mut reader) {
+        Ok(value) => Ok(value),
+        Err(_) => Err(refused_failure(reader::last_refusal())),
+    }
 }
 
 /// The failure behind a [`reader`] refusal, located where the reader stopped: the check's own
@@ -2544,14 +2561,16 @@ impl<'de, S: VerifySeed<'de>> DeserializeSeed<'de> for Verified<S> {
 pub fn verify_by_decoding<'de, T: de::Deserialize<'de>, D: Deserializer<'de>>(
     d: D,
 ) -> Result<(), D::Error> {
-    T::deserialize(d).map(|_| ())
+    T::deserialize(d)?;
+    Ok(())
 }
 
 macro_rules! verify_by_decoding {
     ($($seed:ty),*) => {
         $(impl<'de> VerifySeed<'de> for $seed {
             fn verify<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-                self.deserialize(d).map(|_| ())
+                self.deserialize(d)?;
+                Ok(())
             }
         })*
     };
@@ -2624,14 +2643,26 @@ pub trait StrEnum: Copy + Sized + 'static {
 /// The value whose JSON string is `s`, or the sentence saying what the values are.
 #[inline]
 pub fn parse_enum<T: StrEnum>(s: &str) -> Result<T, String> {
-    T::from_json(s).ok_or_else(|| format!("`{s}` is not one of {}", T::ALLOWED))
+    match T::from_json(s) {
+        Some(value) => Ok(value),
+        None => Err(not_one_of(s, T::ALLOWED)),
+    }
+}
+
+/// The sentence for a string no value of an enum has.
+#[cold]
+fn not_one_of(s: &str, allowed: &str) -> String {
+    format!("`{s}` is not one of {allowed}")
 }
 
 /// A string-enum member a tagged union already read as its discriminator (`pre`), parsed, or
 /// the enum's failure located at `rel`.
 #[inline]
 pub fn pre_read<T: StrEnum, E: de::Error>(s: &str, rel: &str) -> Result<T, E> {
-    parse_enum(s).map_err(|m| fail(T::CODE, rel, m))
+    match parse_enum(s) {
+        Ok(value) => Ok(value),
+        Err(m) => Err(fail(T::CODE, rel, m)),
+    }
 }
 
 /// The verdict-only seed of a generated type.

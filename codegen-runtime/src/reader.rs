@@ -561,14 +561,16 @@ impl<'de> Reader<'de> {
         self.enter()?;
         // A refused item ends the read here: leaving would refuse again and overwrite its words.
         let value = v.visit_seq(Members::new(self))?;
-        self.leave(b']').map(|()| value)
+        self.leave(b']')?;
+        Ok(value)
     }
 
     fn map<V: Visitor<'de>>(&mut self, v: V) -> Result<V::Value> {
         self.enter()?;
         // A refused item ends the read here: leaving would refuse again and overwrite its words.
         let value = v.visit_map(Members::new(self))?;
-        self.leave(b'}').map(|()| value)
+        self.leave(b'}')?;
+        Ok(value)
     }
 }
 

@@ -17,25 +17,31 @@ pub const MAX_DEPTH: usize = 128;
 
 /// Decodes one JSON document into `T`, checking every schema constraint.
 pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Issue> {
-    if bytes.len() > MAX_DOCUMENT_BYTES {
-        return Err(too_large(bytes.len() as u64));
-    }
-    // UTF-8 is checked once for the whole text (fast, vectorised) rather than string by string;
-    // text that is not UTF-8 is not JSON, and serde_json says where.
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        return Err(not_json(bytes).unwrap_or_else(|| {
-            Issue::new(
-                Code::InvalidJson,
-                "",
-                "not valid JSON: the text is not UTF-8",
-            )
-        }));
-    };
+    let text = decodable(bytes)?;
     rt::clear_failure();
     match with_reader(text, |reader| T::deserialize(reader)) {
         Ok(value) => Ok(value),
         Err(refused) => Err(explain(refused.then(rt::reader::last_refusal), bytes)),
     }
+}
+
+/// `bytes` as text the reader can take: within the size limit and UTF-8. Apart from [`decode`]
+/// since it does not depend on the decoded type.
+fn decodable(bytes: &[u8]) -> Result<&str, Issue> {
+    if bytes.len() > MAX_DOCUMENT_BYTES {
+        return Err(too_large(bytes.len() as u64));
+    }
+    // UTF-8 is checked once for the whole text (fast, vectorised) rather than string by string;
+    // text that is not UTF-8 is not JSON, and serde_json says where.
+    std::str::from_utf8(bytes).map_err(|_| {
+        not_json(bytes).unwrap_or_else(|| {
+            Issue::new(
+                Code::InvalidJson,
+                "",
+                "not valid JSON: the text is not UTF-8",
+            )
+        })
+    })
 }
 
 /// The issue for a document the reader refused (`None`: text after the value).
@@ -137,7 +143,8 @@ pub fn verify<T: rt::Verify + DeserializeOwned>(bytes: &[u8]) -> Result<(), Issu
     if accepts::<T>(bytes) {
         return Ok(());
     }
-    decode::<T>(bytes).map(|_| ())
+    decode::<T>(bytes)?;
+    Ok(())
 }
 
 /// [`verify`] for any PRP document, versions failing closed as in [`decode_document`].
@@ -243,6 +250,25 @@ pub type Acceptor = fn(&[u8]) -> bool;
 mod table {
     use super::{Acceptor, Checker, Reencoder, accepts, decode, verify};
     use crate::issue::{Code, Issue};
+
+    /// [`decode`] for the table: the verdict, the value dropped.
+    fn decodes<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<(), Issue> {
+        decode::<T>(bytes)?;
+        Ok(())
+    }
+
+    /// Decodes, then encodes again through [`crate::encode()`].
+    fn reencode<T>(bytes: &[u8]) -> Result<serde_json::Value, Issue>
+    where
+        T: serde::de::DeserializeOwned + serde::Serialize + crate::Validate,
+    {
+        reread(&crate::encode(&decode::<T>(bytes)?)?)
+    }
+
+    /// An encoder's output read back as a JSON tree.
+    fn reread(bytes: &[u8]) -> Result<serde_json::Value, Issue> {
+        serde_json::from_slice(bytes).map_err(|e| Issue::new(Code::Encode, "", e.to_string()))
+    }
     #[allow(unused_imports)]
     use crate::types::*;
 
@@ -252,17 +278,13 @@ mod table {
             /// Its verdict comes from [`verify`]: the decoder's own error for a rejected document.
             pub static CHECKERS: &[(&str, Checker)] = &[$(($id, verify::<$t>)),*];
             /// The same table checking by a full typed [`decode`] (the value is built, then dropped).
-            pub static DECODERS: &[(&str, Checker)] = &[$(($id, |b| decode::<$t>(b).map(|_| ()))),*];
+            pub static DECODERS: &[(&str, Checker)] = &[$(($id, decodes::<$t>)),*];
             /// The same table giving the verdict alone ([`accepts`]).
             pub static ACCEPTORS: &[(&str, Acceptor)] = &[$(($id, accepts::<$t>)),*];
             /// The same table, decoding and then encoding the typed value again through
             /// [`crate::encode()`] (which validates it first): for round-trip tests and tools that
             /// normalise documents.
-            pub static REENCODERS: &[(&str, Reencoder)] = &[$(($id, |b| {
-                let v = decode::<$t>(b)?;
-                let bytes = crate::encode(&v)?;
-                serde_json::from_slice(&bytes).map_err(|e| Issue::new(Code::Encode, "", e.to_string()))
-            })),*];
+            pub static REENCODERS: &[(&str, Reencoder)] = &[$(($id, reencode::<$t>)),*];
         };
     }
     crate::types::for_each_schema_type!(checkers);

@@ -8,9 +8,10 @@ pub(super) fn fits_i64(r: &IntRule) -> bool {
     r.values.is_some() || (r.min.is_some() && r.max.is_some())
 }
 
-/// The closure `rt::within` runs for `checks`: the call itself when the checks are one call
-/// (`f(..)?;`, which already returns the failure), else the statements and `Ok(())`.
-pub(super) fn check_closure(checks: TokenStream) -> TokenStream {
+/// The result `rt::within` is given for `checks`: the call itself when the checks are one call
+/// (`f(..)?;`, which already returns the failure), else the statements and `Ok(())` run as a
+/// closure called in place.
+pub(super) fn check_result(checks: TokenStream) -> TokenStream {
     use proc_macro2::TokenTree;
     let tokens: Vec<TokenTree> = checks.clone().into_iter().collect();
     let is =
@@ -22,10 +23,9 @@ pub(super) fn check_closure(checks: TokenStream) -> TokenStream {
         && !tokens[..n - 2].iter().any(|t| is(Some(t), ';'))
         && matches!(tokens.first(), Some(TokenTree::Ident(i)) if i != "let" && i != "for" && i != "if" && i != "return");
     if one_call {
-        let call: TokenStream = tokens[..n - 2].iter().cloned().collect();
-        quote! { || #call }
+        tokens[..n - 2].iter().cloned().collect()
     } else {
-        quote! { || { #checks Ok(()) } }
+        quote! { (|| -> ::core::result::Result<(), rt::Failure> { #checks Ok(()) })() }
     }
 }
 
@@ -143,10 +143,10 @@ impl Emitter<'_> {
                     quote! { rt::items_failure(#v, #min, #max, #unique)?; }
                 });
                 let each = inner.map(|inner| {
-                    let closure = check_closure(inner);
+                    let checked = check_result(inner);
                     quote! {
                         for (i, x) in #v.iter().enumerate() {
-                            rt::within_index(i, #closure)?;
+                            rt::within_index(i, #checked)?;
                         }
                     }
                 });

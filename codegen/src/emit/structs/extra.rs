@@ -170,7 +170,7 @@ impl Emitter<'_> {
             });
         }
         if let Some(c) = self.checks(vty, quote! { x }) {
-            let c = values::check_closure(c);
+            let c = values::check_result(c);
             checks.push(quote! {
                 for (k, x) in &self.#extra_name {
                     rt::within(k, #c)?;

@@ -173,13 +173,13 @@ impl Emitter<'_> {
                 }
             });
             p.field_checks
-                .push(quote! { rt::within(#json, || self.#rust.__recheck(&self.#sel_field))?; });
+                .push(quote! { rt::within(#json, self.#rust.__recheck(&self.#sel_field))?; });
             p.unpack_late.push(quote! { let #rust = match #slot { Some(p) => #finish, None => return Err(#missing) }; });
             p.defs.push(quote! { #fdoc pub #rust: #ity, });
         } else {
             p.v_unpack_late
                 .push(quote! { if let Some(Some(r)) = #slot { #v_finish } });
-            p.field_checks.push(quote! { if let Some(x) = &self.#rust { rt::within(#json, || x.__recheck(&self.#sel_field))?; } });
+            p.field_checks.push(quote! { if let Some(x) = &self.#rust { rt::within(#json, x.__recheck(&self.#sel_field))?; } });
             p.unpack_late.push(
                 quote! { let #rust = match #slot { Some(p) => Some(#finish), None => None }; },
             );
@@ -222,9 +222,9 @@ impl Emitter<'_> {
         // A generated type checks itself: one call, under the member's name.
         let named = matches!(m.inner, Ty::Named(_)) && !m.nullable;
         let c = if named {
-            quote! { || rt::Check::check(x) }
+            quote! { rt::Check::check(x) }
         } else {
-            values::check_closure(c)
+            values::check_result(c)
         };
         p.field_checks.push(match (m.f.required, m.nullable) {
             (true, false) => quote! { let x = &self.#rust; rt::within(#json, #c)?; },

@@ -80,7 +80,7 @@ rt::verify_members! {
 impl rt::Check for Revision {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         let x = &self.current;
-        rt::within("current", || rt::Check::check(x))?;
+        rt::within("current", rt::Check::check(x))?;
         Ok(())
     }
 }

@@ -307,24 +307,24 @@ rt::verify_members! {
 impl rt::Check for Tree {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         if let Some(x) = &self.tags {
-            rt::within("tags", || rt::Check::check(x))?;
+            rt::within("tags", rt::Check::check(x))?;
         }
         if let Some(x) = &self.children {
             rt::within(
                 "children",
-                || {
+                (|| -> ::core::result::Result<(), rt::Failure> {
                     for (i, x) in x.iter().enumerate() {
-                        rt::within_index(i, || rt::Check::check(x))?;
+                        rt::within_index(i, rt::Check::check(x))?;
                     }
                     Ok(())
-                },
+                })(),
             )?;
         }
         if let Some(x) = &self.note {
-            rt::within("note", || rt::Check::check(x))?;
+            rt::within("note", rt::Check::check(x))?;
         }
         if let Some(x) = &self.weight {
-            rt::within("weight", || rt::Check::check(x))?;
+            rt::within("weight", rt::Check::check(x))?;
         }
         Ok(())
     }

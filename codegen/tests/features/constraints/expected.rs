@@ -173,20 +173,20 @@ rt::verify_members! {
 impl rt::Check for Limits {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         let x = &self.seq;
-        rt::within("seq", || rt::int_failure(&INT_0, *x))?;
+        rt::within("seq", rt::int_failure(&INT_0, *x))?;
         if let Some(x) = &self.ratio {
-            rt::within("ratio", || rt::num_failure(&NUM_0, *x))?;
+            rt::within("ratio", rt::num_failure(&NUM_0, *x))?;
         }
         if let Some(x) = &self.refs {
             rt::within(
                 "refs",
-                || {
+                (|| -> ::core::result::Result<(), rt::Failure> {
                     rt::items_failure(x, Some(1u64), Some(3u64), true)?;
                     for (i, x) in x.iter().enumerate() {
-                        rt::within_index(i, || rt::Check::check(x))?;
+                        rt::within_index(i, rt::Check::check(x))?;
                     }
                     Ok(())
-                },
+                })(),
             )?;
         }
         Ok(())

@@ -113,7 +113,7 @@ rt::verify_members! {
 impl rt::Check for A {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         let x = &self.beta;
-        rt::within("beta", || rt::Check::check(x))?;
+        rt::within("beta", rt::Check::check(x))?;
         Ok(())
     }
 }

@@ -125,15 +125,15 @@ impl rt::Check for Catalog {
         let x = &self.entries;
         rt::within(
             "entries",
-            || {
+            (|| -> ::core::result::Result<(), rt::Failure> {
                 for (i, x) in x.iter().enumerate() {
-                    rt::within_index(i, || rt::Check::check(x))?;
+                    rt::within_index(i, rt::Check::check(x))?;
                 }
                 Ok(())
-            },
+            })(),
         )?;
         if let Some(x) = &self.owner {
-            rt::within("owner", || rt::Check::check(x))?;
+            rt::within("owner", rt::Check::check(x))?;
         }
         rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())
@@ -243,10 +243,10 @@ rt::verify_members! {
 impl rt::Check for Entry {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         if let Some(x) = &self.price {
-            rt::within("price", || rt::integer_failure(&INT_0, x))?;
+            rt::within("price", rt::integer_failure(&INT_0, x))?;
         }
         if let Some(x) = &self.order_seen {
-            rt::within("orderSeen", || rt::integer_failure(&INT_1, x))?;
+            rt::within("orderSeen", rt::integer_failure(&INT_1, x))?;
         }
         rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())

@@ -80,7 +80,7 @@ rt::verify_members! {
 impl rt::Check for Answers {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         let x = &self.answers;
-        rt::within("answers", || rt::Check::check(x))?;
+        rt::within("answers", rt::Check::check(x))?;
         Ok(())
     }
 }
@@ -145,7 +145,7 @@ impl rt::Check for AnswersAnswers {
             rt::str_failure(&STR_0, k)?;
         }
         for (k, x) in &self.extra {
-            rt::within(k, || rt::Check::check(x))?;
+            rt::within(k, rt::Check::check(x))?;
         }
         Ok(())
     }

@@ -139,32 +139,32 @@ impl rt::Check for Envelope {
         let x = &self.ref_;
         rt::within(
             "ref",
-            || {
+            (|| -> ::core::result::Result<(), rt::Failure> {
                 rt::Check::check(x)?;
                 __refine_0(x)?;
                 Ok(())
-            },
+            })(),
         )?;
         if let Some(x) = &self.more {
             rt::within(
                 "more",
-                || {
+                (|| -> ::core::result::Result<(), rt::Failure> {
                     for (i, x) in x.iter().enumerate() {
                         rt::within_index(
                             i,
-                            || {
+                            (|| -> ::core::result::Result<(), rt::Failure> {
                                 rt::Check::check(x)?;
                                 __refine_1(x)?;
                                 Ok(())
-                            },
+                            })(),
                         )?;
                     }
                     Ok(())
-                },
+                })(),
             )?;
         }
         if let Some(x) = &self.merged {
-            rt::within("merged", || rt::Check::check(x))?;
+            rt::within("merged", rt::Check::check(x))?;
         }
         rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())
@@ -383,7 +383,7 @@ rt::verify_members! {
 impl rt::Check for EnvelopeMerged {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         let x = &self.count;
-        rt::within("count", || rt::integer_failure(&INT_0, x))?;
+        rt::within("count", rt::integer_failure(&INT_0, x))?;
         rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())
     }

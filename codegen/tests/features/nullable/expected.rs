@@ -127,10 +127,10 @@ rt::verify_members! {
 impl rt::Check for Record {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         if let rt::Tri::Value(x) = &self.b {
-            rt::within("b", || rt::integer_failure(&INT_0, x))?;
+            rt::within("b", rt::integer_failure(&INT_0, x))?;
         }
         if let Some(x) = &self.c {
-            rt::within("c", || rt::Check::check(x))?;
+            rt::within("c", rt::Check::check(x))?;
         }
         rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())

@@ -194,49 +194,49 @@ impl rt::VerifyMembers for Envelope {
 impl rt::Check for Envelope {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         let x = &self.payload;
-        rt::within("payload", || rt::Check::check(x))?;
+        rt::within("payload", rt::Check::check(x))?;
         if let rt::Tri::Value(x) = &self.note {
-            rt::within("note", || rt::Check::check(x))?;
+            rt::within("note", rt::Check::check(x))?;
         }
         if let Some(x) = &self.tags {
-            rt::within("tags", || rt::program_rule(__program(), 0usize, x))?;
+            rt::within("tags", rt::program_rule(__program(), 0usize, x))?;
         }
         if let Some(x) = &self.retries {
-            rt::within("retries", || rt::integer_failure(&INT_0, x))?;
+            rt::within("retries", rt::integer_failure(&INT_0, x))?;
         }
         if let Some(x) = &self.score {
             rt::within(
                 "score",
-                || {
+                (|| -> ::core::result::Result<(), rt::Failure> {
                     rt::num_failure(&NUM_0, *x)?;
                     rt::program_rule(__program(), 3usize, x)?;
                     Ok(())
-                },
+                })(),
             )?;
         }
         if let rt::Tri::Value(x) = &self.ratio {
             rt::within(
                 "ratio",
-                || {
+                (|| -> ::core::result::Result<(), rt::Failure> {
                     rt::num_failure(&NUM_0, *x)?;
                     rt::program_rule(__program(), 4usize, x)?;
                     Ok(())
-                },
+                })(),
             )?;
         }
         if let Some(x) = &self.code {
-            rt::within("code", || rt::program_rule(__program(), 5usize, x))?;
+            rt::within("code", rt::program_rule(__program(), 5usize, x))?;
         }
         if let Some(x) = &self.limits {
             rt::within(
                 "limits",
-                || {
+                (|| -> ::core::result::Result<(), rt::Failure> {
                     if let Some(x) = x {
                         rt::Check::check(x)?;
                     }
                     rt::program_rule(__program(), 12usize, x)?;
                     Ok(())
-                },
+                })(),
             )?;
         }
         self.__check()?;
@@ -497,7 +497,7 @@ impl rt::VerifyMembers for EnvelopeLimits {
 impl rt::Check for EnvelopeLimits {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         if let Some(x) = &self.n {
-            rt::within("n", || rt::integer_failure(&INT_1, x))?;
+            rt::within("n", rt::integer_failure(&INT_1, x))?;
         }
         rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         self.__check()?;

@@ -172,7 +172,7 @@ rt::verify_members! {
 }
 impl rt::Check for Message {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        rt::within("body", || self.body.__recheck(&self.type_))?;
+        rt::within("body", self.body.__recheck(&self.type_))?;
         Ok(())
     }
 }

@@ -181,7 +181,7 @@ rt::verify_members! {
 impl rt::Check for Circle {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         let x = &self.radius;
-        rt::within("radius", || rt::num_failure(&NUM_0, *x))?;
+        rt::within("radius", rt::num_failure(&NUM_0, *x))?;
         rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())
     }
@@ -273,7 +273,7 @@ rt::verify_members! {
 impl rt::Check for Square {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         let x = &self.side;
-        rt::within("side", || rt::integer_failure(&INT_0, x))?;
+        rt::within("side", rt::integer_failure(&INT_0, x))?;
         Ok(())
     }
 }
