@@ -1269,10 +1269,14 @@ pub fn items_failure<T: serde::Serialize>(
 /// encoder is then compiled for that one serializer, not also for `serde_json::to_value`'s tree
 /// builder, which doubled every struct's encoding code in a generated crate. The round trip is
 /// exact (integers as written, floats as their shortest round-trip text), at the cost of a text
-/// buffer on paths that are not hot: `uniqueItems` and a rule's check of a built value.
+/// buffer on paths that are not hot (a snapshot's payloads, a rule's check of a built value).
 pub fn to_json<T: serde::Serialize + ?Sized>(value: &T) -> serde_json::Result<serde_json::Value> {
-    let text = serde_json::to_vec(value)?;
-    let mut reader = serde_json::Deserializer::from_slice(&text);
+    tree(&serde_json::to_vec(value)?)
+}
+
+/// The JSON tree of a text this crate's encoder wrote.
+fn tree(text: &[u8]) -> serde_json::Result<serde_json::Value> {
+    let mut reader = serde_json::Deserializer::from_slice(text);
     // The text was written from a value already in memory: any depth it has is the value's own.
     reader.disable_recursion_limit();
     let tree = serde::Deserialize::deserialize(&mut reader)?;
@@ -1280,34 +1284,39 @@ pub fn to_json<T: serde::Serialize + ?Sized>(value: &T) -> serde_json::Result<se
     Ok(tree)
 }
 
-/// Finds two equal items under JSON equality (key order ignored, `1 == 1.0`).
+/// Finds two equal items under JSON equality (key order ignored, `1 == 1.0`). The items become
+/// trees through `serde_json::to_value` rather than [`to_json`]: this runs while decoding, where
+/// the round trip through text cost 2% of a validation run, and only the types of `uniqueItems`
+/// arrays pay for the second encoder.
 pub fn first_duplicate<T: serde::Serialize>(items: &[T]) -> Option<(usize, usize)> {
     if items.len() < 2 {
         return None;
     }
     let values: Vec<serde_json::Value> = items
         .iter()
-        .map(|item| to_json(item).unwrap_or(serde_json::Value::Null))
+        .map(|item| serde_json::to_value(item).unwrap_or(serde_json::Value::Null))
         .collect();
-    // Short arrays (the usual case) are compared pair by pair; long ones through canonical texts.
+    first_equal(&values)
+}
+
+/// [`first_duplicate`] over the items' trees: short lists (the usual case) pair by pair, long ones
+/// through canonical texts.
+fn first_equal(values: &[serde_json::Value]) -> Option<(usize, usize)> {
     if values.len() <= 16 {
-        for j in 1..values.len() {
-            for i in 0..j {
-                if json_eq(&values[i], &values[j]) {
-                    return Some((i, j));
-                }
-            }
-        }
-        return None;
+        return (1..values.len()).find_map(|j| {
+            (0..j)
+                .find(|&i| json_eq(&values[i], &values[j]))
+                .map(|i| (i, j))
+        });
     }
     let mut seen = std::collections::HashMap::with_capacity(values.len());
-    for (i, value) in values.iter().enumerate() {
+    for (j, value) in values.iter().enumerate() {
         let mut key = String::new();
         canonical(value, &mut key);
-        if let Some(&j) = seen.get(&key) {
-            return Some((j, i));
+        if let Some(&i) = seen.get(&key) {
+            return Some((i, j));
         }
-        seen.insert(key, i);
+        seen.insert(key, j);
     }
     None
 }
@@ -3036,6 +3045,31 @@ mod tests {
             assert_eq!(order(&ours), order(&sample));
         }
         assert_eq!(to_json(&f64::NAN).unwrap(), Value::Null);
+    }
+
+    /// `uniqueItems` equality is JSON equality: member order and number spelling aside.
+    #[test]
+    fn first_duplicate_is_json_equality() {
+        use super::first_duplicate;
+        assert_eq!(first_duplicate(&["a", "b", "a"]), Some((0, 2)));
+        assert_eq!(first_duplicate(&["a", "A", "a ", "\"a\""]), None);
+        assert_eq!(first_duplicate(&["e\u{301}", "é", "\u{e9}"]), Some((1, 2)));
+        assert_eq!(
+            first_duplicate(&[json!(1), json!("1"), json!(1.0)]),
+            Some((0, 2))
+        );
+        assert_eq!(
+            first_duplicate(&[json!(true), json!(null), json!(false)]),
+            None
+        );
+        let objects = [json!({"a": 1, "b": [2]}), json!({"b": [2.0], "a": 1})];
+        assert_eq!(first_duplicate(&objects), Some((0, 1)));
+        let many: Vec<String> = (0..40).map(|i| format!("n{}", i % 33)).collect();
+        assert_eq!(first_duplicate(&many), Some((0, 33)));
+        let mut trees: Vec<Value> = (0..40).map(|i| json!({"k": i, "z": [i]})).collect();
+        assert_eq!(first_duplicate(&trees), None);
+        trees.push(json!({"z": [7.0], "k": 7}));
+        assert_eq!(first_duplicate(&trees), Some((7, 40)));
     }
 
     /// A value deeper than serde_json's parsing limit (128) still converts: its depth is its own.
