@@ -17,6 +17,11 @@
 //! [`verify_members!`], [`members!`] and [`builder!`]; a tagged union's variants for [`tagged!`];
 //! [`str_enum!`], [`constrained_str!`]). A table expands to the code a generator would otherwise
 //! write out per type, so the output stays short without a runtime cost.
+//!
+//! What is compiled once per generated type is what a crate of generated code costs to build, so
+//! the helpers it calls keep their generic part small: checks are given results, not closures
+//! ([`within`]), combinators give way to plain matches, and a typed value becomes a JSON tree through
+//! the text encoder ([`to_json`]), so that each type's encoder is compiled for one serializer.
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -1284,19 +1289,117 @@ fn tree(text: &[u8]) -> serde_json::Result<serde_json::Value> {
     Ok(tree)
 }
 
-/// Finds two equal items under JSON equality (key order ignored, `1 == 1.0`). The items become
-/// trees through `serde_json::to_value` rather than [`to_json`]: this runs while decoding, where
-/// the round trip through text cost 2% of a validation run, and only the types of `uniqueItems`
-/// arrays pay for the second encoder.
+/// Finds two equal items under JSON equality (key order ignored, `1 == 1.0`). The items are
+/// written as text ([`to_json`]'s reason: one encoder per type) and hashed as text, by a hash equal
+/// for equal values; only when two hashes meet are the items compared as trees.
 pub fn first_duplicate<T: serde::Serialize>(items: &[T]) -> Option<(usize, usize)> {
     if items.len() < 2 {
         return None;
     }
-    let values: Vec<serde_json::Value> = items
+    let texts: Vec<Vec<u8>> = items
         .iter()
-        .map(|item| serde_json::to_value(item).unwrap_or(serde_json::Value::Null))
+        .map(|item| serde_json::to_vec(item).unwrap_or_else(|_| b"null".to_vec()))
+        .collect();
+    first_equal_text(&texts)
+}
+
+/// [`first_duplicate`] over the items' compact texts.
+fn first_equal_text(texts: &[Vec<u8>]) -> Option<(usize, usize)> {
+    let mut hashes: Vec<u64> = texts.iter().map(|t| text_hash(t, &mut 0)).collect();
+    hashes.sort_unstable();
+    if hashes.windows(2).all(|w| w[0] != w[1]) {
+        return None;
+    }
+    let values: Vec<serde_json::Value> = texts
+        .iter()
+        .map(|t| tree(t).unwrap_or(serde_json::Value::Null))
         .collect();
     first_equal(&values)
+}
+
+/// A hash of the value that starts at `*at` in `text` (compact JSON as serde_json writes it),
+/// passing over it. Values [`json_eq`] finds equal hash alike: an object's members are summed in
+/// any order, and a number is hashed as [`canonical`] writes it (`1.0` as `1`); a string has one
+/// spelling, so its bytes serve.
+fn text_hash(text: &[u8], at: &mut usize) -> u64 {
+    const OBJECT: u64 = 0x6f62_6a65_6374;
+    const ARRAY: u64 = 0x0061_7272_6179;
+    match text.get(*at) {
+        Some(b'{') => {
+            *at += 1;
+            let mut sum = 0u64;
+            while text.get(*at).is_some_and(|&b| b != b'}') {
+                let key = text_hash(text, at);
+                *at += 1; // the colon
+                sum = sum.wrapping_add(mix(key, text_hash(text, at)));
+                if text.get(*at) == Some(&b',') {
+                    *at += 1;
+                }
+            }
+            *at += 1;
+            mix(OBJECT, sum)
+        }
+        Some(b'[') => {
+            *at += 1;
+            let mut h = ARRAY;
+            while text.get(*at).is_some_and(|&b| b != b']') {
+                h = mix(h, text_hash(text, at));
+                if text.get(*at) == Some(&b',') {
+                    *at += 1;
+                }
+            }
+            *at += 1;
+            mix(h, ARRAY)
+        }
+        Some(b'"') => {
+            let start = *at;
+            *at += 1;
+            while let Some(&b) = text.get(*at) {
+                *at += if b == b'\\' { 2 } else { 1 };
+                if b == b'"' {
+                    break;
+                }
+            }
+            bytes_hash(&text[start..(*at).min(text.len())])
+        }
+        _ => {
+            let start = *at;
+            while text
+                .get(*at)
+                .is_some_and(|b| !matches!(b, b',' | b']' | b'}'))
+            {
+                *at += 1;
+            }
+            number_hash(&text[start..*at])
+        }
+    }
+}
+
+/// The hash of a number or literal token, a float with no fraction written as [`canonical`]
+/// writes it.
+fn number_hash(token: &[u8]) -> u64 {
+    if token.iter().any(|b| matches!(b, b'.' | b'e' | b'E'))
+        && let Some(f) = std::str::from_utf8(token)
+            .ok()
+            .and_then(|t| t.parse::<f64>().ok())
+        && f.fract() == 0.0
+        && f.abs() < 1e21
+    {
+        return bytes_hash(format!("{:.0}", f + 0.0).as_bytes());
+    }
+    bytes_hash(token)
+}
+
+/// FNV-1a.
+fn bytes_hash(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Two hashes as one, order mattering.
+fn mix(a: u64, b: u64) -> u64 {
+    (a.rotate_left(27) ^ b).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 /// [`first_duplicate`] over the items' trees: short lists (the usual case) pair by pair, long ones
@@ -1374,8 +1477,9 @@ pub fn canonical(v: &serde_json::Value, out: &mut String) {
             out.push(']');
         }
         Value::Number(n) => match n.as_f64() {
+            // `-0.0` is written `0`, as `json_eq` finds them equal.
             Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < 1e21 => {
-                out.push_str(&format!("{f:.0}"))
+                out.push_str(&format!("{:.0}", f + 0.0))
             }
             _ => out.push_str(&n.to_string()),
         },
@@ -3070,6 +3174,54 @@ mod tests {
         assert_eq!(first_duplicate(&trees), None);
         trees.push(json!({"z": [7.0], "k": 7}));
         assert_eq!(first_duplicate(&trees), Some((7, 40)));
+    }
+
+    /// The text hash agrees with the trees: equal values (members reordered, `1` written `1.0`)
+    /// are found, unequal ones are not, on many generated lists.
+    #[test]
+    fn first_duplicate_by_hash_matches_trees() {
+        use super::{first_duplicate, first_equal};
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        fn value(next: &mut impl FnMut(u64) -> u64, depth: u32) -> Value {
+            match next(if depth > 2 { 6 } else { 8 }) {
+                0 => json!(next(3)),
+                1 => json!(next(3) as f64),
+                2 => json!(-0.0),
+                3 => json!(["x", "y", "x\"", "\\"][next(4) as usize]),
+                4 => [json!(true), json!(false), json!(null)][next(3) as usize].clone(),
+                5 => json!(0.5 * next(3) as f64),
+                6 => Value::Array((0..next(3)).map(|_| value(next, depth + 1)).collect()),
+                _ => {
+                    let mut keys = vec!["a", "b", "c"];
+                    keys.truncate(next(4) as usize);
+                    if next(2) == 0 {
+                        keys.reverse();
+                    }
+                    let members = keys
+                        .into_iter()
+                        .map(|k| (k.to_string(), value(next, depth + 1)));
+                    Value::Object(members.collect())
+                }
+            }
+        }
+        let mut found = 0;
+        for _ in 0..3000 {
+            let n = 2 + next(5) as usize;
+            let items: Vec<Value> = (0..n).map(|_| value(&mut next, 0)).collect();
+            let expected = first_equal(&items);
+            found += usize::from(expected.is_some());
+            assert_eq!(first_duplicate(&items), expected, "{items:?}");
+        }
+        assert!(
+            found > 300,
+            "too few lists with equal items to test: {found}"
+        );
     }
 
     /// A value deeper than serde_json's parsing limit (128) still converts: its depth is its own.
