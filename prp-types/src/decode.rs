@@ -250,6 +250,8 @@ pub type Acceptor = fn(&[u8]) -> bool;
 mod table {
     use super::{Acceptor, Checker, Reencoder, accepts, decode, verify};
     use crate::issue::{Code, Issue};
+    #[allow(unused_imports)]
+    use crate::types::*;
 
     /// [`decode`] for the table: the verdict, the value dropped.
     fn decodes<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<(), Issue> {
@@ -269,8 +271,6 @@ mod table {
     fn reread(bytes: &[u8]) -> Result<serde_json::Value, Issue> {
         serde_json::from_slice(bytes).map_err(|e| Issue::new(Code::Encode, "", e.to_string()))
     }
-    #[allow(unused_imports)]
-    use crate::types::*;
 
     macro_rules! checkers {
         ($(($id:expr, $t:ty)),* $(,)?) => {
