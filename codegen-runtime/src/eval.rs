@@ -536,7 +536,51 @@ impl Cx<'_> {
         Ok(seen)
     }
 
+    /// One keyword of a node against `v`, by the family it belongs to.
     fn keyword(&mut self, kw: &Kw, v: &Value, seen: &mut Seen) -> Result<(), Failure> {
+        match kw {
+            Kw::Type(..)
+            | Kw::Const(..)
+            | Kw::Enum(..)
+            | Kw::MultipleOf(..)
+            | Kw::Maximum(..)
+            | Kw::ExclusiveMaximum(..)
+            | Kw::Minimum(..)
+            | Kw::ExclusiveMinimum(..)
+            | Kw::MaxLength(..)
+            | Kw::MinLength(..)
+            | Kw::Pattern(..)
+            | Kw::Format(..) => Self::assertion(kw, v),
+            Kw::MaxItems(..)
+            | Kw::MinItems(..)
+            | Kw::UniqueItems
+            | Kw::Contains(..)
+            | Kw::PrefixItems(..)
+            | Kw::Items(..)
+            | Kw::UnevaluatedItems(..) => self.array_keyword(kw, v, seen),
+            Kw::MaxProperties(..)
+            | Kw::MinProperties(..)
+            | Kw::Required(..)
+            | Kw::DependentRequired(..)
+            | Kw::DependentSchemas(..)
+            | Kw::Properties(..)
+            | Kw::PatternProperties(..)
+            | Kw::AdditionalProperties(..)
+            | Kw::PropertyNames(..)
+            | Kw::UnevaluatedProperties(..) => self.object_keyword(kw, v, seen),
+            Kw::AllOf(..)
+            | Kw::AnyOf(..)
+            | Kw::OneOf(..)
+            | Kw::Not(..)
+            | Kw::If(..)
+            | Kw::Ref(..)
+            | Kw::DynamicRef(..) => self.applicator(kw, v, seen),
+        }
+    }
+
+    /// An assertion on the value itself (its type, a number's bounds, a string's length, pattern
+    /// or format): true of any value of another JSON type.
+    fn assertion(kw: &Kw, v: &Value) -> Result<(), Failure> {
         match (kw, v) {
             (Kw::Type(kinds), _) if !kinds.iter().any(|k| k.accepts(v)) => {
                 let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
@@ -625,6 +669,15 @@ impl Cx<'_> {
                     return Err(fail(Keyword::Format, format!("{v} is not a valid {name}")));
                 }
             }
+            // An assertion about another JSON type says nothing about this value.
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// A keyword about an array's items, their count and uniqueness; nothing to say of other values.
+    fn array_keyword(&mut self, kw: &Kw, v: &Value, seen: &mut Seen) -> Result<(), Failure> {
+        match (kw, v) {
             (Kw::MaxItems(max), Value::Array(a)) if a.len() as u64 > *max => {
                 return Err(fail(
                     Keyword::MaxItems,
@@ -671,6 +724,42 @@ impl Cx<'_> {
                     ));
                 }
             }
+            (Kw::PrefixItems(ns), Value::Array(a)) => {
+                for (i, (n, item)) in ns.iter().zip(a).enumerate() {
+                    self.eval(*n, item).map_err(|e| e.at_index(i))?;
+                    seen.item(a.len(), i);
+                }
+            }
+            (Kw::Items(n, from), Value::Array(a)) => {
+                for (i, item) in a.iter().enumerate().skip(*from) {
+                    self.eval(*n, item).map_err(|e| e.at_index(i))?;
+                    seen.item(a.len(), i);
+                }
+            }
+            (Kw::UnevaluatedItems(n), Value::Array(a)) => {
+                for (i, item) in a.iter().enumerate() {
+                    if !seen.items.get(i).copied().unwrap_or(false) {
+                        self.eval(*n, item).map_err(|e| {
+                            closed(
+                                e,
+                                Keyword::UnevaluatedItems,
+                                "no subschema evaluates this item",
+                            )
+                            .at_index(i)
+                        })?;
+                    }
+                }
+                seen.items = vec![true; a.len()];
+            }
+            // An assertion about another JSON type says nothing about this value.
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// A keyword about an object's members and their count; nothing to say of other values.
+    fn object_keyword(&mut self, kw: &Kw, v: &Value, seen: &mut Seen) -> Result<(), Failure> {
+        match (kw, v) {
             (Kw::MaxProperties(max), Value::Object(o)) if o.len() as u64 > *max => {
                 return Err(fail(
                     Keyword::MaxProperties,
@@ -703,6 +792,83 @@ impl Cx<'_> {
                     }
                 }
             }
+            (Kw::DependentSchemas(rules), Value::Object(o)) => {
+                for (k, n) in rules {
+                    if o.contains_key(k) {
+                        seen.merge(self.eval(*n, v)?);
+                    }
+                }
+            }
+            (Kw::Properties(props), Value::Object(o)) => {
+                for (i, (k, member)) in o.iter().enumerate() {
+                    if let Some((_, n)) = props.iter().find(|(name, _)| name == k) {
+                        self.eval(*n, member).map_err(|e| e.at(k))?;
+                        seen.prop(o.len(), i);
+                    }
+                }
+            }
+            (Kw::PatternProperties(pats), Value::Object(o)) => {
+                for (i, (k, member)) in o.iter().enumerate() {
+                    for (re, n) in pats {
+                        if re.matches(k) {
+                            self.eval(*n, member).map_err(|e| e.at(k))?;
+                            seen.prop(o.len(), i);
+                        }
+                    }
+                }
+            }
+            (Kw::AdditionalProperties(n, names, pats), Value::Object(o)) => {
+                for (i, (k, member)) in o.iter().enumerate() {
+                    if !names.iter().any(|name| name == k) && !pats.iter().any(|re| re.matches(k)) {
+                        self.eval(*n, member).map_err(|e| {
+                            closed(
+                                e,
+                                Keyword::AdditionalProperties,
+                                "undeclared members are not allowed",
+                            )
+                            .at(k)
+                        })?;
+                        seen.prop(o.len(), i);
+                    }
+                }
+            }
+            (Kw::PropertyNames(n), Value::Object(o)) => {
+                for k in o.keys() {
+                    let name = Value::String(k.clone());
+                    if let Err(e) = self.eval(*n, &name) {
+                        return Err(Failure::new(
+                            e.code,
+                            format!("/{}", escape_token(k)),
+                            format!("the member name `{k}` is not allowed: {}", e.message),
+                        ));
+                    }
+                }
+            }
+            (Kw::UnevaluatedProperties(n), Value::Object(o)) => {
+                for (i, (k, member)) in o.iter().enumerate() {
+                    if !seen.props.get(i).copied().unwrap_or(false) {
+                        self.eval(*n, member).map_err(|e| {
+                            closed(
+                                e,
+                                Keyword::UnevaluatedProperties,
+                                "no subschema evaluates this member",
+                            )
+                            .at(k)
+                        })?;
+                    }
+                }
+                seen.props = vec![true; o.len()];
+            }
+            // An assertion about another JSON type says nothing about this value.
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// A keyword that applies other nodes to the value in place (`allOf`, `anyOf`, `oneOf`, `not`,
+    /// `if`, `$ref`, `$dynamicRef`), merging what they evaluated into `seen`.
+    fn applicator(&mut self, kw: &Kw, v: &Value, seen: &mut Seen) -> Result<(), Failure> {
+        match (kw, v) {
             (Kw::AllOf(ns), _) => {
                 for n in ns {
                     seen.merge(self.eval(*n, v)?);
@@ -784,13 +950,6 @@ impl Cx<'_> {
                     }
                 }
             },
-            (Kw::DependentSchemas(rules), Value::Object(o)) => {
-                for (k, n) in rules {
-                    if o.contains_key(k) {
-                        seen.merge(self.eval(*n, v)?);
-                    }
-                }
-            }
             (Kw::Ref(n), _) => seen.merge(self.eval(*n, v)?),
             (Kw::DynamicRef(n, anchor), _) => {
                 let target = self
@@ -803,93 +962,6 @@ impl Cx<'_> {
                     })
                     .unwrap_or(*n);
                 seen.merge(self.eval(target, v)?);
-            }
-            (Kw::PrefixItems(ns), Value::Array(a)) => {
-                for (i, (n, item)) in ns.iter().zip(a).enumerate() {
-                    self.eval(*n, item).map_err(|e| e.at_index(i))?;
-                    seen.item(a.len(), i);
-                }
-            }
-            (Kw::Items(n, from), Value::Array(a)) => {
-                for (i, item) in a.iter().enumerate().skip(*from) {
-                    self.eval(*n, item).map_err(|e| e.at_index(i))?;
-                    seen.item(a.len(), i);
-                }
-            }
-            (Kw::Properties(props), Value::Object(o)) => {
-                for (i, (k, member)) in o.iter().enumerate() {
-                    if let Some((_, n)) = props.iter().find(|(name, _)| name == k) {
-                        self.eval(*n, member).map_err(|e| e.at(k))?;
-                        seen.prop(o.len(), i);
-                    }
-                }
-            }
-            (Kw::PatternProperties(pats), Value::Object(o)) => {
-                for (i, (k, member)) in o.iter().enumerate() {
-                    for (re, n) in pats {
-                        if re.matches(k) {
-                            self.eval(*n, member).map_err(|e| e.at(k))?;
-                            seen.prop(o.len(), i);
-                        }
-                    }
-                }
-            }
-            (Kw::AdditionalProperties(n, names, pats), Value::Object(o)) => {
-                for (i, (k, member)) in o.iter().enumerate() {
-                    if !names.iter().any(|name| name == k) && !pats.iter().any(|re| re.matches(k)) {
-                        self.eval(*n, member).map_err(|e| {
-                            closed(
-                                e,
-                                Keyword::AdditionalProperties,
-                                "undeclared members are not allowed",
-                            )
-                            .at(k)
-                        })?;
-                        seen.prop(o.len(), i);
-                    }
-                }
-            }
-            (Kw::PropertyNames(n), Value::Object(o)) => {
-                for k in o.keys() {
-                    let name = Value::String(k.clone());
-                    if let Err(e) = self.eval(*n, &name) {
-                        return Err(Failure::new(
-                            e.code,
-                            format!("/{}", escape_token(k)),
-                            format!("the member name `{k}` is not allowed: {}", e.message),
-                        ));
-                    }
-                }
-            }
-            (Kw::UnevaluatedItems(n), Value::Array(a)) => {
-                for (i, item) in a.iter().enumerate() {
-                    if !seen.items.get(i).copied().unwrap_or(false) {
-                        self.eval(*n, item).map_err(|e| {
-                            closed(
-                                e,
-                                Keyword::UnevaluatedItems,
-                                "no subschema evaluates this item",
-                            )
-                            .at_index(i)
-                        })?;
-                    }
-                }
-                seen.items = vec![true; a.len()];
-            }
-            (Kw::UnevaluatedProperties(n), Value::Object(o)) => {
-                for (i, (k, member)) in o.iter().enumerate() {
-                    if !seen.props.get(i).copied().unwrap_or(false) {
-                        self.eval(*n, member).map_err(|e| {
-                            closed(
-                                e,
-                                Keyword::UnevaluatedProperties,
-                                "no subschema evaluates this member",
-                            )
-                            .at(k)
-                        })?;
-                    }
-                }
-                seen.props = vec![true; o.len()];
             }
             // An assertion about another JSON type says nothing about this value.
             _ => {}
