@@ -1324,16 +1324,25 @@ fn first_equal_text(texts: &[Vec<u8>]) -> Option<(usize, usize)> {
 fn text_hash(text: &[u8], at: &mut usize) -> u64 {
     const OBJECT: u64 = 0x6f62_6a65_6374;
     const ARRAY: u64 = 0x0061_7272_6179;
-    match text.get(*at) {
+    // serde_json writes no whitespace, but a raw value kept as written might.
+    let ws = |at: &mut usize| {
+        while text.get(*at).is_some_and(u8::is_ascii_whitespace) {
+            *at += 1;
+        }
+    };
+    ws(at);
+    let hash = match text.get(*at) {
         Some(b'{') => {
             *at += 1;
             let mut sum = 0u64;
+            ws(at);
             while text.get(*at).is_some_and(|&b| b != b'}') {
                 let key = text_hash(text, at);
                 *at += 1; // the colon
                 sum = sum.wrapping_add(mix(key, text_hash(text, at)));
                 if text.get(*at) == Some(&b',') {
                     *at += 1;
+                    ws(at);
                 }
             }
             *at += 1;
@@ -1342,10 +1351,12 @@ fn text_hash(text: &[u8], at: &mut usize) -> u64 {
         Some(b'[') => {
             *at += 1;
             let mut h = ARRAY;
+            ws(at);
             while text.get(*at).is_some_and(|&b| b != b']') {
                 h = mix(h, text_hash(text, at));
                 if text.get(*at) == Some(&b',') {
                     *at += 1;
+                    ws(at);
                 }
             }
             *at += 1;
@@ -1364,15 +1375,16 @@ fn text_hash(text: &[u8], at: &mut usize) -> u64 {
         }
         _ => {
             let start = *at;
-            while text
-                .get(*at)
-                .is_some_and(|b| !matches!(b, b',' | b']' | b'}'))
-            {
+            while text.get(*at).is_some_and(|b| {
+                !matches!(b, b',' | b']' | b'}' | b':') && !b.is_ascii_whitespace()
+            }) {
                 *at += 1;
             }
             number_hash(&text[start..*at])
         }
-    }
+    };
+    ws(at);
+    hash
 }
 
 /// The hash of a number or literal token, a float with no fraction written as [`canonical`]
@@ -3166,6 +3178,12 @@ mod tests {
             first_duplicate(&[json!(true), json!(null), json!(false)]),
             None
         );
+        let raw = |t: &str| serde_json::value::RawValue::from_string(t.to_string()).unwrap();
+        let spaced = [
+            raw(r#"{"a": [1, 2], "b": {}}"#),
+            raw(r#"{ "b" : { } , "a":[1,2.0] }"#),
+        ];
+        assert_eq!(first_duplicate(&spaced), Some((0, 1)));
         let objects = [json!({"a": 1, "b": [2]}), json!({"b": [2.0], "a": 1})];
         assert_eq!(first_duplicate(&objects), Some((0, 1)));
         let many: Vec<String> = (0..40).map(|i| format!("n{}", i % 33)).collect();
