@@ -669,7 +669,7 @@ impl Cx<'_> {
                     return Err(fail(Keyword::Format, format!("{v} is not a valid {name}")));
                 }
             }
-            // An assertion about another JSON type says nothing about this value.
+            // A value of another JSON type, or an assertion that holds.
             _ => {}
         }
         Ok(())
@@ -751,7 +751,7 @@ impl Cx<'_> {
                 }
                 seen.items = vec![true; a.len()];
             }
-            // An assertion about another JSON type says nothing about this value.
+            // Not an array, or a count that holds.
             _ => {}
         }
         Ok(())
@@ -859,7 +859,7 @@ impl Cx<'_> {
                 }
                 seen.props = vec![true; o.len()];
             }
-            // An assertion about another JSON type says nothing about this value.
+            // Not an object, or a count that holds.
             _ => {}
         }
         Ok(())
@@ -963,7 +963,7 @@ impl Cx<'_> {
                     .unwrap_or(*n);
                 seen.merge(self.eval(target, v)?);
             }
-            // An assertion about another JSON type says nothing about this value.
+            // A `not` whose node fails: the value passes.
             _ => {}
         }
         Ok(())

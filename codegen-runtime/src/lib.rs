@@ -1371,7 +1371,7 @@ fn text_hash(text: &[u8], at: &mut usize) -> u64 {
                     break;
                 }
             }
-            bytes_hash(&text[start..(*at).min(text.len())])
+            bytes_hash(text.get(start..*at).unwrap_or(&text[start..]))
         }
         _ => {
             let start = *at;
@@ -1380,7 +1380,7 @@ fn text_hash(text: &[u8], at: &mut usize) -> u64 {
             }) {
                 *at += 1;
             }
-            number_hash(&text[start..*at])
+            number_hash(text.get(start..*at).unwrap_or_default())
         }
     };
     ws(at);
@@ -3192,6 +3192,25 @@ mod tests {
         assert_eq!(first_duplicate(&trees), None);
         trees.push(json!({"z": [7.0], "k": 7}));
         assert_eq!(first_duplicate(&trees), Some((7, 40)));
+    }
+
+    /// Text the encoder would never write (cut short, unbalanced) is hashed without a panic.
+    #[test]
+    fn text_hash_survives_broken_text() {
+        let whole = br#"{"a":[1,"x\"y",{"b":null}],"c":-2.5e3}"#;
+        for cut in 0..=whole.len() {
+            let texts = [
+                whole[..cut].to_vec(),
+                b"[7]".to_vec(),
+                whole[..cut].to_vec(),
+            ];
+            // Equal texts always hash alike, so the pair is found (as trees, both `null` if broken).
+            assert_eq!(
+                super::first_equal_text(&texts),
+                Some((0, 2)),
+                "cut at {cut}"
+            );
+        }
     }
 
     /// The text hash agrees with the trees: equal values (members reordered, `1` written `1.0`)
