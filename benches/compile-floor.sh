@@ -67,17 +67,7 @@ pub fn write(document: &types::Document) -> Vec<u8> {
 RUST
 (cd "$gen" && cargo build -q && cargo build -q --release)
 
-# time DIR PACKAGE PROFILE-FLAGS...: seconds to rebuild PACKAGE alone.
-time_build() {
-    local dir=$1 package=$2
-    shift 2
-    (cd "$dir" && cargo clean -q -p "$package" "$@")
-    local start end
-    start=$(date +%s.%N)
-    (cd "$dir" && cargo build -q -p "$package" "$@")
-    end=$(date +%s.%N)
-    awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f", e - s }'
-}
+source benches/support/time-build.sh
 
 for round in $(seq "$rounds"); do
     for profile in debug release; do

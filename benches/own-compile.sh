@@ -37,24 +37,14 @@ module() {
 echo "base $base: $(module base)"
 echo "head $(git rev-parse --short HEAD): $(module head)"
 
-# build SIDE PROFILE-FLAGS...: seconds to build prp-types alone.
-build() {
-    local side=$1
-    shift
-    (cd "$scratch/$side" && cargo clean -q -p prp-types "$@")
-    local start end
-    start=$(date +%s.%N)
-    (cd "$scratch/$side" && cargo build -q -p prp-types "$@")
-    end=$(date +%s.%N)
-    awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f", e - s }'
-}
+source benches/support/time-build.sh
 
 for round in $(seq "$rounds"); do
     for profile in debug release; do
         flags=()
         [ "$profile" = release ] && flags=(--release)
-        b=$(build base "${flags[@]}")
-        h=$(build head "${flags[@]}")
+        b=$(time_build "$scratch/base" prp-types "${flags[@]}")
+        h=$(time_build "$scratch/head" prp-types "${flags[@]}")
         ratio=$(awk -v b="$b" -v h="$h" 'BEGIN { printf "%.2f", h / b }')
         printf 'round %d %-7s base %6s s  head %6s s  head/base %sx\n' "$round" "$profile" "$b" "$h" "$ratio"
     done
