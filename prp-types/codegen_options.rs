@@ -5,20 +5,42 @@
 const PRP_DATE_TIME: &str =
     r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{3})?Z$";
 
+/// The session-goal `$defs` keys (`capability`, `snapshot`) are too generic for crate-level
+/// names: the definitions PRP names itself, and their names.
+const PRP_NAMES: &[(&str, &str)] = &[
+    (
+        "https://paperclip.dev/schemas/prp/v2/session-goal.schema.json#/$defs/capability",
+        "GoalCapability",
+    ),
+    (
+        "https://paperclip.dev/schemas/prp/v2/session-goal.schema.json#/$defs/snapshot",
+        "GoalSnapshot",
+    ),
+];
+
 /// The options for PRP's schemas.
+#[allow(dead_code)]
 fn prp_options() -> prp_codegen::Options {
-    // The session-goal `$defs` keys (`capability`, `snapshot`) are too generic for crate-level names.
-    let goal = "https://paperclip.dev/schemas/prp/v2/session-goal.schema.json#/$defs/";
-    prp_codegen::Options::new()
+    prp_options_naming(|_| true)
+}
+
+/// The options for PRP's schemas, naming only the definitions `present` says the directory has
+/// (a naming key that matches nothing is an error, and a subset of PRP's files may lack them).
+fn prp_options_naming(present: impl Fn(&str) -> bool) -> prp_codegen::Options {
+    let mut options = prp_codegen::Options::new()
         // PRP grows by adding event types, enum values and versions (PROTOCOL §1.7): a crate
         // matching on a generated enum keeps compiling when it does.
         .non_exhaustive(true)
         .document_union("Document", "schema")
-        .name(format!("{goal}capability"), "GoalCapability")
-        .name(format!("{goal}snapshot"), "GoalSnapshot")
         // The contract's `date-time` profile: UTC, whole seconds, optional milliseconds.
         .format(
             "date-time",
             prp_codegen::Format::Pattern(PRP_DATE_TIME.to_owned()),
-        )
+        );
+    for (key, name) in PRP_NAMES {
+        if present(key) {
+            options = options.name(*key, *name);
+        }
+    }
+    options
 }

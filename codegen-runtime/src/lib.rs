@@ -3129,6 +3129,18 @@ pub mod eval;
 
 mod macros;
 
+#[cfg(feature = "splice")]
+#[doc(hidden)]
+pub mod splice;
+
+/// Without the `splice` feature a struct's builder table adds nothing (see [`splice`]).
+#[cfg(not(feature = "splice"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __splice {
+    ($($table:tt)*) => {};
+}
+
 /// The JSON reader generated decoders run on: verdicts, typed decodes and located refusals (see
 /// the module).
 pub mod reader;

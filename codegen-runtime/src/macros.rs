@@ -343,8 +343,9 @@ macro_rules! decode_members {
 /// A struct's verdict-only check ([`VerifyMembers`](crate::VerifyMembers)), from the same table
 /// as [`decode_members!`]: slots keep `()` except where a selector or a rule needs the value
 /// (`pre_kept`), plain members are checked through their verdict-only seed, required members must
-/// have come, then the rules across members read `$view` (the kept members, as `view` arms give
-/// them) and the caller's refinement runs last.
+/// have come (`slot, "json";`, or `slot, "json" => local;` to bind a selector by reference: the
+/// slot stays readable by the rules), then the rules across members read `$view` (the kept
+/// members, as `view` arms give them) and the caller's refinement runs last.
 #[macro_export]
 macro_rules! verify_members {
     (
@@ -355,7 +356,7 @@ macro_rules! verify_members {
         $(pre_kept { $($kj:literal => $ks:ident : $kty:ty, $krel:literal;)* })?
         $(read { $($j:literal => $s:ident : $seed:expr;)* })?
         $(arms { $($arms:tt)* })?
-        $(required { $($rl:pat = $rs:ident, $rj:literal;)* })?
+        $(required { $($rs:ident, $rj:literal $(=> $rl:ident)?;)* })?
         $(unpack { $($unpack:tt)* })?
         $(view { $($view_arms:tt)* })?
         $(rules { $($rules:tt)* })?
@@ -394,7 +395,7 @@ macro_rules! verify_members {
                         $($($arms)*)?
                     }
                 }
-                $($(let $rl = $crate::required::<_, __A::Error>($rs, $rj)?;)*)?
+                $($($(let $rl =)? $crate::required::<_, __A::Error>($rs.as_ref(), $rj)?;)*)?
                 $($($unpack)*)?
                 let __members = |__name: &str| match __name {
                     $($($view_arms)*)?
@@ -566,6 +567,11 @@ macro_rules! builder {
                 ::core::result::Result::Ok(value)
             }
         }
+        $crate::__splice! {
+            $name;
+            $(members { $($f = $json, $kind $($null)?;)* })?
+            $(undeclared { $extra; })?
+        }
     };
 }
 
@@ -599,14 +605,14 @@ macro_rules! tagged {
     (
         $name:ident by $tag:literal, $rel:literal, $unknown:literal, $missing:literal;
         $(fast { $($fv:literal => $fvar:ident($fty:ty);)* })?
-        slow { $($sv:literal => $svar:ident: $seed:expr;)* }
+        $(slow { $($sv:literal => $svar:ident: $seed:expr;)* })?
         $(from { $($from_var:ident($from_ty:ty);)* })?
     ) => {
         impl $name {
             /// The value of the discriminating member.
             pub fn tag(&self) -> &'static str {
-                match self {
-                    $($name::$svar(_) => $sv,)*
+                match *self {
+                    $($($name::$svar(_) => $sv,)*)?
                 }
             }
         }
@@ -648,9 +654,9 @@ macro_rules! tagged {
                         let raw = $crate::buffer_rest(first, &mut map)?;
                         let tag = $crate::decode_raw::<_, __A::Error>(&raw, "", $crate::TagSeed($tag))?;
                         match tag.as_deref() {
-                            $(::core::option::Option::Some($sv) => {
+                            $($(::core::option::Option::Some($sv) => {
                                 $crate::decode_raw::<_, __A::Error>(&raw, "", $seed).map($name::$svar)
-                            })*
+                            })*)?
                             ::core::option::Option::Some(other) => {
                                 ::core::result::Result::Err($crate::unknown_tag($rel, other, $unknown))
                             }
@@ -694,9 +700,9 @@ macro_rules! tagged {
                         let raw = $crate::buffer_rest(first, &mut map)?;
                         let tag = $crate::decode_raw::<_, __A::Error>(&raw, "", $crate::TagSeed($tag))?;
                         match tag.as_deref() {
-                            $(::core::option::Option::Some($sv) => {
+                            $($(::core::option::Option::Some($sv) => {
                                 $crate::verify_raw::<_, __A::Error>(&raw, $seed)
-                            })*
+                            })*)?
                             ::core::option::Option::Some(other) => {
                                 ::core::result::Result::Err($crate::unknown_tag($rel, other, $unknown))
                             }

@@ -1,54 +1,104 @@
 //! One small schema directory per generator feature (tests/features/NAME/*.schema.json) beside the
 //! code generated from it (expected.rs). The snapshots are compared byte for byte
 //! (`UPDATE_SNAPSHOTS=1 cargo test -p prp-codegen --test features` rewrites them; `date-time` is
-//! asserted, as RFC 3339), compiled here, and
-//! exercised with documents the schema accepts and rejects.
+//! asserted, as RFC 3339, unless the directory's `options.json` says otherwise), compiled here,
+//! and exercised with documents the schema accepts and rejects. The directories prp-mutants
+//! writes (a failing mutant shrunk) hold the documents it failed on in `documents.json`.
 
 use prp_codegen::{Options, generate_dir};
 use std::path::Path;
 
 use prp_codegen_runtime as rt_support;
 
-macro_rules! feature {
-    ($name:ident) => {
-        #[allow(dead_code, clippy::all, non_camel_case_types)]
-        mod $name {
-            include!(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/tests/features/",
-                stringify!($name),
-                "/expected.rs"
-            ));
+/// `verdicts(key, json)` in a feature's module: decoding and the verdict-only check of `json`
+/// by the type the module lists for schema `key` (`None` when it lists none).
+macro_rules! verdicts_fn {
+    ($(($id:literal, $t:ident)),* $(,)?) => {
+        #[allow(unreachable_patterns)]
+        pub fn verdicts(key: &str, json: &str) -> Option<(bool, bool)> {
+            match key {
+                $($id => Some((super::decodes::<$t>(json), super::verdict::<$t>(json))),)*
+                _ => None,
+            }
         }
     };
 }
 
-feature!(by_type);
-feature!(checked);
-feature!(conditionals);
-feature!(constraints);
-feature!(cross_file);
-feature!(identifiers);
-feature!(maps);
-feature!(narrowing);
-feature!(rules);
-feature!(nullable);
-feature!(select);
-feature!(tagged);
+/// A module per feature directory (its `expected.rs`), and `FEATURES`: each directory's name
+/// with its module's `verdicts`.
+macro_rules! features {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[allow(dead_code, clippy::all, non_camel_case_types, non_snake_case, non_upper_case_globals)]
+            mod $name {
+                include!(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/tests/features/",
+                    stringify!($name),
+                    "/expected.rs"
+                ));
+                for_each_schema_type!(verdicts_fn);
+            }
+        )*
+        const FEATURES: &[(&str, fn(&str, &str) -> Option<(bool, bool)>)] =
+            &[$((stringify!($name), $name::verdicts)),*];
+    };
+}
 
-#[test]
-fn snapshots_match_the_generator() {
+// The list of feature directories; prp-mutants adds the cases it shrinks to it.
+include!("features/list.rs");
+
+/// The generator options of a feature directory: RFC 3339 `date-time` asserted, unless its
+/// `options.json` (a kept mutant's) says otherwise: `base_uri`, `document_union` (`[name,
+/// member]`), `non_exhaustive`, `formats` (name to regex, `null` for RFC 3339), `names`.
+fn options_of(dir: &Path) -> Options {
+    let Ok(text) = std::fs::read_to_string(dir.join("options.json")) else {
+        return Options::new().format("date-time", prp_codegen::Format::DateTime);
+    };
+    let o: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let mut options = Options::new().non_exhaustive(o["non_exhaustive"] == true);
+    if let Some(base) = o["base_uri"].as_str() {
+        options = options.base_uri(base);
+    }
+    if let (Some(name), Some(member)) = (
+        o["document_union"][0].as_str(),
+        o["document_union"][1].as_str(),
+    ) {
+        options = options.document_union(name, member);
+    }
+    for (name, check) in o["formats"].as_object().into_iter().flatten() {
+        let check = match check.as_str() {
+            Some(regex) => prp_codegen::Format::Pattern(regex.to_owned()),
+            None => prp_codegen::Format::DateTime,
+        };
+        options = options.format(name, check);
+    }
+    for (key, name) in o["names"].as_object().into_iter().flatten() {
+        options = options.name(key, name.as_str().unwrap());
+    }
+    options
+}
+
+fn feature_dirs() -> Vec<std::path::PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/features");
-    let options = Options::new().format("date-time", prp_codegen::Format::DateTime);
-    let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some();
-    let mut stale = Vec::new();
     let mut dirs: Vec<_> = std::fs::read_dir(&root)
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|d| d.is_dir())
         .collect();
     dirs.sort();
-    for dir in dirs.iter().filter(|d| d.is_dir()) {
-        let code = generate_dir(dir, &options)
+    dirs
+}
+
+#[test]
+fn snapshots_match_the_generator() {
+    let update = std::env::var_os("UPDATE_SNAPSHOTS").is_some();
+    let mut stale = Vec::new();
+    let dirs = feature_dirs();
+    for dir in &dirs {
+        // A kept mutant's schemas are in `schemas/`, beside its options and documents.
+        let schemas = Some(dir.join("schemas")).filter(|d| d.is_dir());
+        let code = generate_dir(schemas.as_deref().unwrap_or(dir), &options_of(dir))
             .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
             .code;
         let expected = dir.join("expected.rs");
@@ -64,11 +114,44 @@ fn snapshots_match_the_generator() {
         stale.is_empty(),
         "stale snapshots (rerun with UPDATE_SNAPSHOTS=1 and review): {stale:?}"
     );
+    let mut listed: Vec<&str> = FEATURES.iter().map(|(name, _)| *name).collect();
+    listed.sort_unstable();
+    let found: Vec<String> = dirs
+        .iter()
+        .map(|d| d.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
     assert_eq!(
-        dirs.iter().filter(|d| d.is_dir()).count(),
-        12,
-        "a feature directory is not compiled below"
+        listed, found,
+        "tests/features/list.rs must list every feature directory"
     );
+}
+
+/// A kept mutant's `documents.json` holds the documents it once failed on, each with the
+/// verdict the oracles gave: decoding and the verdict-only check must give it now.
+#[test]
+fn kept_mutants_give_the_oracles_verdicts() {
+    let mut checked = 0;
+    for dir in feature_dirs() {
+        let Ok(text) = std::fs::read_to_string(dir.join("documents.json")) else {
+            continue;
+        };
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let verdicts = FEATURES.iter().find(|(n, _)| *n == name).unwrap().1;
+        let docs: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
+        for d in docs {
+            let (key, valid) = (d["schema"].as_str().unwrap(), d["valid"] == true);
+            let json = d["document"].to_string();
+            let got = verdicts(key, &json);
+            assert_eq!(got, Some((valid, valid)), "{name}: {key}: {json}");
+            checked += 1;
+        }
+    }
+    eprintln!("{checked} kept documents checked");
+}
+
+/// Whether `json` decodes as a `T`.
+fn decodes<T: serde::de::DeserializeOwned>(json: &str) -> bool {
+    serde_json::from_str::<T>(json).is_ok()
 }
 
 /// The verdict-only check (`Verify`) of `json` on the verdict reader, which must agree with

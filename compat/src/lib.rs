@@ -18,7 +18,9 @@ pub mod git;
 mod normal;
 mod pattern;
 pub mod policy;
-mod sample;
+/// Documents built from a schema: a plausible instance, and values around its rules (also the
+/// schema-mutation tests' samples).
+pub mod sample;
 mod search;
 
 use prp_codegen::{Options, SchemaSet};

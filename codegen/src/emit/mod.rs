@@ -66,13 +66,27 @@ fn untagged_enum(name: &Ident, defs: &[TokenStream], open: &TokenStream) -> Toke
 
 /// `Check` of an enum whose variants each check their own value (`check_arms`, one per variant).
 fn check_by_variant(name: &Ident, check_arms: &[TokenStream]) -> TokenStream {
+    let body = if check_arms.is_empty() {
+        match_variants(check_arms)
+    } else {
+        quote! { match self { #(#check_arms)* } Ok(()) }
+    };
     quote! {
         impl rt::Check for #name {
             fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-                match self { #(#check_arms)* }
-                Ok(())
+                #body
             }
         }
+    }
+}
+
+/// `match self` over an enum's variants, one arm each; an enum without variants (a document
+/// union no root joined) has no value to match, which `match *self {}` says.
+fn match_variants(arms: &[TokenStream]) -> TokenStream {
+    if arms.is_empty() {
+        quote! { match *self {} }
+    } else {
+        quote! { match self { #(#arms)* } }
     }
 }
 

@@ -29,7 +29,11 @@ fn tagged_table(t: &Tagged, name: &Ident, p: &TaggedParts) -> TokenStream {
         .collect::<Vec<_>>()
         .join(", ");
     let rel = format!("/{tag}");
-    let unknown = format!("`{tag}` must be one of {allowed}");
+    let unknown = if allowed.is_empty() {
+        format!("no `{tag}` value is known: no schema joins {name}")
+    } else {
+        format!("`{tag}` must be one of {allowed}")
+    };
     let missing = format!("a string member `{tag}` is required to tell the variants apart");
     let (fast, slow, froms) = (&p.fast, &p.slow, &p.froms);
     quote! {
@@ -83,13 +87,23 @@ impl Emitter<'_> {
             return None;
         }
         let vs: Vec<Ident> = t.variants.iter().map(|(_, v, _)| ident(v)).collect();
+        let field = match_variants(
+            &vs.iter()
+                .map(|v| quote! { #name::#v(x) => rt::Fields::field(x, key), })
+                .collect::<Vec<_>>(),
+        );
+        let object = match_variants(
+            &vs.iter()
+                .map(|v| quote! { #name::#v(x) => rt::Fields::json_object(x, key), })
+                .collect::<Vec<_>>(),
+        );
         Some(quote! {
             impl rt::Fields for #name {
                 fn field(&self, key: &str) -> rt::Probe<'_> {
-                    match self { #(#name::#vs(x) => rt::Fields::field(x, key),)* }
+                    #field
                 }
                 fn json_object(&self, key: &str) -> ::core::option::Option<&serde_json::Map<::std::string::String, serde_json::Value>> {
-                    match self { #(#name::#vs(x) => rt::Fields::json_object(x, key),)* }
+                    #object
                 }
             }
         })

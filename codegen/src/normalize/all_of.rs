@@ -8,8 +8,9 @@ use crate::model::*;
 use serde_json::Value;
 
 impl Normalizer<'_> {
-    /// The type of a node with `allOf` or `if`: an object schema when the node says it is one (its
-    /// `allOf` members are then read as part of it), else the merge of its `allOf` members.
+    /// The type of a node with `allOf` or `if`: an object schema when the node says it is one
+    /// (`type: object`; its `allOf` members are then read as part of it), else the merge of its
+    /// `allOf` members.
     pub(super) fn all_of(&mut self, loc: &Loc, hint: &str) -> Result<Ty> {
         let node = self.node(loc);
         // The node itself, minus `allOf`, is a member when it says anything.
@@ -32,9 +33,8 @@ impl Normalizer<'_> {
                     .collect()
             })
             .unwrap_or_default();
-        let is_object =
-            node.get("type") == Some(&Value::from("object")) || node.get("properties").is_some();
-        if is_object {
+        // Members without `type: object` say nothing of other JSON types, which pass: no struct.
+        if node.get("type") == Some(&Value::from("object")) {
             return self.object(loc, hint);
         }
         if !own.is_empty() {

@@ -161,7 +161,8 @@ impl Emitter<'_> {
             }
         });
         let missing = missing(json);
-        let v_finish = quote! { rt::verify_raw::<_, __A::Error>(&r, #seed_ty(&#sel_local))?; };
+        // The verdict-only check binds a selector by reference (its slot stays readable by rules).
+        let v_finish = quote! { rt::verify_raw::<_, __A::Error>(&r, #seed_ty(#sel_local))?; };
         let sel_field = ident(&sd.selector_rust);
         let fdoc = self.field_doc(m.f);
         if m.f.required {
@@ -310,9 +311,9 @@ fn verify_member(
     p.v_reads.push(quote! { #json => #slot : #v_seed; });
     if m.f.required {
         p.v_required.push(if is_selector {
-            quote! { #rust = #slot, #json; }
+            quote! { #slot, #json => #rust; }
         } else {
-            quote! { _ = #slot, #json; }
+            quote! { #slot, #json; }
         });
     }
     kept

@@ -74,7 +74,7 @@ rt::verify_members! {
         other => rt::unknown_member(&mut map, other)?,
     }
     required {
-        _ = __m_current, "current";
+        __m_current, "current";
     }
 }
 impl rt::Check for Revision {

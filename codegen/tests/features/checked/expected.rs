@@ -301,7 +301,7 @@ rt::verify_members! {
         other => rt::unknown_member(&mut map, other)?,
     }
     required {
-        _ = __m_label, "label";
+        __m_label, "label";
     }
 }
 impl rt::Check for Tree {

@@ -150,7 +150,7 @@ rt::verify_members! {
         other => rt::unknown_member(&mut map, other)?,
     }
     required {
-        _ = __m_state, "state";
+        __m_state, "state";
     }
     view {
         "state" => rt::probe_optional(&__m_state),

@@ -164,10 +164,10 @@ rt::verify_members! {
         other => rt::unknown_member(&mut map, other)?,
     }
     required {
-        _ = __m_path, "path";
-        _ = __m_name, "name";
-        _ = __m_seq, "seq";
-        _ = __m_when, "when";
+        __m_path, "path";
+        __m_name, "name";
+        __m_seq, "seq";
+        __m_when, "when";
     }
 }
 impl rt::Check for Limits {
@@ -359,7 +359,7 @@ rt::verify_members! {
         _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
     }
     required {
-        _ = __m_id, "id";
+        __m_id, "id";
     }
 }
 impl rt::Check for LimitsRef {

@@ -106,8 +106,8 @@ rt::verify_members! {
         other => rt::unknown_member(&mut map, other)?,
     }
     required {
-        _ = __m_id, "id";
-        _ = __m_beta, "beta";
+        __m_id, "id";
+        __m_beta, "beta";
     }
 }
 impl rt::Check for A {
@@ -182,7 +182,7 @@ rt::verify_members! {
         _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
     }
     required {
-        _ = __m_id, "id";
+        __m_id, "id";
     }
 }
 impl rt::Check for B {

@@ -117,7 +117,7 @@ rt::verify_members! {
         _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
     }
     required {
-        _ = __m_entries, "entries";
+        __m_entries, "entries";
     }
 }
 impl rt::Check for Catalog {
@@ -237,7 +237,7 @@ rt::verify_members! {
         _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
     }
     required {
-        _ = __m_sku, "sku";
+        __m_sku, "sku";
     }
 }
 impl rt::Check for Entry {
@@ -317,7 +317,7 @@ rt::verify_members! {
         _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
     }
     required {
-        _ = __m_name, "name";
+        __m_name, "name";
     }
 }
 impl rt::Check for Person {

@@ -74,7 +74,7 @@ rt::verify_members! {
         other => rt::unknown_member(&mut map, other)?,
     }
     required {
-        _ = __m_answers, "answers";
+        __m_answers, "answers";
     }
 }
 impl rt::Check for Answers {
@@ -203,7 +203,7 @@ rt::verify_members! {
         other => rt::unknown_member(&mut map, other)?,
     }
     required {
-        _ = __m_value, "value";
+        __m_value, "value";
     }
 }
 impl rt::Check for AnswersAnswersValue {}

@@ -131,7 +131,7 @@ rt::verify_members! {
         _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
     }
     required {
-        _ = __m_ref_, "ref";
+        __m_ref_, "ref";
     }
 }
 impl rt::Check for Envelope {
@@ -253,8 +253,8 @@ rt::verify_members! {
         _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
     }
     required {
-        _ = __m_kind, "kind";
-        _ = __m_id, "id";
+        __m_kind, "kind";
+        __m_id, "id";
     }
     view {
         "kind" => rt::probe_optional(&__m_kind),
@@ -375,9 +375,9 @@ rt::verify_members! {
         _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
     }
     required {
-        _ = __m_count, "count";
-        _ = __m_kind, "kind";
-        _ = __m_id, "id";
+        __m_count, "count";
+        __m_kind, "kind";
+        __m_id, "id";
     }
 }
 impl rt::Check for EnvelopeMerged {

@@ -120,8 +120,8 @@ rt::verify_members! {
         _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
     }
     required {
-        _ = __m_a, "a";
-        _ = __m_c, "c";
+        __m_a, "a";
+        __m_c, "c";
     }
 }
 impl rt::Check for Record {
@@ -201,7 +201,7 @@ rt::verify_members! {
         _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
     }
     required {
-        _ = __m_x, "x";
+        __m_x, "x";
     }
 }
 impl rt::Check for RecordC {

@@ -152,12 +152,12 @@ rt::verify_members! {
         other => rt::unknown_member(&mut map, other)?,
     }
     required {
-        type_ = __m_type_, "type";
+        __m_type_, "type" => type_;
     }
     unpack {
         match __m_body {
             Some(Some(r)) => {
-                rt::verify_raw::<_, __A::Error>(&r, __MessageBodySeed(&type_))?;
+                rt::verify_raw::<_, __A::Error>(&r, __MessageBodySeed(type_))?;
             }
             Some(None) => {}
             None => {
@@ -427,7 +427,7 @@ rt::verify_members! {
         other => rt::unknown_member(&mut map, other)?,
     }
     required {
-        _ = __m_text, "text";
+        __m_text, "text";
     }
 }
 impl rt::Check for Text {}
@@ -503,7 +503,7 @@ rt::verify_members! {
         _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
     }
     required {
-        _ = __m_url, "url";
+        __m_url, "url";
     }
     view {
         "channel" => {

@@ -174,8 +174,8 @@ rt::verify_members! {
         _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
     }
     required {
-        _ = __m_kind, "kind";
-        _ = __m_radius, "radius";
+        __m_kind, "kind";
+        __m_radius, "radius";
     }
 }
 impl rt::Check for Circle {
@@ -266,8 +266,8 @@ rt::verify_members! {
         other => rt::unknown_member(&mut map, other)?,
     }
     required {
-        _ = __m_kind, "kind";
-        _ = __m_side, "side";
+        __m_kind, "kind";
+        __m_side, "side";
     }
 }
 impl rt::Check for Square {

@@ -1,0 +1,16 @@
+features! {
+    by_type,
+    checked,
+    conditionals,
+    constraints,
+    cross_file,
+    identifiers,
+    maps,
+    narrowing,
+    rules,
+    nullable,
+    select,
+    tagged,
+    required_null_in_rule,
+    found_decode_refuses_valid_122,
+}
