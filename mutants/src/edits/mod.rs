@@ -1,0 +1,254 @@
+//! The edit operators and the engine that chains them: a mutant is a source directory after a
+//! few random edits, each a kind of edit schema authors make, at a random subschema of a file
+//! the source lets be edited. A mutant is a pure function of its seed (and the sources), so a
+//! seed printed by a failing run names the same directory again.
+
+mod bounds;
+mod conditionals;
+mod fresh;
+mod members;
+mod refs;
+mod unions;
+mod values;
+mod versions;
+
+use crate::rng::Rng;
+use crate::source::{File, Source};
+use crate::tree;
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A mutated directory.
+#[derive(Debug, Clone)]
+pub struct Mutant {
+    /// The seed it was made from.
+    pub seed: u64,
+    /// The source it was made from (an index into the sources it was made with).
+    pub source: usize,
+    /// What was done, in order: `OPERATOR FILE#POINTER: what`.
+    pub edits: Vec<String>,
+    /// The directory to generate: the edited files and the files they refer to.
+    pub files: Vec<File>,
+}
+
+/// An edit operator: where it applies (a predicate on a subschema) and what it does there.
+pub(crate) struct Op {
+    pub name: &'static str,
+    pub applies: fn(&Value) -> bool,
+    /// Makes the edit at `at` in file `file`, or declines; returns what it did.
+    pub apply: fn(&mut Cx, usize, &str) -> Option<String>,
+}
+
+/// What an operator works with.
+pub(crate) struct Cx<'r> {
+    pub rng: &'r mut Rng,
+    pub files: Vec<File>,
+    /// The member a document union is keyed by (`schema` for PRP).
+    pub union_member: Option<&'static str>,
+    /// Files added by edits (new versions), which later edits may edit too.
+    pub added: Vec<usize>,
+    fresh: usize,
+}
+
+impl Cx<'_> {
+    /// The subschema at `at` of file `file`.
+    pub fn node(&mut self, file: usize, at: &str) -> Option<&mut Value> {
+        self.files[file].value.pointer_mut(at)
+    }
+
+    /// The subschema at `at` as an object.
+    pub fn object(&mut self, file: usize, at: &str) -> Option<&mut Map<String, Value>> {
+        self.node(file, at)?.as_object_mut()
+    }
+
+    /// A name no schema of the mutant has used yet.
+    pub fn fresh_name(&mut self, stem: &str) -> String {
+        self.fresh += 1;
+        format!("{stem}{}", self.fresh)
+    }
+
+    /// The `$id`s of the files, with their index.
+    pub fn ids(&self) -> Vec<(usize, String)> {
+        self.files
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| Some((i, f.value.get("$id")?.as_str()?.to_owned())))
+            .collect()
+    }
+}
+
+/// Every operator, each as likely as the others.
+fn ops() -> Vec<Op> {
+    let mut all = Vec::new();
+    all.extend(members::ops());
+    all.extend(values::ops());
+    all.extend(conditionals::ops());
+    all.extend(unions::ops());
+    all.extend(refs::ops());
+    all.extend(bounds::ops());
+    all.extend(versions::ops());
+    all
+}
+
+/// The names of every operator, for reports.
+pub fn operator_names() -> Vec<&'static str> {
+    ops().iter().map(|o| o.name).collect()
+}
+
+/// At most this many edits are chained in one mutant.
+const MAX_EDITS: usize = 5;
+
+/// The mutant of `seed`: a source picked from `sources`, then one to five edits, the later ones
+/// often in the file of the one before, so that edits combine in one schema.
+pub fn mutate(sources: &[Source], seed: u64) -> Mutant {
+    let mut rng = Rng::new(seed);
+    let source = pick_source(sources, &mut rng);
+    let src = &sources[source];
+    let ops = ops();
+    let want = 1 + (0..MAX_EDITS - 1).take_while(|_| rng.chance(45)).count();
+    let mut cx = Cx {
+        rng: &mut rng,
+        files: src.files.clone(),
+        union_member: src.union_member(),
+        added: Vec::new(),
+        fresh: 0,
+    };
+    let mut edits = Vec::new();
+    let mut touched = BTreeSet::new();
+    let mut last: Option<usize> = None;
+    for _ in 0..want * 20 {
+        if edits.len() == want {
+            break;
+        }
+        let editable: Vec<usize> = src.editable.iter().chain(&cx.added).copied().collect();
+        let file = match last {
+            Some(f) if cx.rng.chance(60) => f,
+            _ => *cx.rng.pick(&editable),
+        };
+        let op = &ops[cx.rng.below(ops.len())];
+        let places: Vec<String> = tree::subschemas(&cx.files[file].value)
+            .into_iter()
+            .filter(|at| cx.files[file].value.pointer(at).is_some_and(op.applies))
+            .collect();
+        if places.is_empty() {
+            continue;
+        }
+        let at = cx.rng.pick(&places).clone();
+        if let Some(what) = (op.apply)(&mut cx, file, &at) {
+            edits.push(format!("{} {}#{at}: {what}", op.name, cx.files[file].path));
+            touched.insert(file);
+            touched.extend(cx.added.iter().copied());
+            last = Some(file);
+        }
+    }
+    let files = closure(src, &cx.files, &touched, cx.rng);
+    Mutant {
+        seed,
+        source,
+        edits,
+        files,
+    }
+}
+
+/// PRP (when among the sources) half the time, else one of the others.
+fn pick_source(sources: &[Source], rng: &mut Rng) -> usize {
+    let prp = sources.iter().position(|s| s.name == "prp");
+    match prp {
+        Some(p) if sources.len() == 1 || rng.chance(50) => p,
+        Some(p) => {
+            let i = rng.below(sources.len() - 1);
+            if i >= p { i + 1 } else { i }
+        }
+        None => rng.below(sources.len()),
+    }
+}
+
+/// The files to generate: those edited, the files they refer to (transitively) and, now and
+/// then, a file that refers to one of them, so that a type reached through `$ref` is generated
+/// from its user's side too. A source of a single editable file keeps all its files.
+fn closure(src: &Source, files: &[File], touched: &BTreeSet<usize>, rng: &mut Rng) -> Vec<File> {
+    if src.editable.len() == 1 {
+        return files.to_vec();
+    }
+    let by_id: BTreeMap<&str, usize> = files
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| Some((f.value.get("$id")?.as_str()?, i)))
+        .collect();
+    let refs_of = |i: usize| -> BTreeSet<usize> {
+        let mut out = BTreeSet::new();
+        collect_refs(&files[i].value, &mut |r| {
+            let (doc, _) = r.split_once('#').unwrap_or((r, ""));
+            if let Some(&j) = by_id.get(doc) {
+                out.insert(j);
+            }
+        });
+        out
+    };
+    let mut keep: BTreeSet<usize> = touched.clone();
+    if keep.is_empty() {
+        keep.insert(rng.below(files.len()));
+    }
+    if rng.chance(20) {
+        let users: Vec<usize> = (0..files.len())
+            .filter(|&i| !keep.contains(&i) && !refs_of(i).is_disjoint(&keep))
+            .collect();
+        if !users.is_empty() {
+            keep.insert(*rng.pick(&users));
+        }
+    }
+    let mut todo: Vec<usize> = keep.iter().copied().collect();
+    while let Some(i) = todo.pop() {
+        for j in refs_of(i) {
+            if keep.insert(j) {
+                todo.push(j);
+            }
+        }
+    }
+    keep.into_iter().map(|i| files[i].clone()).collect()
+}
+
+/// Calls `f` with every `$ref` string in `v`.
+fn collect_refs(v: &Value, f: &mut impl FnMut(&str)) {
+    match v {
+        Value::Object(o) => {
+            for (k, x) in o {
+                match (k.as_str(), x) {
+                    ("$ref", Value::String(r)) => f(r),
+                    ("const" | "enum" | "examples" | "default", _) => {}
+                    _ => collect_refs(x, f),
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| collect_refs(x, f)),
+        _ => {}
+    }
+}
+
+/// Whether `v` is an object schema: a JSON object (booleans are schemas too, but take no edits).
+pub(crate) fn is_object(v: &Value) -> bool {
+    v.is_object()
+}
+
+/// Whether `v` says it describes objects (`type: object`, or members declared).
+pub(crate) fn describes_objects(v: &Value) -> bool {
+    v.get("properties").is_some_and(Value::is_object)
+        || v.get("type").is_some_and(|t| type_has(t, "object"))
+}
+
+/// Whether a `type` value (a name or a list of names) includes `name`.
+pub(crate) fn type_has(t: &Value, name: &str) -> bool {
+    match t {
+        Value::String(s) => s == name,
+        Value::Array(a) => a.iter().any(|x| x == name),
+        _ => false,
+    }
+}
+
+/// The names `properties` declares.
+pub(crate) fn member_names(v: &Value) -> Vec<String> {
+    v.get("properties")
+        .and_then(Value::as_object)
+        .map(|p| p.keys().cloned().collect())
+        .unwrap_or_default()
+}
