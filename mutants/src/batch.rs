@@ -33,7 +33,10 @@ pub struct Built {
 /// The module of one mutant: its generated code, and `run`, which gives a case to the type its
 /// schema URI names.
 fn module_source() -> &'static str {
-    r#"#[allow(dead_code, unused, clippy::all, non_camel_case_types, non_snake_case, non_upper_case_globals, unreachable_patterns)]
+    r#"// As prp-types includes its generated module: any other warning is an error, since a crate
+// built with `-D warnings` would fail on it.
+#[deny(warnings)]
+#[allow(dead_code, clippy::all, non_camel_case_types)]
 mod generated {
     include!("gen.rs");
 }
@@ -124,41 +127,54 @@ fn write(dir: &Path, modules: &[&Module], crates: usize) -> std::io::Result<Vec<
         lightest.0 += m.code.len();
         lightest.1.push(m);
     }
-    let _ = std::fs::remove_dir_all(dir);
     let members: Vec<String> = (0..crates).map(|k| format!("\"checker{k}\"")).collect();
     std::fs::create_dir_all(dir)?;
-    std::fs::write(dir.join("Cargo.toml"), workspace_manifest(&members))?;
-    std::fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.lock"),
-        dir.join("Cargo.lock"),
-    )?;
+    write_if_changed(&dir.join("Cargo.toml"), &workspace_manifest(&members))?;
+    let lock = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.lock");
+    write_if_changed(&dir.join("Cargo.lock"), &std::fs::read_to_string(lock)?)?;
     for (k, (_, share)) in shares.iter().enumerate() {
         let src = dir.join(format!("checker{k}/src"));
         std::fs::create_dir_all(&src)?;
-        std::fs::write(
-            dir.join(format!("checker{k}/Cargo.toml")),
-            crate_manifest(k),
+        // Files are rewritten only where they changed, so that cargo rebuilds nothing for a
+        // build it has made before (a shrink's rounds); modules of an earlier build go.
+        for e in std::fs::read_dir(&src)?.filter_map(Result::ok) {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if e.path().is_dir() && !share.iter().any(|m| name == format!("m{}", m.id)) {
+                std::fs::remove_dir_all(e.path())?;
+            }
+        }
+        write_if_changed(
+            &dir.join(format!("checker{k}/Cargo.toml")),
+            &crate_manifest(k),
         )?;
-        std::fs::write(src.join("harness.rs"), HARNESS)?;
+        write_if_changed(&src.join("harness.rs"), HARNESS)?;
         let mut main = String::from("mod harness;\n");
         let mut arms = String::new();
         for m in share {
             let mdir = src.join(format!("m{}", m.id));
             std::fs::create_dir_all(&mdir)?;
-            std::fs::write(mdir.join("mod.rs"), module_source())?;
-            std::fs::write(mdir.join("gen.rs"), &m.code)?;
+            write_if_changed(&mdir.join("mod.rs"), module_source())?;
+            write_if_changed(&mdir.join("gen.rs"), &m.code)?;
             main.push_str(&format!("mod m{};\n", m.id));
             arms.push_str(&format!("        \"{0}\" => m{0}::run(case),\n", m.id));
         }
         main.push_str(&format!(
             "\nfn run(module: &str, case: &harness::Case) -> harness::Value {{\n    match module {{\n{arms}        _ => harness::unknown(),\n    }}\n}}\n\nfn main() {{\n    // Deep documents recurse deeply: a large stack, so that only a real overflow is one.\n    std::thread::Builder::new().stack_size(256 << 20).spawn(|| harness::main_loop(run)).unwrap().join().unwrap();\n}}\n"
         ));
-        std::fs::write(src.join("main.rs"), main)?;
+        write_if_changed(&src.join("main.rs"), &main)?;
     }
     Ok(shares
         .into_iter()
         .map(|(_, ms)| ms.iter().map(|m| m.id).collect())
         .collect())
+}
+
+/// Writes `text` to `path` unless the file already holds it.
+fn write_if_changed(path: &Path, text: &str) -> std::io::Result<()> {
+    if std::fs::read_to_string(path).ok().as_deref() != Some(text) {
+        std::fs::write(path, text)?;
+    }
+    Ok(())
 }
 
 fn workspace_manifest(members: &[String]) -> String {
@@ -181,11 +197,7 @@ type Located = (Option<usize>, String);
 
 /// Runs `cargo COMMAND` (`build` or `check`) on the workspace; returns whether it succeeded,
 /// and each error with the module it names (`None` when it names none).
-fn cargo(
-    dir: &Path,
-    target: &Path,
-    command: &str,
-) -> std::io::Result<(bool, Vec<Located>)> {
+fn cargo(dir: &Path, target: &Path, command: &str) -> std::io::Result<(bool, Vec<Located>)> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let out = Command::new(cargo)
         .args([

@@ -119,7 +119,99 @@ pub fn shrink(env: &Env, m: &Mutant, failure: &Failure, budget: Duration) -> (Ve
         }
         break;
     }
+    if !needs_documents {
+        current.1 = shrink_document(&env, m, &current.0, current.1, deadline);
+    }
     current
+}
+
+/// The failure's document made smaller while the failure stays: each round tries every
+/// one-step reduction of it at once, in one candidate, smallest first, and keeps the first that
+/// fails the same way (a candidate reports the first failure of each class).
+fn shrink_document(
+    env: &Env,
+    m: &Mutant,
+    files: &[File],
+    mut failure: Failure,
+    deadline: Instant,
+) -> Failure {
+    while Instant::now() < deadline {
+        let (Some(uri), Some(doc)) = (failure.uri.clone(), failure.document.clone()) else {
+            break;
+        };
+        let mut smaller = document_reductions(&doc);
+        smaller.sort_by_cached_key(|d| d.to_string().len());
+        let extra = smaller.into_iter().map(|d| (uri.clone(), d)).collect();
+        let candidate = Candidate {
+            source: m.source,
+            files: files.to_vec(),
+            seed: m.seed,
+            extra,
+        };
+        let found = evaluate(env, &[candidate])
+            .into_iter()
+            .find_map(|o| match o {
+                Outcome::Failed(fs) => fs.into_iter().find(|f| f.class == failure.class),
+                _ => None,
+            });
+        let shorter = |f: &Failure| {
+            f.document
+                .as_ref()
+                .is_some_and(|d| d.to_string().len() < doc.to_string().len())
+        };
+        match found {
+            Some(f) if shorter(&f) => failure = f,
+            _ => break,
+        }
+    }
+    failure
+}
+
+/// `doc` one step smaller each way: a member or item dropped, a value made `null`, `0`, `""`,
+/// `{}` or `[]`.
+fn document_reductions(doc: &Value) -> Vec<Value> {
+    let mut paths = Vec::new();
+    value_paths(doc, String::new(), &mut paths);
+    let mut out = Vec::new();
+    for at in paths.iter().filter(|p| !p.is_empty()) {
+        let (parent, last) = tree::split(at).expect("not the root");
+        let mut dropped = doc.clone();
+        match dropped.pointer_mut(parent) {
+            Some(Value::Object(o)) => {
+                o.shift_remove(&last);
+            }
+            Some(Value::Array(a)) => {
+                a.remove(last.parse::<usize>().expect("an index"));
+            }
+            _ => continue,
+        }
+        out.push(dropped);
+    }
+    for at in &paths {
+        for simpler in [Value::Null, json!(0), json!(""), json!({}), json!([])] {
+            let mut d = doc.clone();
+            let node = d.pointer_mut(at).expect("a path of the document");
+            if *node != simpler && node.to_string().len() > simpler.to_string().len() {
+                *node = simpler;
+                out.push(d);
+            }
+        }
+    }
+    out
+}
+
+fn value_paths(v: &Value, at: String, out: &mut Vec<String>) {
+    out.push(at.clone());
+    match v {
+        Value::Object(o) => o
+            .iter()
+            .for_each(|(k, x)| value_paths(x, tree::child(&at, k), out)),
+        Value::Array(a) => a
+            .iter()
+            .enumerate()
+            .for_each(|(i, x)| value_paths(x, format!("{at}/{i}"), out)),
+        _ => {}
+    }
 }
 
 /// The directory's size: the length of its files' JSON.

@@ -97,12 +97,18 @@ impl Emitter<'_> {
                 .map(|v| quote! { #name::#v(x) => rt::Fields::json_object(x, key), })
                 .collect::<Vec<_>>(),
         );
+        // Without variants there is no value, and the key is never read.
+        let key = if vs.is_empty() {
+            quote! { _ }
+        } else {
+            quote! { key }
+        };
         Some(quote! {
             impl rt::Fields for #name {
-                fn field(&self, key: &str) -> rt::Probe<'_> {
+                fn field(&self, #key: &str) -> rt::Probe<'_> {
                     #field
                 }
-                fn json_object(&self, key: &str) -> ::core::option::Option<&serde_json::Map<::std::string::String, serde_json::Value>> {
+                fn json_object(&self, #key: &str) -> ::core::option::Option<&serde_json::Map<::std::string::String, serde_json::Value>> {
                     #object
                 }
             }
@@ -199,7 +205,7 @@ impl Emitter<'_> {
         let mut check_arms = Vec::new();
         let kinds: Vec<&str> = b.variants.iter().map(|(k, _, _)| k.as_str()).collect();
         let expecting = kinds.join(" or ");
-        for (_, variant, ty) in &b.variants {
+        for (kind, variant, ty) in &b.variants {
             let v = ident(variant);
             let rty = self.rust_ty(ty);
             let vdoc = format!(" {}.", self.words(ty));
@@ -207,7 +213,10 @@ impl Emitter<'_> {
             probes.push(quote! { #name::#v(x) => rt::Probed::probe(x), });
             let c = self.checks(ty, quote! { x });
             check_arms.push(quote! { #name::#v(x) => { let _ = x; #c } });
-            visits.extend(self.by_type_visit(&name, &v, &rty, ty));
+            visits.push(
+                self.by_type_visit(&name, &v, &rty, ty)
+                    .unwrap_or_else(|| self.forwarding_visit(&name, &v, kind, ty)),
+            );
         }
         let enum_def = untagged_enum(&name, &defs, &self.open);
         let check = check_by_variant(&name, &check_arms);
@@ -236,7 +245,31 @@ impl Emitter<'_> {
         }
     }
 
-    /// The visitor method(s) that accept a variant's JSON type, checking its rule.
+    /// The visitor methods of a variant's JSON type (`kind`) that hand the value to the variant's
+    /// seed: for a variant no specialised visit reads (an enum, a value with program rules).
+    fn forwarding_visit(&mut self, name: &Ident, v: &Ident, kind: &str, ty: &Ty) -> TokenStream {
+        let seed = self.seed(ty);
+        let forward = |method: TokenStream, arg: TokenStream| {
+            quote! {
+                fn #method<__E: serde::de::Error>(self, x: #arg) -> ::core::result::Result<#name, __E> {
+                    serde::de::DeserializeSeed::deserialize(#seed, serde::de::IntoDeserializer::<__E>::into_deserializer(x)).map(#name::#v)
+                }
+            }
+        };
+        match kind {
+            "string" => forward(quote! { visit_str }, quote! { &str }),
+            "boolean" => forward(quote! { visit_bool }, quote! { bool }),
+            _ => {
+                let i = forward(quote! { visit_i64 }, quote! { i64 });
+                let u = forward(quote! { visit_u64 }, quote! { u64 });
+                let f = forward(quote! { visit_f64 }, quote! { f64 });
+                quote! { #i #u #f }
+            }
+        }
+    }
+
+    /// The visitor method(s) that accept a variant's JSON type, checking its rule; `None` for a
+    /// type only its seed reads.
     fn by_type_visit(
         &mut self,
         name: &Ident,

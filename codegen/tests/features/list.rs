@@ -13,4 +13,5 @@ features! {
     tagged,
     required_null_in_rule,
     found_decode_refuses_valid_122,
+    found_decode_refuses_valid_1051,
 }
