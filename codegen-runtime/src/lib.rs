@@ -3075,6 +3075,16 @@ pub fn verify_raw<'a, S: VerifySeed<'a>, E: de::Error>(
         .map_err(E::custom)
 }
 
+/// The check of a value where the schema is `false`: always a failure. A call rather than a
+/// `return`, so that the checks written after it are not unreachable code.
+pub fn false_schema<T: ?Sized>(_: &T) -> Result<(), Failure> {
+    Err(Failure::new(
+        Keyword::FalseSchema,
+        "",
+        "no value is allowed here",
+    ))
+}
+
 /// Checks `value`'s JSON against node `node` of `program`: the rules of a typed value that its
 /// type does not say, located in the value as the program locates them.
 pub fn program_rule<T: serde::Serialize + ?Sized>(

@@ -103,25 +103,25 @@ macro_rules! constrained_str {
             }
         }
         impl $crate::serde::Serialize for $name {
-            fn serialize<S: $crate::serde::Serializer>(
+            fn serialize<__S: $crate::serde::Serializer>(
                 &self,
-                s: S,
-            ) -> ::core::result::Result<S::Ok, S::Error> {
+                s: __S,
+            ) -> ::core::result::Result<__S::Ok, __S::Error> {
                 s.serialize_str(&self.0)
             }
         }
         impl<'de> $crate::serde::Deserialize<'de> for $name {
-            fn deserialize<D: $crate::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
+            fn deserialize<__D: $crate::serde::Deserializer<'de>>(
+                d: __D,
+            ) -> ::core::result::Result<Self, __D::Error> {
                 $crate::serde::de::DeserializeSeed::deserialize($crate::StrSeed(&$rule), d)
                     .map($name)
             }
         }
         impl $crate::Verify for $name {
-            fn verify<'de, D: $crate::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<(), D::Error> {
+            fn verify<'de, __D: $crate::serde::Deserializer<'de>>(
+                d: __D,
+            ) -> ::core::result::Result<(), __D::Error> {
                 $crate::VerifySeed::verify($crate::StrSeed(&$rule), d)
             }
         }
@@ -177,25 +177,25 @@ macro_rules! str_enum {
             }
         }
         impl<'de> $crate::serde::Deserialize<'de> for $name {
-            fn deserialize<D: $crate::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
+            fn deserialize<__D: $crate::serde::Deserializer<'de>>(
+                d: __D,
+            ) -> ::core::result::Result<Self, __D::Error> {
                 $crate::decode_enum(d)
             }
         }
         impl $crate::serde::Serialize for $name {
-            fn serialize<S: $crate::serde::Serializer>(
+            fn serialize<__S: $crate::serde::Serializer>(
                 &self,
-                s: S,
-            ) -> ::core::result::Result<S::Ok, S::Error> {
+                s: __S,
+            ) -> ::core::result::Result<__S::Ok, __S::Error> {
                 s.serialize_str(self.as_str())
             }
         }
         impl $crate::Verify for $name {
-            fn verify<'de, D: $crate::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<(), D::Error> {
-                $crate::verify_by_decoding::<$name, D>(d)
+            fn verify<'de, __D: $crate::serde::Deserializer<'de>>(
+                d: __D,
+            ) -> ::core::result::Result<(), __D::Error> {
+                $crate::verify_by_decoding::<$name, __D>(d)
             }
         }
         impl $crate::Probed for $name {
@@ -215,10 +215,10 @@ macro_rules! str_enum {
 macro_rules! setter {
     ($field:ident: $ty:ty = $json:literal) => {
         #[doc = concat!(" Sets `", $json, "`; a value that breaks its rule makes `build` fail.")]
-        pub fn $field<V>(mut self, v: V) -> Self
+        pub fn $field<__V>(mut self, v: __V) -> Self
         where
-            V: ::core::convert::TryInto<$ty>,
-            $crate::Failure: ::core::convert::From<V::Error>,
+            __V: ::core::convert::TryInto<$ty>,
+            $crate::Failure: ::core::convert::From<__V::Error>,
         {
             $crate::set(&mut self.$field, &mut self.__error, v, $json);
             self
@@ -252,17 +252,17 @@ macro_rules! object {
             }
         }
         impl<'de> $crate::serde::Deserialize<'de> for $name {
-            fn deserialize<D: $crate::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<Self, D::Error> {
+            fn deserialize<__D: $crate::serde::Deserializer<'de>>(
+                d: __D,
+            ) -> ::core::result::Result<Self, __D::Error> {
                 $crate::decode_object(d)
             }
         }
         impl $crate::Verify for $name {
-            fn verify<'de, D: $crate::serde::Deserializer<'de>>(
-                d: D,
-            ) -> ::core::result::Result<(), D::Error> {
-                $crate::verify_object::<$name, D>(d, None)
+            fn verify<'de, __D: $crate::serde::Deserializer<'de>>(
+                d: __D,
+            ) -> ::core::result::Result<(), __D::Error> {
+                $crate::verify_object::<$name, __D>(d, None)
             }
         }
         impl $crate::Probed for $name {
@@ -530,7 +530,8 @@ macro_rules! __undeclared {
 /// A struct's builder, from its member table: `constants` are filled in by `build`; each of
 /// `members` gets a slot and a setter (`field = "json", presence: Type;`, where a member that may
 /// be `null` names its null setter after its presence: `tri field_null` for an optional one,
-/// `nullable field_null` for a required one, left `null` when unset). `build` returns the first
+/// `nullable field_null` for a required one, left `null` when unset); `undeclared { field: Type; }`
+/// gets a setter of the members the schema does not declare. `build` returns the first
 /// failure a setter kept, then calls `$infer` (the generated method that fills in selectors from
 /// the members they select) when given, then checks the value as `validate` does.
 #[macro_export]
@@ -539,17 +540,26 @@ macro_rules! builder {
         $builder:ident => $name:ident $(, $infer:ident)?;
         $(constants { $($cf:ident: $cv:expr;)* })?
         $(members { $($f:ident = $json:literal, $kind:ident $($null:ident)?: $t:ty;)* })?
-        $(undeclared { $extra:ident; })?
+        $(undeclared { $extra:ident: $ety:ty; })?
     ) => {
         #[doc = concat!(" Builds a [`", stringify!($name), "`] member by member: constants are filled in, optional members start absent, and `build` checks the result as `validate` does.")]
         #[derive(Debug, Clone, Default)]
         #[must_use]
         pub struct $builder {
             $($($f: $crate::__builder!(slot $kind; $t),)*)?
+            $($extra: $ety,)?
             __error: ::core::option::Option<$crate::Failure>,
         }
         impl $builder {
             $($($crate::__builder!(setter $kind; $f: $t = $json $(, $null)?);)*)?
+            $(
+                /// Sets the members the schema does not declare (none by default); `build`
+                /// checks them with the rest.
+                pub fn $extra(mut self, members: $ety) -> Self {
+                    self.$extra = members;
+                    self
+                }
+            )?
             /// The value, or the first member that failed its rule, the first required member
             /// left unset, or the first rule the whole value breaks.
             pub fn build(mut self) -> ::core::result::Result<$name, $crate::Failure> {
@@ -560,7 +570,7 @@ macro_rules! builder {
                 let value = $name {
                     $($($cf: $cv,)*)?
                     $($($f: $crate::__builder!(init $kind; self.$f, $json),)*)?
-                    $($extra: ::core::default::Default::default(),)?
+                    $($extra: self.$extra,)?
                     __order: $crate::Order::default(),
                 };
                 $crate::Check::check(&value)?;
@@ -627,8 +637,8 @@ macro_rules! tagged {
             fn deserialize<__D: $crate::serde::Deserializer<'de>>(
                 d: __D,
             ) -> ::core::result::Result<Self, __D::Error> {
-                struct V;
-                impl<'de> $crate::serde::de::Visitor<'de> for V {
+                struct __Visitor;
+                impl<'de> $crate::serde::de::Visitor<'de> for __Visitor {
                     type Value = $name;
                     fn expecting(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
                         f.write_str("an object")
@@ -666,15 +676,15 @@ macro_rules! tagged {
                         }
                     }
                 }
-                d.deserialize_map(V)
+                d.deserialize_map(__Visitor)
             }
         }
         impl $crate::Verify for $name {
             fn verify<'de, __D: $crate::serde::Deserializer<'de>>(
                 d: __D,
             ) -> ::core::result::Result<(), __D::Error> {
-                struct V;
-                impl<'de> $crate::serde::de::Visitor<'de> for V {
+                struct __Visitor;
+                impl<'de> $crate::serde::de::Visitor<'de> for __Visitor {
                     type Value = ();
                     fn expecting(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
                         f.write_str("an object")
@@ -712,7 +722,7 @@ macro_rules! tagged {
                         }
                     }
                 }
-                d.deserialize_map(V)
+                d.deserialize_map(__Visitor)
             }
         }
     };

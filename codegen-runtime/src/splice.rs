@@ -14,8 +14,7 @@ pub trait Splice: Sized {
     /// undeclared members are number `MEMBERS.len()`.
     const MEMBERS: &'static [&'static str];
     /// Builds a value whose member `i` is `from[pick(i)]`'s (present, `null` or absent as there),
-    /// and whose undeclared members are `from[pick(MEMBERS.len())]`'s; `build` then checks it,
-    /// and `Check` again once the undeclared members are in.
+    /// and whose undeclared members are `from[pick(MEMBERS.len())]`'s; `build` checks it.
     fn splice(from: [&Self; 2], pick: &dyn Fn(usize) -> usize) -> Result<Self, crate::Failure>;
 }
 
@@ -42,12 +41,8 @@ macro_rules! __splice {
                     b = $crate::__splice!(@set $kind; b, src, $f $(, $null)?);
                     i += 1;
                 )*)?
-                let mut v = b.build()?;
-                $(
-                    v.$extra = from[pick(i)].$extra.clone();
-                    $crate::Check::check(&v)?;
-                )?
-                ::core::result::Result::Ok(v)
+                $(b = b.$extra(from[pick(i)].$extra.clone());)?
+                b.build()
             }
         }
     };

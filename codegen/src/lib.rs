@@ -178,6 +178,18 @@ pub fn generate_dir(dir: &Path, options: &Options) -> Result<Output> {
 
 /// Runs the generator over an already loaded schema set.
 pub fn generate(set: SchemaSet, options: &Options) -> Result<Output> {
+    if let Some((name, _)) = &options.document_union
+        && !names::is_type_name(name)
+    {
+        return Err(Error::new(
+            "invalid_option",
+            "",
+            "",
+            format!(
+                "the document union's name `{name}` is not a usable type name: expected PascalCase ASCII letters and digits, not a prelude name"
+            ),
+        ));
+    }
     check_keywords(&set, options)?;
     let mut model = normalize::Normalizer::new(&set, options)?.run()?;
     plan::run(&mut model, options);

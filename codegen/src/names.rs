@@ -24,10 +24,14 @@ pub fn pascal(s: &str) -> String {
     if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
         out.insert(0, 'V');
     }
+    // `Self` is a keyword: no type or variant can be called that.
+    if out == "Self" {
+        out.push_str("Value");
+    }
     out
 }
 
-/// `sourceEventId` -> `source_event_id`, keywords get a raw-identifier-free suffix.
+/// `sourceEventId` -> `source_event_id`, keywords (and `build`) get a raw-identifier-free suffix.
 pub fn snake(s: &str) -> String {
     let mut out = String::new();
     let mut prev_lower = false;
@@ -52,7 +56,8 @@ pub fn snake(s: &str) -> String {
     if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
         out.insert(0, 'f');
     }
-    if KEYWORDS.contains(&out.as_str()) {
+    // A field is also its builder's setter, which may not be called `build`.
+    if KEYWORDS.contains(&out.as_str()) || out == "build" {
         out.push('_');
     }
     out
@@ -65,6 +70,73 @@ const KEYWORDS: &[&str] = &[
     "use", "where", "while", "abstract", "become", "box", "do", "final", "macro", "override",
     "priv", "try", "typeof", "unsized", "virtual", "yield",
 ];
+
+/// Names a generated type must not take: the prelude's types, traits and variants that generated
+/// code (and the runtime's macros expanded in it) names without a path, and `Self`.
+pub const RESERVED_TYPES: &[&str] = &[
+    "Option",
+    "Some",
+    "None",
+    "Result",
+    "Ok",
+    "Err",
+    "String",
+    "Vec",
+    "Box",
+    "Self",
+    "Default",
+    "Clone",
+    "Copy",
+    "Debug",
+    "PartialEq",
+    "Eq",
+    "PartialOrd",
+    "Ord",
+    "Hash",
+    "From",
+    "Into",
+    "TryFrom",
+    "TryInto",
+    "AsRef",
+    "Send",
+    "Sync",
+    "Sized",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "Drop",
+    "Iterator",
+    "IntoIterator",
+    "ToString",
+    "ToOwned",
+];
+
+/// Whether `name` can name a type the caller chooses: PascalCase ASCII letters and digits, and
+/// not reserved.
+pub fn is_type_name(name: &str) -> bool {
+    name.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+        && name.chars().all(|c| c.is_ascii_alphanumeric())
+        && !RESERVED_TYPES.contains(&name)
+}
+
+/// Makes a type name unique within `taken`, by appending a number: neither taken nor reserved,
+/// and with the name of its builder (`NameBuilder`) free too, which it takes as well.
+pub fn unique_type(name: String, taken: &mut std::collections::BTreeSet<String>) -> String {
+    let free = |n: &str, taken: &std::collections::BTreeSet<String>| {
+        !RESERVED_TYPES.contains(&n)
+            && !taken.contains(n)
+            && !taken.contains(&format!("{n}Builder"))
+    };
+    let mut candidate = name.clone();
+    let mut n = 2;
+    while !free(&candidate, taken) {
+        candidate = format!("{name}{n}");
+        n += 1;
+    }
+    taken.insert(format!("{candidate}Builder"));
+    taken.insert(candidate.clone());
+    candidate
+}
 
 /// Makes `name` unique within `taken` by appending a number.
 pub fn unique(name: String, taken: &mut std::collections::BTreeSet<String>) -> String {

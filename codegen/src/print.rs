@@ -34,9 +34,9 @@ enum Layout {
 
 fn layout_of(section: &str) -> Layout {
     match section {
-        "slots" | "pre" | "pre_kept" => Layout::Typed,
+        "slots" | "pre" | "pre_kept" | "undeclared" => Layout::Typed,
         "read" | "value" | "constants" | "slow" => Layout::Seeded,
-        "required" | "undeclared" | "fast" | "from" | "refused" => Layout::Plain,
+        "required" | "fast" | "from" | "refused" => Layout::Plain,
         // `rt::members!` names and presences; `rt::builder!` ends each entry with a type.
         "members" => Layout::Typed,
         "arms" | "view" => Layout::Arms,

@@ -759,3 +759,19 @@ fn repeated_unknown_members_are_refused_however_many_there_are() {
     let doc = format!(r#"{{"name":"Ada","nested":{{{inner},"u20":1}}}}"#);
     assert_eq!(code::<Person>(&doc), "duplicate_key");
 }
+
+/// A rule may read members no `properties` declares: the builder sets them too, and `build`
+/// checks them with the rest (kept mutant 2074, where the builder could only leave them out).
+#[test]
+fn builders_set_undeclared_members_before_the_rules_run() {
+    use found_build_refuses_valid_2074::SemanticTool;
+    let mut members = serde_json::Map::new();
+    let err = SemanticTool::builder()
+        .extra(members.clone())
+        .build()
+        .unwrap_err();
+    assert_eq!(err.code.as_str(), "required");
+    members.insert("code".into(), serde_json::json!(1));
+    let built = SemanticTool::builder().extra(members).build().unwrap();
+    assert_eq!(built.extra["code"], 1);
+}

@@ -225,15 +225,15 @@ impl Emitter<'_> {
             #enum_def
             impl<'de> serde::Deserialize<'de> for #name {
                 fn deserialize<__D: serde::Deserializer<'de>>(d: __D) -> ::core::result::Result<Self, __D::Error> {
-                    struct V;
-                    impl serde::de::Visitor<'_> for V {
+                    struct __Visitor;
+                    impl serde::de::Visitor<'_> for __Visitor {
                         type Value = #name;
                         fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                             f.write_str(#expecting)
                         }
                         #(#visits)*
                     }
-                    d.deserialize_any(V).map_err(|e: __D::Error| e)
+                    d.deserialize_any(__Visitor).map_err(|e: __D::Error| e)
                 }
             }
             impl rt::Probed for #name {

@@ -109,10 +109,7 @@ impl Emitter<'_> {
     pub(super) fn checks(&mut self, ty: &Ty, v: TokenStream) -> Option<TokenStream> {
         match ty {
             Ty::Any | Ty::Null | Ty::Bool(_) | Ty::Object => None,
-            Ty::Never => Some(quote! {
-                let _ = #v;
-                return Err(rt::Failure::new(rt::Keyword::FalseSchema, "", "no value is allowed here"));
-            }),
+            Ty::Never => Some(quote! { rt::false_schema(#v)?; }),
             Ty::Int(r) => {
                 let rule = self.int_rule(r);
                 Some(if fits_i64(r) {

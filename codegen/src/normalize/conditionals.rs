@@ -6,7 +6,7 @@ use super::{Normalizer, named_id, strings};
 use crate::error::Result;
 use crate::load::Loc;
 use crate::model::*;
-use crate::names::{join, pascal, snake, unique, unversioned};
+use crate::names::{join, pascal, snake, unique, unique_type, unversioned};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -149,7 +149,7 @@ impl Normalizer<'_> {
             .find(|(n, _)| n == member)
             .map(|(_, l)| l.clone())
             .unwrap_or_default();
-        let name = unique(join(owner, &pascal(member)), &mut self.taken);
+        let name = unique_type(join(owner, &pascal(member)), &mut self.taken);
         let id = self.push(Item::Select(Select {
             name: name.clone(),
             selector_enum: enum_id,

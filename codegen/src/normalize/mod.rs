@@ -109,10 +109,16 @@ impl<'a> Normalizer<'a> {
     /// A normalizer over `set`, with the caller's type `names` (see [`crate::Options::names`]).
     pub fn new(set: &'a SchemaSet, options: &crate::Options) -> Result<Self> {
         let def_names = naming::def_names(set, &options.names)?;
+        // The document union's name is the caller's: no schema's type may take it.
+        let taken = options
+            .document_union
+            .iter()
+            .map(|(name, _)| name.clone())
+            .collect();
         Ok(Normalizer {
             set,
             model: Model::default(),
-            taken: BTreeSet::new(),
+            taken,
             memo: HashMap::new(),
             active: BTreeSet::new(),
             def_names,

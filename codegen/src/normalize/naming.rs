@@ -6,14 +6,9 @@ use super::Normalizer;
 use crate::error::Result;
 use crate::index::SchemaSet;
 use crate::load::Loc;
-use crate::names::{join, pascal, unique};
+use crate::names::{RESERVED_TYPES as RESERVED, join, pascal, unique_type};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
-
-/// Names of the standard prelude that a generated type must not shadow.
-const RESERVED: &[&str] = &[
-    "Option", "Result", "String", "Vec", "Box", "Some", "None", "Ok", "Err", "Self", "Default",
-];
 
 /// The name of every root and `$defs` entry, before any type takes a name: the caller's choice
 /// (`names`, keyed by `$id#pointer`) where there is one.
@@ -76,9 +71,7 @@ pub(super) fn def_names(
 /// names, once the name is checked to be a usable type name.
 fn chosen_name_target(set: &SchemaSet, key: &str, name: &str) -> Result<Loc> {
     let fail = |msg: String| crate::Error::new("invalid_type_name", "", "", msg);
-    let ident = name.chars().next().is_some_and(|c| c.is_ascii_uppercase())
-        && name.chars().all(|c| c.is_ascii_alphanumeric());
-    if !ident || RESERVED.contains(&name) {
+    if !crate::names::is_type_name(name) {
         return Err(fail(format!(
             "`{name}` (chosen for `{key}`) is not a usable type name: expected PascalCase ASCII \
              letters and digits, not a prelude name"
@@ -143,7 +136,7 @@ impl Normalizer<'_> {
                 ),
             );
         }
-        unique(base, &mut self.taken)
+        unique_type(base, &mut self.taken)
     }
 }
 

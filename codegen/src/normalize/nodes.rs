@@ -68,6 +68,7 @@ impl Normalizer<'_> {
     pub(super) fn rollback(&mut self, mark: usize) {
         for item in self.model.items.drain(mark..) {
             self.taken.remove(item.name());
+            self.taken.remove(&format!("{}Builder", item.name()));
         }
         self.memo
             .retain(|_, t| named_id(t).is_none_or(|id| id < mark));

@@ -100,7 +100,20 @@ impl Normalizer<'_> {
         }
         let conds = std::mem::take(&mut parts.conds);
         let (conds, selects) = self.split_conds(conds, &mut parts.rules)?;
-        let (fields, checks) = self.typed_members(&name, &locs[0], &mut parts, selects)?;
+        let (fields, mut checks) = self.typed_members(&name, &locs[0], &mut parts, selects)?;
+        // A required member no `properties` declares must still come: a rule on the object.
+        let undeclared: Vec<String> = parts
+            .required
+            .iter()
+            .filter(|r| !parts.props.iter().any(|(json, _)| json == *r))
+            .cloned()
+            .collect();
+        if !undeclared.is_empty() {
+            checks.push(ObjPred {
+                required: undeclared,
+                ..Default::default()
+            });
+        }
         let extra = self.extra(&name, &parts)?;
         let programs = self.program_rules(&parts.rules)?;
         if let Item::Struct(s) = &mut self.model.items[id] {

@@ -5,7 +5,7 @@ use super::Normalizer;
 use crate::error::Result;
 use crate::load::Loc;
 use crate::model::*;
-use crate::names::{pascal, unique};
+use crate::names::{pascal, unique, unique_type};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
@@ -52,7 +52,7 @@ impl Normalizer<'_> {
         }
         let mut ids = Vec::new();
         for (rule, name) in rules.iter().zip(names) {
-            let name = unique(name, &mut self.taken);
+            let name = unique_type(name, &mut self.taken);
             ids.push(self.push(Item::Text(Text {
                 name,
                 rule: rule.clone(),

@@ -14,4 +14,8 @@ features! {
     required_null_in_rule,
     found_decode_refuses_valid_122,
     found_decode_refuses_valid_1051,
+    found_compile_2006,
+    found_build_refuses_valid_2074,
+    found_decode_accepts_invalid_2459,
+    found_internal_2627,
 }

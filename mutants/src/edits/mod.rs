@@ -117,19 +117,22 @@ pub fn mutate(sources: &[Source], seed: u64) -> Mutant {
     };
     let mut edits = Vec::new();
     let mut touched = BTreeSet::new();
-    let mut last: Option<usize> = None;
+    let mut last: Option<(usize, String)> = None;
     for _ in 0..want * 20 {
         if edits.len() == want {
             break;
         }
         let editable: Vec<usize> = src.editable.iter().chain(&cx.added).copied().collect();
-        let file = match last {
-            Some(f) if cx.rng.chance(60) => f,
-            _ => *cx.rng.pick(&editable),
+        let (file, near) = match &last {
+            Some((f, at)) if cx.rng.chance(60) => {
+                (*f, cx.rng.chance(60).then(|| neighbourhood(at)))
+            }
+            _ => (*cx.rng.pick(&editable), None),
         };
         let op = &ops[cx.rng.below(ops.len())];
         let places: Vec<String> = tree::subschemas(&cx.files[file].value)
             .into_iter()
+            .filter(|at| near.as_ref().is_none_or(|n| at.starts_with(n.as_str())))
             .filter(|at| cx.files[file].value.pointer(at).is_some_and(op.applies))
             .collect();
         if places.is_empty() {
@@ -140,7 +143,7 @@ pub fn mutate(sources: &[Source], seed: u64) -> Mutant {
             edits.push(format!("{} {}#{at}: {what}", op.name, cx.files[file].path));
             touched.insert(file);
             touched.extend(cx.added.iter().copied());
-            last = Some(file);
+            last = Some((file, at));
         }
     }
     let files = closure(src, &cx.files, &touched, cx.rng);
@@ -150,6 +153,14 @@ pub fn mutate(sources: &[Source], seed: u64) -> Mutant {
         edits,
         files,
     }
+}
+
+/// Where an edit near the one at `at` goes: the object two schema levels up (its member's
+/// object, or a conditional's host), and everything below it; edits combine there.
+fn neighbourhood(at: &str) -> String {
+    let tokens: Vec<&str> = at.split('/').collect();
+    let keep = tokens.len().saturating_sub(4).max(1);
+    tokens[..keep].join("/")
 }
 
 /// PRP (when among the sources) half the time, else one of the others.

@@ -69,10 +69,16 @@ pub(crate) const NAMES: &[&str] = &[
     "r#x",
     "x~y",
     "x/y",
+    "build",
     "\"",
     "\\",
     "a\nb",
     "NaN",
+    "item",
+    "item_builder",
+    "document",
+    "Document",
+    "\u{2028}",
 ];
 
 /// Texts for descriptions and titles: comment terminators, doc attributes, markdown, escapes.

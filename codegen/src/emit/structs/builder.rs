@@ -2,6 +2,7 @@
 //! infers unset selectors and checks the value as `validate` does.
 
 use super::*;
+use crate::names::unique;
 
 impl Emitter<'_> {
     /// The builder's slot, setter(s) and `build` initializer for one member. A builder keeps a
@@ -18,7 +19,12 @@ impl Emitter<'_> {
             p.b_constants.push(quote! { #rust: #c; });
             return;
         }
-        let null = format_ident!("{}_null", m.f.rust);
+        // `x_null`, unless another method has that name (a member called `x_null`, or `x_`
+        // whose null setter would read `x__null`).
+        let null = ident(&unique(
+            format!("{}_null", m.f.rust.trim_end_matches('_')),
+            &mut p.b_names,
+        ));
         let presence = match (m.f.required, m.tri()) {
             (true, false) => quote! { required },
             (false, false) => quote! { optional },
@@ -55,12 +61,11 @@ impl Emitter<'_> {
 
 /// The builder type and its `build` (`rt::builder!`; the struct's `builder()` is the runtime's
 /// `object!`), and the method filling in unset selectors when there are any.
-pub(super) fn builder(cx: &Context, p: &Parts) -> TokenStream {
+pub(super) fn builder(cx: &Context, p: &Parts, undeclared: Option<TokenStream>) -> TokenStream {
     let name = &cx.name;
     let builder = format_ident!("{}Builder", cx.s.name);
     let extra_name = &cx.extra_name;
-    let undeclared =
-        (!matches!(cx.s.extra, Extra::Closed)).then(|| quote! { undeclared { #extra_name; } });
+    let undeclared = undeclared.map(|ty| quote! { undeclared { #extra_name: #ty; } });
     let (constants, members, infer) = (&p.b_constants, &p.b_members, &p.b_infer);
     let (infer_name, infer_fn) = if infer.is_empty() {
         (quote! {}, quote! {})

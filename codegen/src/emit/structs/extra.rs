@@ -93,6 +93,20 @@ impl Emitter<'_> {
         }
     }
 
+    /// The Rust type that holds undeclared members, if the struct keeps any.
+    pub(super) fn undeclared_ty(&self, extra: &Extra) -> Option<TokenStream> {
+        match extra {
+            Extra::Closed => None,
+            Extra::Open => {
+                Some(quote! { serde_json::Map<::std::string::String, serde_json::Value> })
+            }
+            Extra::Typed(vty, _) => {
+                let t = self.rust_ty(vty);
+                Some(quote! { indexmap::IndexMap<::std::string::String, #t> })
+            }
+        }
+    }
+
     /// The struct's and the decoder's share of undeclared members.
     pub(super) fn decode_extra(&mut self, cx: &Context) -> ExtraParts {
         let extra_name = &cx.extra_name;

@@ -56,6 +56,8 @@ struct Parts {
     b_constants: Vec<TokenStream>,
     b_members: Vec<TokenStream>,
     b_infer: Vec<TokenStream>,
+    /// The builder's method names so far (setters, `build`), which a null setter must avoid.
+    b_names: BTreeSet<String>,
     /// Declared members so far (the index the next one records its order by).
     index: u16,
 }
@@ -80,7 +82,15 @@ impl Emitter<'_> {
     /// The struct, its builder and every trait impl of an object schema.
     pub(super) fn strukt(&mut self, id: usize, s: &Struct) -> TokenStream {
         let cx = self.context(id, s);
-        let mut p = Parts::default();
+        let mut p = Parts {
+            b_names: s
+                .fields
+                .iter()
+                .map(|f| f.rust.clone())
+                .chain(["build".to_owned(), cx.extra_name.to_string()])
+                .collect(),
+            ..Parts::default()
+        };
         for f in &s.fields {
             self.member(&cx, &mut p, f);
         }
@@ -98,7 +108,8 @@ impl Emitter<'_> {
                 .map(|n| quote! { rt::program_rule(__program(), #n, self)?; }),
         );
         let def = struct_def(&cx, &p, &extra);
-        let builder = builder::builder(&cx, &p);
+        let undeclared = self.undeclared_ty(&s.extra);
+        let builder = builder::builder(&cx, &p, undeclared);
         let codec = codec::codec(&cx, &p, &extra, verify_extra, !rules.is_empty());
         let checks = codec::check_impls(&cx, &p, &extra_checks, &rules);
         let (name, builder_name) = (&cx.name, format_ident!("{}Builder", s.name));

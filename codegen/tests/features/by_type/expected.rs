@@ -98,8 +98,8 @@ impl<'de> serde::Deserialize<'de> for RevisionCurrent {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl serde::de::Visitor<'_> for V {
+        struct __Visitor;
+        impl serde::de::Visitor<'_> for __Visitor {
             type Value = RevisionCurrent;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("integer or string")
@@ -134,7 +134,7 @@ impl<'de> serde::Deserialize<'de> for RevisionCurrent {
                     .map_err(rt::Failure::into_error)
             }
         }
-        d.deserialize_any(V).map_err(|e: __D::Error| e)
+        d.deserialize_any(__Visitor).map_err(|e: __D::Error| e)
     }
 }
 impl rt::Probed for RevisionCurrent {

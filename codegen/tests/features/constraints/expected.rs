@@ -287,7 +287,7 @@ rt::builder! {
         id = "id", required: rt::Str;
     }
     undeclared {
-        extra;
+        extra: serde_json::Map<::std::string::String, serde_json::Value>;
     }
 }
 rt::object!(LimitsRef, LimitsRefBuilder);

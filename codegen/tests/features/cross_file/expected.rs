@@ -135,7 +135,7 @@ rt::builder! {
         id = "id", required: Id;
     }
     undeclared {
-        extra;
+        extra: serde_json::Map<::std::string::String, serde_json::Value>;
     }
 }
 rt::object!(B, BBuilder);

@@ -40,7 +40,7 @@ rt::builder! {
         current_revision = "currentRevision", optional: SemanticToolCurrentRevision;
     }
     undeclared {
-        extra;
+        extra: serde_json::Map<::std::string::String, serde_json::Value>;
     }
 }
 rt::object!(SemanticTool, SemanticToolBuilder);
@@ -106,8 +106,8 @@ impl<'de> serde::Deserialize<'de> for SemanticToolCurrentRevision {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        struct V;
-        impl serde::de::Visitor<'_> for V {
+        struct __Visitor;
+        impl serde::de::Visitor<'_> for __Visitor {
             type Value = SemanticToolCurrentRevision;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("integer")
@@ -155,7 +155,7 @@ impl<'de> serde::Deserialize<'de> for SemanticToolCurrentRevision {
                     .map(SemanticToolCurrentRevision::Integer)
             }
         }
-        d.deserialize_any(V).map_err(|e: __D::Error| e)
+        d.deserialize_any(__Visitor).map_err(|e: __D::Error| e)
     }
 }
 impl rt::Probed for SemanticToolCurrentRevision {

@@ -54,7 +54,7 @@ rt::builder! {
         owner = "owner", optional: Person;
     }
     undeclared {
-        extra;
+        extra: serde_json::Map<::std::string::String, serde_json::Value>;
     }
 }
 rt::object!(Catalog, CatalogBuilder);
@@ -172,7 +172,7 @@ rt::builder! {
         keys = "keys", optional: rt::Str;
     }
     undeclared {
-        extra;
+        extra: serde_json::Map<::std::string::String, serde_json::Value>;
     }
 }
 rt::object!(Entry, EntryBuilder);
@@ -270,7 +270,7 @@ rt::builder! {
         name = "name", required: Text1To40;
     }
     undeclared {
-        extra;
+        extra: serde_json::Map<::std::string::String, serde_json::Value>;
     }
 }
 rt::object!(Person, PersonBuilder);

@@ -95,7 +95,7 @@ pub struct AnswersAnswers {
 rt::builder! {
     AnswersAnswersBuilder => AnswersAnswers;
     undeclared {
-        extra;
+        extra: indexmap::IndexMap<::std::string::String, AnswersAnswersValue>;
     }
 }
 rt::object!(AnswersAnswers, AnswersAnswersBuilder);

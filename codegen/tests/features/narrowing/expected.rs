@@ -51,7 +51,7 @@ rt::builder! {
         merged = "merged", optional: EnvelopeMerged;
     }
     undeclared {
-        extra;
+        extra: serde_json::Map<::std::string::String, serde_json::Value>;
     }
 }
 rt::object!(Envelope, EnvelopeBuilder);
@@ -193,7 +193,7 @@ rt::builder! {
         id = "id", required: NonEmptyText;
     }
     undeclared {
-        extra;
+        extra: serde_json::Map<::std::string::String, serde_json::Value>;
     }
 }
 rt::object!(Reference, ReferenceBuilder);
@@ -308,7 +308,7 @@ rt::builder! {
         id = "id", required: NonEmptyText;
     }
     undeclared {
-        extra;
+        extra: serde_json::Map<::std::string::String, serde_json::Value>;
     }
 }
 rt::object!(EnvelopeMerged, EnvelopeMergedBuilder);

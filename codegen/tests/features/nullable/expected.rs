@@ -54,7 +54,7 @@ rt::builder! {
         d = "d", optional: rt::Str;
     }
     undeclared {
-        extra;
+        extra: serde_json::Map<::std::string::String, serde_json::Value>;
     }
 }
 rt::object!(Record, RecordBuilder);
@@ -154,7 +154,7 @@ rt::builder! {
         x = "x", required: bool;
     }
     undeclared {
-        extra;
+        extra: serde_json::Map<::std::string::String, serde_json::Value>;
     }
 }
 rt::object!(RecordC, RecordCBuilder);

@@ -306,7 +306,7 @@ rt::builder! {
         reason = "reason", optional: rt::Str;
     }
     undeclared {
-        extra;
+        extra: serde_json::Map<::std::string::String, serde_json::Value>;
     }
 }
 rt::object!(EnvelopePayload, EnvelopePayloadBuilder);
@@ -380,7 +380,7 @@ rt::builder! {
         text = "text", optional: rt::Str;
     }
     undeclared {
-        extra;
+        extra: serde_json::Map<::std::string::String, serde_json::Value>;
     }
 }
 rt::object!(EnvelopeNote, EnvelopeNoteBuilder);
@@ -448,7 +448,7 @@ rt::builder! {
         n = "n", optional: rt::Integer;
     }
     undeclared {
-        extra;
+        extra: serde_json::Map<::std::string::String, serde_json::Value>;
     }
 }
 rt::object!(EnvelopeLimits, EnvelopeLimitsBuilder);

@@ -449,7 +449,7 @@ rt::builder! {
         url = "url", required: Url;
     }
     undeclared {
-        extra;
+        extra: serde_json::Map<::std::string::String, serde_json::Value>;
     }
 }
 rt::object!(MessageBodyImage, MessageBodyImageBuilder);
@@ -538,7 +538,7 @@ rt::builder! {
         channel = "channel", optional: MessageBodyOtherChannel;
     }
     undeclared {
-        extra;
+        extra: serde_json::Map<::std::string::String, serde_json::Value>;
     }
 }
 rt::object!(MessageBodyOther, MessageBodyOtherBuilder);

@@ -114,7 +114,7 @@ rt::builder! {
         radius = "radius", required: f64;
     }
     undeclared {
-        extra;
+        extra: serde_json::Map<::std::string::String, serde_json::Value>;
     }
 }
 rt::object!(Circle, CircleBuilder);
