@@ -262,3 +262,28 @@ fn collect_files(v: &Value, out: &mut Vec<String>) {
         _ => {}
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::module_of;
+    use serde_json::json;
+
+    #[test]
+    fn errors_are_traced_to_their_module_through_macro_expansions() {
+        let in_macro = json!({"spans": [{
+            "file_name": "/repo/codegen-runtime/src/macros.rs",
+            "expansion": {"span": {"file_name": "checker0/src/m17/gen.rs"}}
+        }]});
+        assert_eq!(module_of(&in_macro), Some(17));
+        let child = json!({"spans": [], "children": [{"spans": [{"file_name": "checker1/src/m3/mod.rs"}]}]});
+        assert_eq!(module_of(&child), Some(3));
+        assert_eq!(
+            module_of(&json!({"spans": [{"file_name": "checker0/src/main.rs"}]})),
+            None
+        );
+        assert_eq!(
+            module_of(&json!({"spans": [{"file_name": "/home/m2x/file.rs"}]})),
+            None
+        );
+    }
+}

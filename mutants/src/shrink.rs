@@ -419,3 +419,71 @@ fn pretty(v: &Value) -> String {
     s.push('\n');
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(v: Value) -> File {
+        File {
+            path: "a.json".into(),
+            value: v,
+        }
+    }
+
+    #[test]
+    fn reductions_make_one_step_smaller_and_combine_when_apart() {
+        let files = vec![file(json!({
+            "type": "object",
+            "properties": {"a": {"type": "string", "maxLength": 3}, "b": {"enum": [1, 2]}},
+            "required": ["a", "b"]
+        }))];
+        let all = reductions(&files);
+        assert!(
+            all.windows(2).all(|w| w[0].saves >= w[1].saves),
+            "largest first"
+        );
+        let shown: Vec<String> = all
+            .iter()
+            .map(|r| apply(&files, std::slice::from_ref(r))[0].value.to_string())
+            .collect();
+        // A member dropped takes its place in `required` with it.
+        assert!(shown.contains(&json!({"type": "object", "properties": {"b": {"enum": [1, 2]}}, "required": ["b"]}).to_string()));
+        assert!(shown.contains(&json!({"type": "object", "properties": {"a": true, "b": {"enum": [1, 2]}}, "required": ["a", "b"]}).to_string()));
+        assert!(shown.iter().any(|s| s.contains("\"enum\":[2]")));
+        // Two reductions in different members combine; one inside the other does not.
+        let at = |p: &str| {
+            all.iter()
+                .find(|r| r.at.as_deref() == Some(p) && r.node == json!(true))
+                .unwrap()
+        };
+        let (a, b) = (at("/properties/a"), at("/properties/b"));
+        assert_eq!(compatible([a, b].into_iter()).len(), 2);
+        let inside = all
+            .iter()
+            .find(|r| r.at.as_deref() == Some("/properties/a") && r.node.get("type").is_some())
+            .unwrap();
+        assert_eq!(compatible([a, inside].into_iter()).len(), 1);
+        let both = apply(&files, &compatible([a, b].into_iter()));
+        assert_eq!(both[0].value["properties"], json!({"a": true, "b": true}));
+    }
+
+    #[test]
+    fn documents_shrink_by_members_items_and_simpler_values() {
+        let doc = json!({"a": [1, {"b": "long text"}], "c": true});
+        let all: Vec<String> = document_reductions(&doc)
+            .iter()
+            .map(Value::to_string)
+            .collect();
+        for expected in [
+            json!({"c": true}),
+            json!({"a": [{"b": "long text"}], "c": true}),
+            json!({"a": [1, {}], "c": true}),
+            json!({"a": [1, {"b": ""}], "c": true}),
+            json!(null),
+        ] {
+            assert!(all.contains(&expected.to_string()), "{expected}");
+        }
+        assert!(!all.contains(&doc.to_string()));
+    }
+}

@@ -10,7 +10,7 @@ use crate::names::singular;
 use serde_json::{Map, Value};
 
 /// The keywords the typed reading of a scalar reads, and those of other types, vacuous on one.
-const SCALAR_READ: &[&str] = &[
+pub(super) const SCALAR_READ: &[&str] = &[
     "type",
     "minLength",
     "maxLength",
@@ -58,9 +58,9 @@ impl Normalizer<'_> {
             }
             t => t?,
         };
-        if matches!(t, Ty::Named(_)) {
-            self.memo.insert(loc.clone(), t.clone());
-        }
+        // The whole type, not only a named one: `object` remembers the struct of a node whose
+        // type is that struct or `null`, and a later user must see the `null` too.
+        self.memo.insert(loc.clone(), t.clone());
         self.usable_here(loc, t)
     }
 

@@ -3,7 +3,8 @@
 //! that narrow it.
 
 use super::conditionals::Selects;
-use super::{Normalizer, strings};
+use super::nodes::SCALAR_READ;
+use super::{ANNOTATIONS, Normalizer, strings};
 use crate::error::Result;
 use crate::load::Loc;
 use crate::model::*;
@@ -22,6 +23,9 @@ struct ObjectParts {
     closed: Vec<BTreeSet<String>>,
     /// The schema of extra members, and the schema of their names if one is given.
     typed_extra: Option<(Loc, Option<Loc>)>,
+    /// Each schema-valued `additionalProperties`: the schema object holding it, its
+    /// `propertyNames` if any, and the members declared beside it (those it does not apply to).
+    extra_schemas: Vec<(Loc, Option<Loc>, BTreeSet<String>)>,
     /// Each `if`, read as a predicate, with the schema object holding it.
     conds: Vec<(ObjPred, Loc)>,
     /// The branches of each `oneOf` that tests member values.
@@ -101,11 +105,12 @@ impl Normalizer<'_> {
         let conds = std::mem::take(&mut parts.conds);
         let (conds, selects) = self.split_conds(conds, &mut parts.rules)?;
         let (fields, mut checks) = self.typed_members(&name, &locs[0], &mut parts, selects)?;
-        // A required member no `properties` declares must still come: a rule on the object.
+        // A required member without a field of its own (none declares it, or it is declared only
+        // to be refused) must still come: a rule on the object.
         let undeclared: Vec<String> = parts
             .required
             .iter()
-            .filter(|r| !parts.props.iter().any(|(json, _)| json == *r))
+            .filter(|r| !fields.iter().any(|f| &f.json == *r && f.ty != Ty::Never))
             .cloned()
             .collect();
         if !undeclared.is_empty() {
@@ -215,6 +220,7 @@ impl Normalizer<'_> {
             self.gather_members(&mut parts, &l, obj)?;
             self.gather_rules(&mut parts, &l, obj, &mut pending)?;
         }
+        settle_extra_schemas(&mut parts);
         Ok(parts)
     }
 
@@ -294,8 +300,13 @@ impl Normalizer<'_> {
                     .unwrap_or_default(),
             ),
             Some(_) => {
+                let own = obj
+                    .get("properties")
+                    .and_then(Value::as_object)
+                    .map(|p| p.keys().cloned().collect())
+                    .unwrap_or_default();
                 let names = obj.get("propertyNames").map(|_| l.child("propertyNames"));
-                parts.typed_extra = Some((l.child("additionalProperties"), names));
+                parts.extra_schemas.push((l.clone(), names, own));
             }
         }
         if obj.contains_key("propertyNames")
@@ -457,8 +468,21 @@ impl Normalizer<'_> {
         Ok(Extra::Typed(vty, key.map(Box::new)))
     }
 
-    /// The string rule `propertyNames` at `nl` sets on the names of extra members.
+    /// The string rule `propertyNames` at `nl` sets on the names of extra members: the keywords a
+    /// string rule reads, and those of other types (vacuous on a name). Anything else (`not`,
+    /// `enum`, an applicator, a `type` without `string`) is more than a string rule says.
     fn property_names(&mut self, nl: &Loc) -> Result<StrRule> {
+        let node = self.node(nl);
+        if node.get("type").is_some_and(|t| !admits(t, "string")) {
+            let why = "a `propertyNames` that refuses every string is more than a string rule says";
+            return Err(self.err(nl, "unsupported_keyword", why));
+        }
+        let read =
+            |k: &String| ANNOTATIONS.contains(&k.as_str()) || SCALAR_READ.contains(&k.as_str());
+        if let Some(k) = node.as_object().and_then(|o| o.keys().find(|k| !read(k))) {
+            let why = format!("`{k}` in `propertyNames` is more than a string rule says");
+            return Err(self.err(nl, "unsupported_keyword", why));
+        }
         match self
             .node(nl)
             .as_object()
@@ -475,6 +499,27 @@ impl Normalizer<'_> {
     }
 }
 
+/// A schema-valued `additionalProperties` types the struct's undeclared members when it is the
+/// only one and its own `properties` declare every member of the struct. Otherwise it also
+/// applies to members another part declares (or another one applies too), which one map of
+/// typed members cannot say: each is then a rule, checked with its `propertyNames` on the JSON,
+/// and undeclared members are kept as JSON.
+fn settle_extra_schemas(parts: &mut ObjectParts) {
+    let schemas = std::mem::take(&mut parts.extra_schemas);
+    let covers = |own: &BTreeSet<String>| parts.props.iter().all(|(json, _)| own.contains(json));
+    if let [(l, names, own)] = schemas.as_slice()
+        && covers(own)
+    {
+        parts.typed_extra = Some((l.child("additionalProperties"), names.clone()));
+        return;
+    }
+    for (l, names, _) in schemas {
+        let mut keywords = vec!["additionalProperties".to_owned()];
+        keywords.extend(names.map(|_| "propertyNames".to_owned()));
+        parts.rules.push((l, keywords));
+    }
+}
+
 /// The keywords of a conditional, checked together.
 pub(super) fn conditional_keywords() -> Vec<String> {
     ["if", "then", "else"].map(str::to_owned).to_vec()
@@ -482,9 +527,14 @@ pub(super) fn conditional_keywords() -> Vec<String> {
 
 /// Whether a `type` value lets objects through.
 fn admits_object(t: &Value) -> bool {
+    admits(t, "object")
+}
+
+/// Whether a `type` value lets values of JSON type `name` through.
+fn admits(t: &Value, name: &str) -> bool {
     match t {
-        Value::String(s) => s == "object",
-        Value::Array(a) => a.iter().any(|t| t == "object"),
+        Value::String(s) => s == name,
+        Value::Array(a) => a.iter().any(|t| t == name),
         _ => false,
     }
 }

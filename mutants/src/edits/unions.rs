@@ -26,6 +26,11 @@ pub(super) fn ops() -> Vec<Op> {
             applies: has_union,
             apply: swap,
         },
+        Op {
+            name: "new-variant",
+            applies: has_tagged_alternatives,
+            apply: new_variant,
+        },
     ]
 }
 
@@ -148,4 +153,94 @@ fn swap(cx: &mut Cx, file: usize, at: &str) -> Option<String> {
     let v = o.remove(from)?;
     o.insert(to.into(), v);
     Some(format!("{from} as {to}"))
+}
+
+/// Where an object's alternatives are told apart by constant members: its own `oneOf`/`anyOf`,
+/// or one in an `allOf` member (PRP's provider descriptor).
+fn tagged_alternatives(v: &Value) -> Option<String> {
+    let tagged = |alts: &Value| {
+        alts.as_array().is_some_and(|a| {
+            !a.is_empty()
+                && a.iter().all(|alt| {
+                    alt.get("properties")
+                        .and_then(Value::as_object)
+                        .is_some_and(|p| p.values().any(|s| s.get("const").is_some()))
+                })
+        })
+    };
+    for key in ["oneOf", "anyOf"] {
+        if v.get(key).is_some_and(tagged) {
+            return Some(format!("/{key}"));
+        }
+        let all_of = v
+            .get("allOf")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten();
+        for (i, m) in all_of.enumerate() {
+            if m.get(key).is_some_and(tagged) {
+                return Some(format!("/allOf/{i}/{key}"));
+            }
+        }
+    }
+    None
+}
+
+fn has_tagged_alternatives(v: &Value) -> bool {
+    tagged_alternatives(v).is_some()
+}
+
+/// A new kind of the thing the alternatives describe, as a protocol adds a provider: a copy of
+/// one alternative with new constants, each new value added to its member's `enum`, and now and
+/// then a conditional on the new tag that requires another member or holds one to `null`.
+fn new_variant(cx: &mut Cx, file: usize, at: &str) -> Option<String> {
+    let node = cx.node(file, at)?.clone();
+    let alts_at = tagged_alternatives(&node)?;
+    let alts = node.pointer(&alts_at)?.as_array()?.clone();
+    let mut alt = alts[cx.rng.below(alts.len())].clone();
+    let mut tags = Vec::new();
+    for (member, s) in alt.get_mut("properties")?.as_object_mut()?.iter_mut() {
+        let Some(c) = s.get("const").cloned() else {
+            continue;
+        };
+        let place = format!("/properties/{}/const", crate::tree::escape(member));
+        let taken: Vec<Value> = alts
+            .iter()
+            .filter_map(|a| a.pointer(&place).cloned())
+            .collect();
+        let next = fresh::another(cx.rng, &c, &taken);
+        s["const"] = next.clone();
+        tags.push((member.clone(), next));
+    }
+    let (tag, value) = tags.first()?.clone();
+    let names = super::member_names(&node);
+    let other = (!names.is_empty() && cx.rng.chance(60)).then(|| cx.rng.pick(&names).clone());
+    let then = if cx.rng.chance(50) {
+        other.as_ref().map(|o| json!({ "required": [o] }))
+    } else {
+        other
+            .as_ref()
+            .map(|o| json!({ "properties": { o: { "const": null } } }))
+    };
+    let node = cx.node(file, at)?;
+    for (member, value) in &tags {
+        let place = format!("/properties/{}/enum", crate::tree::escape(member));
+        if let Some(e) = node.pointer_mut(&place).and_then(Value::as_array_mut) {
+            e.push(value.clone());
+        }
+    }
+    node.pointer_mut(&alts_at)?.as_array_mut()?.push(alt);
+    if let Some(then) = &then {
+        let cond = json!({ "properties": { &tag: { "const": value } }, "required": [&tag] });
+        let all_of = node
+            .as_object_mut()?
+            .entry("allOf")
+            .or_insert_with(|| json!([]));
+        all_of
+            .as_array_mut()?
+            .push(json!({ "if": cond, "then": then }));
+    }
+    Some(format!(
+        "new alternative at {alts_at} tagged {tags:?}, then {then:?}"
+    ))
 }
