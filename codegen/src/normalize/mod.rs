@@ -226,6 +226,16 @@ impl<'a> Normalizer<'a> {
     }
 }
 
+/// The highest item number `t` holds anywhere in it.
+pub fn newest_item(t: &Ty) -> Option<usize> {
+    match t {
+        Ty::Named(i) => Some(*i),
+        Ty::Refined(inner, _) | Ty::Ruled(inner, _) | Ty::Nullable(inner) => newest_item(inner),
+        Ty::Array(a) => newest_item(&a.item),
+        _ => None,
+    }
+}
+
 /// The item a type names, through narrowings.
 pub fn named_id(t: &Ty) -> Option<usize> {
     match t {

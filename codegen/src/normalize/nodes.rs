@@ -2,7 +2,7 @@
 //! by keyword and `type`, and the fallback to a checked type when no typed shape says the node
 //! exactly.
 
-use super::{ANNOTATIONS, Normalizer, named_id};
+use super::{ANNOTATIONS, Normalizer, newest_item};
 use crate::error::Result;
 use crate::load::Loc;
 use crate::model::*;
@@ -70,8 +70,10 @@ impl Normalizer<'_> {
             self.taken.remove(item.name());
             self.taken.remove(&format!("{}Builder", item.name()));
         }
+        // A remembered type that holds a forgotten item anywhere (an array's items, a nullable)
+        // is forgotten with it: the item's number will name another.
         self.memo
-            .retain(|_, t| named_id(t).is_none_or(|id| id < mark));
+            .retain(|_, t| newest_item(t).is_none_or(|id| id < mark));
         self.dynamic.retain(|&id| id < mark);
     }
 

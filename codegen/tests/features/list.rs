@@ -22,4 +22,5 @@ features! {
     found_internal_2627,
     found_decode_refuses_valid_2413,
     found_decode_accepts_invalid_3067,
+    found_decode_refuses_valid_5,
 }
