@@ -48,6 +48,8 @@ pub struct Report {
     pub tried: usize,
     /// Mutants the generator refused, by error code.
     pub refused: BTreeMap<String, usize>,
+    /// The same by reason: the code and the message without its place.
+    pub reasons: BTreeMap<String, usize>,
     /// Mutants generated (compiled or not).
     pub generated: usize,
     /// Mutants that compiled.
@@ -105,7 +107,12 @@ fn record(report: &mut Report, config: &Config, env: &Env, m: Mutant, o: Outcome
         *report.edits.entry(op).or_default() += 1;
     }
     match o {
-        Outcome::Refused { code, .. } => *report.refused.entry(code).or_default() += 1,
+        Outcome::Refused { code, message } => {
+            // `code: FILE#POINTER: message`: the reason is the code and the message.
+            let why = message.splitn(3, ": ").nth(2).unwrap_or(&message);
+            *report.reasons.entry(format!("{code}: {why}")).or_default() += 1;
+            *report.refused.entry(code).or_default() += 1;
+        }
         Outcome::Checked(t) => {
             report.generated += 1;
             report.compiled += 1;

@@ -103,6 +103,9 @@ fn main() {
 }
 
 fn summary(seed: u64, r: &Report) {
+    for (why, n) in &r.reasons {
+        println!("  refused {n}x: {why}");
+    }
     let refused: Vec<String> = r.refused.iter().map(|(k, v)| format!("{k} {v}")).collect();
     println!(
         "mutants: seed {seed}: {} tried, {} generated, {} refused ({}), {} compiled, {} schemas, {} documents ({} valid), {} splices, {} failed, {:.1}s",
