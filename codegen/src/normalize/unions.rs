@@ -240,12 +240,24 @@ impl Normalizer<'_> {
 
     /// Whether a value of `ty` may be `null` (a checked type is not looked into).
     fn may_accept_null(&self, ty: &Ty) -> bool {
+        self.may_accept_null_within(ty, 0)
+    }
+
+    /// [`Self::may_accept_null`] looking `depth` unions deep already; past a bound, yes.
+    fn may_accept_null_within(&self, ty: &Ty, depth: usize) -> bool {
         match ty {
             Ty::Any | Ty::Null | Ty::Nullable(_) => true,
-            Ty::Refined(t, _) | Ty::Ruled(t, _) => self.may_accept_null(t),
+            Ty::Refined(t, _) | Ty::Ruled(t, _) => self.may_accept_null_within(t, depth),
             Ty::Named(i) => match &self.model.items[*i] {
                 Item::Checked(_) => true,
                 Item::ByType(b) => b.variants.iter().any(|v| v.0 == "null"),
+                // A union takes `null` when one of its alternatives does.
+                Item::Tagged(t) => {
+                    depth > 16
+                        || t.variants
+                            .iter()
+                            .any(|(_, _, v)| self.may_accept_null_within(v, depth + 1))
+                }
                 _ => false,
             },
             _ => false,
