@@ -781,3 +781,27 @@ fn builders_set_undeclared_members_before_the_rules_run() {
     let built = SemanticTool::builder().extra(members).build().unwrap();
     assert_eq!(built.extra["code"], 1);
 }
+
+/// Builder methods keep apart however members are called: `crate` (a keyword) sets `crate_`
+/// and nulls it with `crate_null`, `a`'s null setter yields to a member `a_null`, and `build`
+/// is the field `build_`; `extra` is a member, the undeclared members `extra_`.
+#[test]
+fn builder_methods_never_collide() {
+    use builder_method_names::*;
+    let n = Names::builder()
+        .crate_null()
+        .build_("b")
+        .a(1)
+        .a_null(true)
+        .a_null2()
+        .extra("e")
+        .build()
+        .unwrap();
+    assert_eq!(
+        (n.crate_, n.build_.as_str(), n.extra.as_deref()),
+        (None, "b", Some("e"))
+    );
+    assert!(n.extra_.is_empty());
+    let refused = Names::builder().crate_("c").build().unwrap_err();
+    assert_eq!(refused.code.as_str(), "required");
+}

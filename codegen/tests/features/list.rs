@@ -15,6 +15,7 @@ features! {
     required_null_in_rule,
     property_names_rules,
     required_refused_member,
+    builder_method_names,
     found_decode_refuses_valid_122,
     found_decode_refuses_valid_1051,
     found_compile_2006,
