@@ -6,35 +6,11 @@
 
 use crate::error::{Error, Result};
 use crate::load::{self, Loc, SchemaFile};
-use crate::uri;
+use prp_vocabulary::{Dialect, uri};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
-
-/// Keywords whose value is one subschema.
-pub const SINGLE: &[&str] = &[
-    "items",
-    "contains",
-    "additionalProperties",
-    "propertyNames",
-    "if",
-    "then",
-    "else",
-    "not",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "contentSchema",
-];
-/// Keywords whose value is an array of subschemas.
-pub const LIST: &[&str] = &["prefixItems", "allOf", "anyOf", "oneOf"];
-/// Keywords whose value maps names to subschemas.
-pub const MAP: &[&str] = &[
-    "properties",
-    "patternProperties",
-    "$defs",
-    "dependentSchemas",
-];
 
 /// The identifiers of a schema set.
 #[derive(Debug, Default)]
@@ -122,29 +98,13 @@ impl Index {
         self.record_anchors(files, obj, &loc, &base, &resource)?;
         self.bases
             .insert(loc.clone(), (base.clone(), resource.clone()));
-        for (k, v) in obj {
-            let k = k.as_str();
-            if SINGLE.contains(&k) {
-                self.walk(files, v, loc.child(k), &base, &resource)?;
-            } else if LIST.contains(&k) {
-                if let Value::Array(items) = v {
-                    for (i, item) in items.iter().enumerate() {
-                        self.walk(
-                            files,
-                            item,
-                            loc.child(k).child(&i.to_string()),
-                            &base,
-                            &resource,
-                        )?;
-                    }
-                }
-            } else if MAP.contains(&k)
-                && let Value::Object(m) = v
-            {
-                for (name, item) in m {
-                    self.walk(files, item, loc.child(k).child(name), &base, &resource)?;
-                }
-            }
+        let mut children = Vec::new();
+        prp_vocabulary::subschemas(node, Dialect::Draft202012, |k, place, v| {
+            let at = loc.child(k.name());
+            children.push((place.map_or(at.clone(), |p| at.child(&p.token())), v));
+        });
+        for (at, v) in children {
+            self.walk(files, v, at, &base, &resource)?;
         }
         Ok(())
     }
@@ -378,24 +338,8 @@ fn is_anchor(s: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
 }
 
-/// `%XX` escapes decoded (URI fragments may escape pointer characters).
+/// A fragment's `%XX` escapes decoded; as written when one is malformed (the lookup then fails
+/// with the reference named).
 pub fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%'
-            && i + 2 < bytes.len()
-            && let Some(b) = s
-                .get(i + 1..i + 3)
-                .and_then(|h| u8::from_str_radix(h, 16).ok())
-        {
-            out.push(b);
-            i += 3;
-            continue;
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    prp_vocabulary::uri::percent_decode(s).unwrap_or_else(|| s.to_owned())
 }

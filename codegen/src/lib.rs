@@ -15,7 +15,8 @@
 //! narrowing `allOf`), compiling through `program` the checker of every subschema no typed shape
 //! says exactly; `plan` makes whole-model decisions; `emit` writes the items with `quote`, and
 //! `print` lays them out (prettyplease, and one entry per line in the runtime's member tables).
-//! `names`, `uri` and `error` serve every stage.
+//! `names` and `error` serve every stage; what JSON Schema's keywords, pointers and URIs mean is
+//! the `prp-vocabulary` crate's.
 //!
 //! Loud or right: a subschema no typed shape says exactly becomes a checked type, its JSON checked
 //! by the program the generator compiles (run by the runtime's `eval`); a schema the generator
@@ -48,7 +49,6 @@ mod normalize;
 mod plan;
 mod print;
 mod program;
-mod uri;
 
 pub use error::{Error, Result};
 pub use index::SchemaSet;
@@ -164,7 +164,7 @@ pub struct Output {
 /// Runs the generator over every `*.json` schema under `dir`.
 pub fn generate_dir(dir: &Path, options: &Options) -> Result<Output> {
     let base = options.base_uri.as_deref().unwrap_or("file:///");
-    if !uri::is_absolute(base) {
+    if !prp_vocabulary::uri::is_absolute(base) {
         return Err(Error::new(
             "invalid_option",
             "",
@@ -266,7 +266,10 @@ fn runtime_support(options: &Options) -> Result<proc_macro2::TokenStream> {
 /// carries, here for checking any JSON value against any schema of a set at run time.
 #[derive(Debug, Clone)]
 pub struct CheckerProgram {
-    /// The node table as the JSON text `prp_codegen_runtime::eval::Program::parse` reads.
+    /// The program as the runtime's evaluator takes it.
+    pub program: prp_codegen_runtime::eval::Program,
+    /// The program as the text generated code carries, which
+    /// `prp_codegen_runtime::eval::Program::parse` reads back.
     pub text: String,
     /// The node that checks the schema itself: the first argument of the runtime's
     /// `Program::check`.
@@ -303,8 +306,10 @@ pub fn compile_checker(set: &SchemaSet, uri: &str, options: &Options) -> Result<
         })?;
     let mut program = program::Program::new(options.formats.clone());
     let (entry, _) = program.entry(set, &loc)?;
+    let program = program.program();
     Ok(CheckerProgram {
-        text: program.text(),
+        text: program.encode(),
+        program,
         entry,
     })
 }

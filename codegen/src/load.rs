@@ -139,7 +139,7 @@ pub fn parse(path: String, raw: &str, base: &str) -> Result<SchemaFile> {
     }
     // Without `$id`, a file is known by a URI made from its path; an `$id` is any absolute
     // URI (`https://…`, `urn:…`), an empty trailing fragment allowed.
-    let location = crate::uri::resolve(base, &path);
+    let location = prp_vocabulary::uri::resolve(base, &path);
     let id = match obj.get("$id") {
         None => location.clone(),
         Some(Value::String(id)) if is_absolute_uri(id.strip_suffix('#').unwrap_or(id)) => {
@@ -192,5 +192,5 @@ pub fn hex(bytes: &[u8]) -> String {
 
 /// Whether `s` is an absolute URI without a fragment: a scheme (`[A-Za-z][A-Za-z0-9+.-]*:`) and more.
 fn is_absolute_uri(s: &str) -> bool {
-    crate::uri::is_absolute(s) && !s.contains('#')
+    prp_vocabulary::uri::is_absolute(s) && !s.contains('#')
 }

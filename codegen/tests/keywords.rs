@@ -497,3 +497,55 @@ fn malformed_schemas_are_located_errors() {
         );
     }
 }
+
+/// The text a program is written into generated code as reads back as the same program, for
+/// every schema and definition of PRP's directory and of the official suite's groups that
+/// compile: what generated code carries always parses.
+#[test]
+fn every_compiled_program_reads_back_from_its_text() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut sets = vec![(
+        SchemaSet::load(&root.join("schemas")).unwrap(),
+        Options::new().format("date-time", Format::DateTime),
+    )];
+    let suite = root.join("../shared/json-schema-test-suite/tests/draft2020-12");
+    if let Ok(dir) = std::fs::read_dir(&suite) {
+        for path in dir.map(|e| e.unwrap().path()) {
+            let groups: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+            for g in groups.as_array().unwrap() {
+                if let Ok(set) = try_set_of(&[("root.json", g["schema"].clone())]) {
+                    sets.push((set, Options::new()));
+                }
+            }
+        }
+    } else {
+        let in_ci = std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true"));
+        assert!(
+            !in_ci,
+            "the JSON-Schema-Test-Suite is not at {} (required when CI=true)",
+            suite.display()
+        );
+        eprintln!("skipped: the suite's groups (not at {})", suite.display());
+    }
+    let mut checked = 0;
+    for (set, options) in &sets {
+        for f in &set.files {
+            let defs = f.root.get("$defs").and_then(Value::as_object);
+            let names = defs
+                .into_iter()
+                .flatten()
+                .map(|(k, _)| format!("{}#/$defs/{k}", f.id));
+            for uri in std::iter::once(f.id.clone()).chain(names) {
+                let Ok(c) = prp_codegen::compile_checker(set, &uri, options) else {
+                    continue;
+                };
+                let read =
+                    rt::eval::Program::parse(&c.text).unwrap_or_else(|e| panic!("{uri}: {e}"));
+                assert_eq!(read, c.program, "{uri}");
+                assert_eq!(read.encode(), c.text, "{uri}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 400, "{checked} programs");
+}

@@ -23,6 +23,7 @@ use crate::index::SchemaSet;
 use crate::load::Loc;
 use crate::model::*;
 use crate::names::pascal;
+use prp_vocabulary::Keyword;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -36,53 +37,55 @@ mod refs;
 mod scalars;
 mod unions;
 
-/// The keywords the typed path reads; any other sends a node to the checked path.
-const KNOWN: &[&str] = &[
-    "$schema",
-    "$id",
-    "$anchor",
-    "$defs",
-    "$comment",
-    "$ref",
-    "title",
-    "description",
-    "default",
-    "type",
-    "properties",
-    "required",
-    "additionalProperties",
-    "propertyNames",
-    "items",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-    "enum",
-    "const",
-    "oneOf",
-    "anyOf",
-    "allOf",
-    "if",
-    "then",
-    "not",
-    "pattern",
-    "format",
-    "minLength",
-    "maxLength",
-    "minimum",
-    "maximum",
+/// The keywords the typed path reads besides those that assert nothing; any other sends a node
+/// to the checked path.
+const KNOWN: &[Keyword] = &[
+    Keyword::Ref,
+    Keyword::Type,
+    Keyword::Properties,
+    Keyword::Required,
+    Keyword::AdditionalProperties,
+    Keyword::PropertyNames,
+    Keyword::Items,
+    Keyword::MinItems,
+    Keyword::MaxItems,
+    Keyword::UniqueItems,
+    Keyword::Enum,
+    Keyword::Const,
+    Keyword::OneOf,
+    Keyword::AnyOf,
+    Keyword::AllOf,
+    Keyword::If,
+    Keyword::Then,
+    Keyword::Not,
+    Keyword::Pattern,
+    Keyword::Format,
+    Keyword::MinLength,
+    Keyword::MaxLength,
+    Keyword::Minimum,
+    Keyword::Maximum,
 ];
 
-/// Keywords that assert nothing: a node made only of these accepts any value.
-const ANNOTATIONS: &[&str] = &[
-    "$schema",
-    "$id",
-    "$anchor",
-    "$defs",
-    "$comment",
-    "title",
-    "description",
-    "default",
-];
+/// Whether the keyword `name` asserts nothing: the vocabulary's identifiers and annotations, but
+/// for `format` (which a caller may assert) and the dynamic anchors and vocabularies (which
+/// change how other schemas resolve, and so keep a node on the checked path).
+fn annotation(name: &str) -> bool {
+    Keyword::from_name(name).is_some_and(|k| {
+        k.asserts_nothing()
+            && !matches!(
+                k,
+                Keyword::Format
+                    | Keyword::DynamicAnchor
+                    | Keyword::RecursiveAnchor
+                    | Keyword::Vocabulary
+            )
+    })
+}
+
+/// Whether the typed path reads the keyword `name`.
+fn known(name: &str) -> bool {
+    annotation(name) || Keyword::from_name(name).is_some_and(|k| KNOWN.contains(&k))
+}
 
 /// Builds the [`Model`] of a schema set, one named item per schema node that needs a name.
 pub struct Normalizer<'a> {
@@ -209,7 +212,7 @@ impl<'a> Normalizer<'a> {
     /// checked type) and a `format` that is not a string.
     fn check_keywords(&self, loc: &Loc, obj: &Map<String, Value>) -> Result<()> {
         for k in obj.keys() {
-            if !KNOWN.contains(&k.as_str()) {
+            if !known(k) {
                 return Err(self.err(
                     loc,
                     "unsupported_keyword",

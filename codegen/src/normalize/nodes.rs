@@ -2,33 +2,36 @@
 //! by keyword and `type`, and the fallback to a checked type when no typed shape says the node
 //! exactly.
 
-use super::{ANNOTATIONS, Normalizer, newest_item};
+use super::{Normalizer, annotation, newest_item};
 use crate::error::Result;
 use crate::load::Loc;
 use crate::model::*;
 use crate::names::singular;
+use prp_vocabulary::{InstanceType, Keyword};
 use serde_json::{Map, Value};
 
-/// The keywords the typed reading of a scalar reads, and those of other types, vacuous on one.
-pub(super) const SCALAR_READ: &[&str] = &[
-    "type",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "format",
-    "minimum",
-    "maximum",
-    "properties",
-    "required",
-    "additionalProperties",
-    "propertyNames",
-    "items",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-    "then",
-    "else",
-];
+/// Whether a scalar of JSON type `t` (`string`, `integer`, `number`, `boolean`, `null`) has
+/// nothing more to say about the keyword `name` than its typed reading says: `type`, the
+/// keywords that reading reads (lengths, `pattern` and `format` of a string, bounds of a
+/// number), those of other JSON types (vacuous on it), and `then`/`else` (read with `if`).
+pub(super) fn scalar_reads(name: &str, t: &str) -> bool {
+    use Keyword::*;
+    let Some(k) = Keyword::from_name(name) else {
+        return false;
+    };
+    let own = match t {
+        "string" => Some(InstanceType::String),
+        "integer" | "number" => Some(InstanceType::Number),
+        _ => None,
+    };
+    let read = match own {
+        Some(InstanceType::String) => matches!(k, MinLength | MaxLength | Pattern | Format),
+        Some(InstanceType::Number) => matches!(k, Minimum | Maximum),
+        _ => false,
+    };
+    let vacuous = k.instance_type().is_some_and(|it| Some(it) != own);
+    matches!(k, Type | Then | Else) || read || vacuous
+}
 
 impl Normalizer<'_> {
     /// The type of the schema node at `loc`; `hint` names any item it needs. A node the typed
@@ -176,7 +179,16 @@ impl Normalizer<'_> {
     /// schema is not of that form, for the other readers.
     fn ruled(&mut self, loc: &Loc, obj: &Map<String, Value>, hint: &str) -> Result<Option<Ty>> {
         // Keywords that apply to `null` as to any value; the others are vacuous on it.
-        const APPLICATORS: &[&str] = &["allOf", "anyOf", "oneOf", "not", "if", "$ref"];
+        const APPLICATORS: &[Keyword] = &[
+            Keyword::AllOf,
+            Keyword::AnyOf,
+            Keyword::OneOf,
+            Keyword::Not,
+            Keyword::If,
+            Keyword::Ref,
+        ];
+        let applies_to_null =
+            |k: &str| Keyword::from_name(k).is_some_and(|k| APPLICATORS.contains(&k));
         let names: Vec<&str> = match obj.get("type") {
             Some(Value::String(t)) => vec![t.as_str()],
             Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
@@ -195,9 +207,9 @@ impl Normalizer<'_> {
             .keys()
             .filter(|k| {
                 if scalar {
-                    !(ANNOTATIONS.contains(&k.as_str()) || SCALAR_READ.contains(&k.as_str()))
+                    !(annotation(k) || scalar_reads(k, t))
                 } else {
-                    nullable && APPLICATORS.contains(&k.as_str())
+                    nullable && applies_to_null(k)
                 }
             })
             .cloned()
@@ -221,7 +233,7 @@ impl Normalizer<'_> {
                 "a rule whose `$dynamicRef` resolves through the dynamic scope is checked from the root",
             ));
         }
-        let applies_to_null = rest.iter().any(|k| APPLICATORS.contains(&k.as_str()));
+        let applies_to_null = rest.iter().any(|k| applies_to_null(k));
         Ok(Some(match (nullable, applies_to_null) {
             (false, _) => Ty::Ruled(Box::new(inner), vec![n]),
             (true, false) => Ty::Nullable(Box::new(Ty::Ruled(Box::new(inner), vec![n]))),
@@ -240,7 +252,7 @@ impl Normalizer<'_> {
                 && obj["format"]
                     .as_str()
                     .is_some_and(|f| !self.formats.contains_key(f));
-            !(ANNOTATIONS.contains(&k.as_str()) || unasserted_format)
+            !(annotation(k) || unasserted_format)
         });
         match asserting {
             None => Ok(Ty::Any),
@@ -333,27 +345,14 @@ impl Normalizer<'_> {
     /// ...), as one rule of the schema program. `prefixItems` and `unevaluatedItems` change
     /// what the items are and keep the array a checked type.
     fn array_rules(&mut self, loc: &Loc, obj: &Map<String, Value>) -> Result<Vec<usize>> {
-        const TYPED: &[&str] = &["type", "items", "minItems", "maxItems", "uniqueItems"];
-        // Keywords of other types say nothing of an array.
-        const OTHER: &[&str] = &[
-            "properties",
-            "required",
-            "additionalProperties",
-            "propertyNames",
-            "pattern",
-            "format",
-            "minLength",
-            "maxLength",
-            "minimum",
-            "maximum",
-            "then",
-            "else",
-        ];
+        use Keyword::*;
+        const TYPED: &[Keyword] = &[Type, Items, MinItems, MaxItems, UniqueItems];
         let mut rest = Vec::new();
         for k in obj.keys().map(String::as_str) {
+            let kw = Keyword::from_name(k);
             if matches!(
-                k,
-                "prefixItems" | "unevaluatedItems" | "$dynamicRef" | "$dynamicAnchor"
+                kw,
+                Some(PrefixItems | UnevaluatedItems | DynamicRef | DynamicAnchor)
             ) {
                 return Err(self.err(
                     loc,
@@ -361,8 +360,13 @@ impl Normalizer<'_> {
                     format!("unsupported keyword `{k}`"),
                 ));
             }
-            if !(TYPED.contains(&k) || OTHER.contains(&k) || ANNOTATIONS.contains(&k)) {
-                rest.push(if k == "if" { "if" } else { k });
+            // Keywords of other types say nothing of an array; `then` and `else` come with `if`.
+            let other_type = kw
+                .and_then(Keyword::instance_type)
+                .is_some_and(|t| t != InstanceType::Array);
+            let read = kw.is_some_and(|kw| TYPED.contains(&kw) || matches!(kw, Then | Else));
+            if !(read || other_type || annotation(k)) {
+                rest.push(k);
             }
         }
         if rest.contains(&"if") {

@@ -3,8 +3,8 @@
 //! that narrow it.
 
 use super::conditionals::Selects;
-use super::nodes::SCALAR_READ;
-use super::{ANNOTATIONS, Normalizer, strings};
+use super::nodes::scalar_reads;
+use super::{Normalizer, annotation, strings};
 use crate::error::Result;
 use crate::load::Loc;
 use crate::model::*;
@@ -59,7 +59,7 @@ impl Normalizer<'_> {
             "additionalProperties" => v == &Value::Bool(true),
             "type" | "items" | "minItems" | "maxItems" | "uniqueItems" | "pattern" | "format"
             | "minLength" | "maxLength" | "minimum" | "maximum" => true,
-            k => super::ANNOTATIONS.contains(&k),
+            k => super::annotation(k),
         });
         if open_only {
             Ok(Ty::Object)
@@ -250,7 +250,7 @@ impl Normalizer<'_> {
                 "type" if !admits_object(&obj[k]) => rest.push(k.clone()),
                 // Read with `if`.
                 "else" => {}
-                k if !super::KNOWN.contains(&k) => rest.push(k.to_owned()),
+                k if !super::known(k) => rest.push(k.to_owned()),
                 _ => {}
             }
         }
@@ -477,8 +477,7 @@ impl Normalizer<'_> {
             let why = "a `propertyNames` that refuses every string is more than a string rule says";
             return Err(self.err(nl, "unsupported_keyword", why));
         }
-        let read =
-            |k: &String| ANNOTATIONS.contains(&k.as_str()) || SCALAR_READ.contains(&k.as_str());
+        let read = |k: &String| annotation(k) || scalar_reads(k, "string");
         if let Some(k) = node.as_object().and_then(|o| o.keys().find(|k| !read(k))) {
             let why = format!("`{k}` in `propertyNames` is more than a string rule says");
             return Err(self.err(nl, "unsupported_keyword", why));

@@ -1,7 +1,7 @@
 //! `oneOf` and `anyOf`: `X or null` is a nullable; otherwise a `oneOf` becomes an enum tagged by a
 //! constant member, an enum by JSON type, or an enum whose variants are tried in turn.
 
-use super::{ANNOTATIONS, Normalizer};
+use super::{Normalizer, annotation};
 use crate::error::Result;
 use crate::load::Loc;
 use crate::model::*;
@@ -56,10 +56,11 @@ impl Normalizer<'_> {
     /// Refuses what a union type cannot say: keywords beside `key` that assert something (the
     /// alternatives must be all there is to the node), and boolean alternatives.
     fn check_union_node(&self, loc: &Loc, key: &str, alts: &[Value], locs: &[Loc]) -> Result<()> {
-        if let Some(k) = self.node(loc).as_object().and_then(|o| {
-            o.keys()
-                .find(|k| !ANNOTATIONS.contains(&k.as_str()) && k.as_str() != key)
-        }) {
+        if let Some(k) = self
+            .node(loc)
+            .as_object()
+            .and_then(|o| o.keys().find(|k| !annotation(k) && k.as_str() != key))
+        {
             return Err(self.err(
                 loc,
                 "unsupported_keyword",

@@ -9,20 +9,19 @@ use crate::Format;
 use crate::error::Result;
 use crate::index::SchemaSet;
 use crate::load::{DIALECT, Loc};
-use serde_json::{Value, json};
+use prp_codegen_runtime::eval::{self, Node};
+use prp_vocabulary::Keyword;
+use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 mod keywords;
 
-use keywords::Keyword;
-
-/// Keywords evaluated after every other one of their schema object (they read its annotations).
-const LAST: &[&str] = &["unevaluatedItems", "unevaluatedProperties"];
+use keywords::Site;
 
 /// The node table of one generated output, shared by all its checked types.
 #[derive(Debug, Default)]
 pub struct Program {
-    nodes: Vec<Value>,
+    nodes: Vec<Node>,
     at: HashMap<Loc, usize>,
     /// Per node: the nodes it refers to, and whether it holds a dynamic `$dynamicRef`.
     edges: Vec<(Vec<usize>, bool)>,
@@ -92,21 +91,17 @@ impl Program {
         Ok((n, dynamic))
     }
 
-    /// The program as the JSON text the runtime reads.
+    /// The program as the runtime's evaluator takes it.
+    pub fn program(&self) -> eval::Program {
+        eval::Program {
+            nodes: self.nodes.clone(),
+            dynamic: self.resources.iter().map(|r| self.dynamic_of(r)).collect(),
+        }
+    }
+
+    /// The program as the text generated code carries.
     pub fn text(&self) -> String {
-        let dynamic: Vec<Value> = self
-            .resources
-            .iter()
-            .map(|r| {
-                Value::Array(
-                    self.dynamic_of(r)
-                        .iter()
-                        .map(|(name, n)| json!([name, n]))
-                        .collect(),
-                )
-            })
-            .collect();
-        json!({"nodes": self.nodes, "dynamic": dynamic}).to_string()
+        self.program().encode()
     }
 
     /// The compiled `$dynamicAnchor`s of `resource`, by name.
@@ -132,7 +127,8 @@ impl Program {
     /// A new node for the schema at `loc`, queued for compiling.
     fn new_node(&mut self, loc: &Loc) -> usize {
         let n = self.nodes.len();
-        self.nodes.push(Value::Null);
+        // A placeholder until the queue compiles it.
+        self.nodes.push(Node::Bool(false));
         self.edges.push((Vec::new(), false));
         self.queue.push_back((n, loc.clone()));
         n
@@ -161,10 +157,10 @@ impl Program {
 
     /// The node of the schema at `loc`: its resource and its keywords' entries, the keywords that
     /// read annotations last.
-    fn compile(&mut self, set: &SchemaSet, n: usize, loc: &Loc) -> Result<Value> {
+    fn compile(&mut self, set: &SchemaSet, n: usize, loc: &Loc) -> Result<Node> {
         let node = set.node(loc).cloned().unwrap_or(Value::Null);
         let obj = match node {
-            Value::Bool(b) => return Ok(Value::Bool(b)),
+            Value::Bool(b) => return Ok(Node::Bool(b)),
             Value::Object(o) => o,
             _ => {
                 return Err(set.error(
@@ -185,15 +181,19 @@ impl Program {
                 format!("an embedded resource declares {d}; only {DIALECT} is generated"),
             ));
         }
-        let mut keywords = Vec::new();
+        let mut rules = Vec::new();
         let mut last = Vec::new();
         let only = self.only.get(&n).cloned();
-        for (k, v) in &obj {
-            if only.as_ref().is_some_and(|o| !o.contains(k)) {
+        for (name, v) in &obj {
+            if only.as_ref().is_some_and(|o| !o.contains(name)) {
                 continue;
             }
-            let at = loc.child(k);
-            let kw = self.keyword(&Keyword {
+            // A name the vocabulary does not have is an unknown keyword: it asserts nothing.
+            let Some(k) = Keyword::from_name(name) else {
+                continue;
+            };
+            let at = loc.child(name);
+            let site = Site {
                 set,
                 loc,
                 obj: &obj,
@@ -201,17 +201,24 @@ impl Program {
                 v,
                 at: &at,
                 n,
-            })?;
-            if let Some(kw) = kw {
-                if LAST.contains(&k.as_str()) {
-                    last.push(kw);
-                } else {
-                    keywords.push(kw);
+            };
+            // `unevaluated*` run after the other rules of their node: they read what those
+            // evaluated.
+            match self.keyword(&site)? {
+                Some(rule)
+                    if matches!(
+                        k,
+                        Keyword::UnevaluatedItems | Keyword::UnevaluatedProperties
+                    ) =>
+                {
+                    last.push(rule)
                 }
+                Some(rule) => rules.push(rule),
+                None => {}
             }
         }
-        keywords.extend(last);
-        Ok(json!([resource, keywords]))
+        rules.extend(last);
+        Ok(Node::Schema { resource, rules })
     }
 
     /// The node of the subschema `v` at `at`, recorded as an edge of node `from`.

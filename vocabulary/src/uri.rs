@@ -142,9 +142,28 @@ pub fn is_absolute(s: &str) -> bool {
     p.scheme.is_some() && (p.authority.is_some() || !p.path.is_empty())
 }
 
+/// `s` with its `%XX` escapes decoded, as a `$ref`'s fragment (a JSON pointer) may be written;
+/// `None` when an escape is malformed or the bytes are not UTF-8.
+pub fn percent_decode(s: &str) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = s.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::resolve;
+    use super::{percent_decode, resolve};
 
     #[test]
     fn rfc_3986_examples() {
@@ -174,5 +193,16 @@ mod tests {
         let base = "urn:uuid:deadbeef-1234-0000-0000-4321feebdaed";
         assert_eq!(resolve(base, "#/$defs/bar"), format!("{base}#/$defs/bar"));
         assert_eq!(resolve(base, "urn:example:x"), "urn:example:x");
+    }
+
+    #[test]
+    fn fragments_decode_strictly() {
+        assert_eq!(
+            percent_decode("/$defs/a%25b%7E").as_deref(),
+            Some("/$defs/a%b~")
+        );
+        assert_eq!(percent_decode("/a%2"), None);
+        assert_eq!(percent_decode("/a%zz"), None);
+        assert_eq!(percent_decode("%FF"), None);
     }
 }

@@ -7,279 +7,15 @@
 //! (members and items evaluated) flow up from the subschemas that pass, for `unevaluated*`; the
 //! dynamic scope is the stack of schema resources entered, for `$dynamicRef`.
 
+mod program;
+
+pub use program::{FormatTest, JsonType, Node, Program, Regex, Rule};
+
 use super::{Failure, Keyword, escape_token, is_rfc3339_date_time, json_eq};
 use serde_json::{Number, Value};
 use std::cmp::Ordering;
 
-/// A compiled schema: the nodes, and per schema resource its `$dynamicAnchor`s.
-pub struct Program {
-    nodes: Vec<Node>,
-    dynamic: Vec<Vec<(String, usize)>>,
-}
-
-enum Node {
-    Bool(bool),
-    Schema { resource: usize, keywords: Vec<Kw> },
-}
-
-#[derive(Clone, Copy, PartialEq)]
-enum Kind {
-    Null,
-    Boolean,
-    Integer,
-    Number,
-    String,
-    Array,
-    Object,
-}
-
-enum FormatTest {
-    DateTime,
-    Pattern(regress::Regex),
-}
-
-struct Regex {
-    source: String,
-    regex: regress::Regex,
-}
-
-enum Kw {
-    Type(Vec<Kind>),
-    Const(Value),
-    Enum(Vec<Value>),
-    MultipleOf(Number),
-    Maximum(Number),
-    ExclusiveMaximum(Number),
-    Minimum(Number),
-    ExclusiveMinimum(Number),
-    MaxLength(u64),
-    MinLength(u64),
-    Pattern(Regex),
-    Format(String, FormatTest),
-    MaxItems(u64),
-    MinItems(u64),
-    UniqueItems,
-    Contains(usize, u64, Option<u64>),
-    MaxProperties(u64),
-    MinProperties(u64),
-    Required(Vec<String>),
-    DependentRequired(Vec<(String, Vec<String>)>),
-    AllOf(Vec<usize>),
-    AnyOf(Vec<usize>),
-    OneOf(Vec<usize>),
-    Not(usize),
-    If(usize, Option<usize>, Option<usize>),
-    DependentSchemas(Vec<(String, usize)>),
-    Ref(usize),
-    DynamicRef(usize, String),
-    PrefixItems(Vec<usize>),
-    Items(usize, usize),
-    Properties(Vec<(String, usize)>),
-    PatternProperties(Vec<(Regex, usize)>),
-    AdditionalProperties(usize, Vec<String>, Vec<Regex>),
-    PropertyNames(usize),
-    UnevaluatedItems(usize),
-    UnevaluatedProperties(usize),
-}
-
-/// How deep schemas may nest while checking one value: a schema that refers to itself without
-/// reaching a smaller value fails here instead of exhausting the stack.
-const MAX_DEPTH: usize = 512;
-
-fn bad(what: &str) -> String {
-    format!("the generated schema program is malformed ({what}); regenerate the code")
-}
-
-fn node_index(v: &Value) -> Result<usize, String> {
-    v.as_u64()
-        .map(|n| n as usize)
-        .ok_or_else(|| bad("node index"))
-}
-
-fn nodes(v: &Value) -> Result<Vec<usize>, String> {
-    v.as_array()
-        .ok_or_else(|| bad("node list"))?
-        .iter()
-        .map(node_index)
-        .collect()
-}
-
-fn strings(v: &Value) -> Result<Vec<String>, String> {
-    v.as_array()
-        .ok_or_else(|| bad("name list"))?
-        .iter()
-        .map(|s| s.as_str().map(str::to_owned).ok_or_else(|| bad("name")))
-        .collect()
-}
-
-fn named_nodes(v: &Value) -> Result<Vec<(String, usize)>, String> {
-    v.as_array()
-        .ok_or_else(|| bad("named nodes"))?
-        .iter()
-        .map(|pair| match pair.as_array().map(Vec::as_slice) {
-            Some([Value::String(k), n]) => Ok((k.clone(), node_index(n)?)),
-            _ => Err(bad("named node")),
-        })
-        .collect()
-}
-
-fn regex(v: &Value) -> Result<Regex, String> {
-    let source = v.as_str().ok_or_else(|| bad("pattern"))?;
-    let regex = regress::Regex::with_flags(source, "u")
-        .map_err(|e| format!("pattern {source} does not compile: {e}"))?;
-    Ok(Regex {
-        source: source.to_owned(),
-        regex,
-    })
-}
-
-fn count(v: &Value) -> Result<u64, String> {
-    v.as_u64().ok_or_else(|| bad("count"))
-}
-
-fn number(v: &Value) -> Result<Number, String> {
-    match v {
-        Value::Number(n) => Ok(n.clone()),
-        _ => Err(bad("number")),
-    }
-}
-
-fn keyword(kw: &[Value]) -> Result<Kw, String> {
-    let arg = |i: usize| kw.get(i).ok_or_else(|| bad("missing argument"));
-    let name = kw
-        .first()
-        .and_then(Value::as_str)
-        .ok_or_else(|| bad("keyword"))?;
-    Ok(match name {
-        "type" => Kw::Type(
-            strings(arg(1)?)?
-                .iter()
-                .map(|k| {
-                    Ok(match k.as_str() {
-                        "null" => Kind::Null,
-                        "boolean" => Kind::Boolean,
-                        "integer" => Kind::Integer,
-                        "number" => Kind::Number,
-                        "string" => Kind::String,
-                        "array" => Kind::Array,
-                        "object" => Kind::Object,
-                        _ => return Err(bad("type name")),
-                    })
-                })
-                .collect::<Result<_, String>>()?,
-        ),
-        "const" => Kw::Const(arg(1)?.clone()),
-        "enum" => Kw::Enum(arg(1)?.as_array().ok_or_else(|| bad("enum"))?.clone()),
-        "multipleOf" => Kw::MultipleOf(number(arg(1)?)?),
-        "maximum" => Kw::Maximum(number(arg(1)?)?),
-        "exclusiveMaximum" => Kw::ExclusiveMaximum(number(arg(1)?)?),
-        "minimum" => Kw::Minimum(number(arg(1)?)?),
-        "exclusiveMinimum" => Kw::ExclusiveMinimum(number(arg(1)?)?),
-        "maxLength" => Kw::MaxLength(count(arg(1)?)?),
-        "minLength" => Kw::MinLength(count(arg(1)?)?),
-        "pattern" => Kw::Pattern(regex(arg(1)?)?),
-        "format" => {
-            let name = arg(1)?.as_str().ok_or_else(|| bad("format"))?.to_owned();
-            let test = match arg(2)? {
-                Value::Null => FormatTest::DateTime,
-                p => FormatTest::Pattern(regex(p)?.regex),
-            };
-            Kw::Format(name, test)
-        }
-        "maxItems" => Kw::MaxItems(count(arg(1)?)?),
-        "minItems" => Kw::MinItems(count(arg(1)?)?),
-        "uniqueItems" => Kw::UniqueItems,
-        "contains" => Kw::Contains(node_index(arg(1)?)?, count(arg(2)?)?, arg(3)?.as_u64()),
-        "maxProperties" => Kw::MaxProperties(count(arg(1)?)?),
-        "minProperties" => Kw::MinProperties(count(arg(1)?)?),
-        "required" => Kw::Required(strings(arg(1)?)?),
-        "dependentRequired" => Kw::DependentRequired(
-            arg(1)?
-                .as_array()
-                .ok_or_else(|| bad("dependentRequired"))?
-                .iter()
-                .map(|pair| match pair.as_array().map(Vec::as_slice) {
-                    Some([Value::String(k), names]) => Ok((k.clone(), strings(names)?)),
-                    _ => Err(bad("dependentRequired")),
-                })
-                .collect::<Result<_, String>>()?,
-        ),
-        "allOf" => Kw::AllOf(nodes(arg(1)?)?),
-        "anyOf" => Kw::AnyOf(nodes(arg(1)?)?),
-        "oneOf" => Kw::OneOf(nodes(arg(1)?)?),
-        "not" => Kw::Not(node_index(arg(1)?)?),
-        "if" => Kw::If(
-            node_index(arg(1)?)?,
-            arg(2)?.as_u64().map(|n| n as usize),
-            arg(3)?.as_u64().map(|n| n as usize),
-        ),
-        "dependentSchemas" => Kw::DependentSchemas(named_nodes(arg(1)?)?),
-        "$ref" => Kw::Ref(node_index(arg(1)?)?),
-        "$dynamicRef" => Kw::DynamicRef(
-            node_index(arg(1)?)?,
-            arg(2)?.as_str().ok_or_else(|| bad("anchor"))?.to_owned(),
-        ),
-        "prefixItems" => Kw::PrefixItems(nodes(arg(1)?)?),
-        "items" => Kw::Items(node_index(arg(1)?)?, count(arg(2)?)? as usize),
-        "properties" => Kw::Properties(named_nodes(arg(1)?)?),
-        "patternProperties" => Kw::PatternProperties(
-            arg(1)?
-                .as_array()
-                .ok_or_else(|| bad("patternProperties"))?
-                .iter()
-                .map(|pair| match pair.as_array().map(Vec::as_slice) {
-                    Some([p, n]) => Ok((regex(p)?, node_index(n)?)),
-                    _ => Err(bad("patternProperties")),
-                })
-                .collect::<Result<_, String>>()?,
-        ),
-        "additionalProperties" => Kw::AdditionalProperties(
-            node_index(arg(1)?)?,
-            strings(arg(2)?)?,
-            arg(3)?
-                .as_array()
-                .ok_or_else(|| bad("patterns"))?
-                .iter()
-                .map(regex)
-                .collect::<Result<_, String>>()?,
-        ),
-        "propertyNames" => Kw::PropertyNames(node_index(arg(1)?)?),
-        "unevaluatedItems" => Kw::UnevaluatedItems(node_index(arg(1)?)?),
-        "unevaluatedProperties" => Kw::UnevaluatedProperties(node_index(arg(1)?)?),
-        _ => return Err(bad("unknown keyword")),
-    })
-}
-
 impl Program {
-    /// Reads a program the generator wrote (`{"nodes": [...], "dynamic": [...]}`).
-    pub fn parse(text: &str) -> Result<Program, String> {
-        let doc: Value = serde_json::from_str(text).map_err(|e| bad(&e.to_string()))?;
-        let mut nodes = Vec::new();
-        for n in doc["nodes"].as_array().ok_or_else(|| bad("nodes"))? {
-            nodes.push(match n {
-                Value::Bool(b) => Node::Bool(*b),
-                Value::Array(parts) => match parts.as_slice() {
-                    [r, Value::Array(kws)] => Node::Schema {
-                        resource: node_index(r)?,
-                        keywords: kws
-                            .iter()
-                            .map(|k| keyword(k.as_array().ok_or_else(|| bad("keyword"))?))
-                            .collect::<Result<_, String>>()?,
-                    },
-                    _ => return Err(bad("node")),
-                },
-                _ => return Err(bad("node")),
-            });
-        }
-        let dynamic = doc["dynamic"]
-            .as_array()
-            .ok_or_else(|| bad("dynamic"))?
-            .iter()
-            .map(named_nodes)
-            .collect::<Result<_, String>>()?;
-        Ok(Program { nodes, dynamic })
-    }
-
     /// Checks `value` against node `entry`: the first failure, located relative to `value`.
     pub fn check(&self, entry: usize, value: &Value) -> Result<(), Failure> {
         let mut cx = Cx {
@@ -290,6 +26,10 @@ impl Program {
         cx.eval(entry, value).map(|_| ())
     }
 }
+
+/// How deep schemas may nest while checking one value: a schema that refers to itself without
+/// reaching a smaller value fails here instead of exhausting the stack.
+const MAX_DEPTH: usize = 512;
 
 /// What the passing subschemas evaluated: member positions and item indexes (empty: none).
 #[derive(Default)]
@@ -354,28 +94,17 @@ fn is_integer(n: &Number) -> bool {
             .is_some_and(|f| f.is_finite() && f.fract() == 0.0)
 }
 
-impl Kind {
+impl JsonType {
     fn accepts(self, v: &Value) -> bool {
         match (self, v) {
-            (Kind::Null, Value::Null) => true,
-            (Kind::Boolean, Value::Bool(_)) => true,
-            (Kind::Integer, Value::Number(n)) => is_integer(n),
-            (Kind::Number, Value::Number(_)) => true,
-            (Kind::String, Value::String(_)) => true,
-            (Kind::Array, Value::Array(_)) => true,
-            (Kind::Object, Value::Object(_)) => true,
+            (JsonType::Null, Value::Null) => true,
+            (JsonType::Boolean, Value::Bool(_)) => true,
+            (JsonType::Integer, Value::Number(n)) => is_integer(n),
+            (JsonType::Number, Value::Number(_)) => true,
+            (JsonType::String, Value::String(_)) => true,
+            (JsonType::Array, Value::Array(_)) => true,
+            (JsonType::Object, Value::Object(_)) => true,
             _ => false,
-        }
-    }
-    fn name(self) -> &'static str {
-        match self {
-            Kind::Null => "null",
-            Kind::Boolean => "boolean",
-            Kind::Integer => "integer",
-            Kind::Number => "number",
-            Kind::String => "string",
-            Kind::Array => "array",
-            Kind::Object => "object",
         }
     }
 }
@@ -471,12 +200,6 @@ fn pow10_mod(mut k: u64, m: u128) -> u128 {
     acc
 }
 
-impl Regex {
-    fn matches(&self, s: &str) -> bool {
-        self.regex.find(s).is_some()
-    }
-}
-
 /// A `false` schema's failure, said as the keyword that applied it (`additionalProperties: false`).
 fn closed(e: Failure, code: Keyword, message: &str) -> Failure {
     if e.code == Keyword::FalseSchema && e.rel.is_empty() {
@@ -500,7 +223,7 @@ impl Cx<'_> {
                     "no value is allowed here (the schema is `false`)".into(),
                 ));
             }
-            Node::Schema { resource, keywords } => (*resource, keywords),
+            Node::Schema { resource, rules } => (*resource, rules),
         };
         let here = v as *const Value;
         let looping = self
@@ -528,7 +251,7 @@ impl Cx<'_> {
         result
     }
 
-    fn keywords(&mut self, keywords: &[Kw], v: &Value) -> Result<Seen, Failure> {
+    fn keywords(&mut self, keywords: &[Rule], v: &Value) -> Result<Seen, Failure> {
         let mut seen = Seen::default();
         for kw in keywords {
             self.keyword(kw, v, &mut seen)?;
@@ -537,74 +260,74 @@ impl Cx<'_> {
     }
 
     /// One keyword of a node against `v`, by the family it belongs to.
-    fn keyword(&mut self, kw: &Kw, v: &Value, seen: &mut Seen) -> Result<(), Failure> {
+    fn keyword(&mut self, kw: &Rule, v: &Value, seen: &mut Seen) -> Result<(), Failure> {
         match kw {
-            Kw::Type(..)
-            | Kw::Const(..)
-            | Kw::Enum(..)
-            | Kw::MultipleOf(..)
-            | Kw::Maximum(..)
-            | Kw::ExclusiveMaximum(..)
-            | Kw::Minimum(..)
-            | Kw::ExclusiveMinimum(..)
-            | Kw::MaxLength(..)
-            | Kw::MinLength(..)
-            | Kw::Pattern(..)
-            | Kw::Format(..) => Self::assertion(kw, v),
-            Kw::MaxItems(..)
-            | Kw::MinItems(..)
-            | Kw::UniqueItems
-            | Kw::Contains(..)
-            | Kw::PrefixItems(..)
-            | Kw::Items(..)
-            | Kw::UnevaluatedItems(..) => self.array_keyword(kw, v, seen),
-            Kw::MaxProperties(..)
-            | Kw::MinProperties(..)
-            | Kw::Required(..)
-            | Kw::DependentRequired(..)
-            | Kw::DependentSchemas(..)
-            | Kw::Properties(..)
-            | Kw::PatternProperties(..)
-            | Kw::AdditionalProperties(..)
-            | Kw::PropertyNames(..)
-            | Kw::UnevaluatedProperties(..) => self.object_keyword(kw, v, seen),
-            Kw::AllOf(..)
-            | Kw::AnyOf(..)
-            | Kw::OneOf(..)
-            | Kw::Not(..)
-            | Kw::If(..)
-            | Kw::Ref(..)
-            | Kw::DynamicRef(..) => self.applicator(kw, v, seen),
+            Rule::Type(..)
+            | Rule::Const(..)
+            | Rule::Enum(..)
+            | Rule::MultipleOf(..)
+            | Rule::Maximum(..)
+            | Rule::ExclusiveMaximum(..)
+            | Rule::Minimum(..)
+            | Rule::ExclusiveMinimum(..)
+            | Rule::MaxLength(..)
+            | Rule::MinLength(..)
+            | Rule::Pattern(..)
+            | Rule::Format(..) => Self::assertion(kw, v),
+            Rule::MaxItems(..)
+            | Rule::MinItems(..)
+            | Rule::UniqueItems
+            | Rule::Contains(..)
+            | Rule::PrefixItems(..)
+            | Rule::Items(..)
+            | Rule::UnevaluatedItems(..) => self.array_keyword(kw, v, seen),
+            Rule::MaxProperties(..)
+            | Rule::MinProperties(..)
+            | Rule::Required(..)
+            | Rule::DependentRequired(..)
+            | Rule::DependentSchemas(..)
+            | Rule::Properties(..)
+            | Rule::PatternProperties(..)
+            | Rule::AdditionalProperties(..)
+            | Rule::PropertyNames(..)
+            | Rule::UnevaluatedProperties(..) => self.object_keyword(kw, v, seen),
+            Rule::AllOf(..)
+            | Rule::AnyOf(..)
+            | Rule::OneOf(..)
+            | Rule::Not(..)
+            | Rule::If(..)
+            | Rule::Ref(..)
+            | Rule::DynamicRef(..) => self.applicator(kw, v, seen),
         }
     }
 
     /// An assertion on the value itself (its type, a number's bounds, a string's length, pattern
     /// or format): true of any value of another JSON type.
-    fn assertion(kw: &Kw, v: &Value) -> Result<(), Failure> {
+    fn assertion(kw: &Rule, v: &Value) -> Result<(), Failure> {
         match (kw, v) {
-            (Kw::Type(kinds), _) if !kinds.iter().any(|k| k.accepts(v)) => {
+            (Rule::Type(kinds), _) if !kinds.iter().any(|k| k.accepts(v)) => {
                 let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
                 return Err(fail(
                     Keyword::Type,
                     format!("expected {}, found {}", names.join(" or "), kind_of(v)),
                 ));
             }
-            (Kw::Const(c), _) if !json_eq(c, v) => {
+            (Rule::Const(c), _) if !json_eq(c, v) => {
                 return Err(fail(Keyword::Const, format!("the value must be {c}")));
             }
-            (Kw::Enum(values), _) if !values.iter().any(|c| json_eq(c, v)) => {
+            (Rule::Enum(values), _) if !values.iter().any(|c| json_eq(c, v)) => {
                 return Err(fail(
                     Keyword::Enum,
                     format!("{v} is not one of the `enum` values"),
                 ));
             }
-            (Kw::MultipleOf(d), Value::Number(x)) if !is_multiple(x, d) => {
+            (Rule::MultipleOf(d), Value::Number(x)) if !is_multiple(x, d) => {
                 return Err(fail(
                     Keyword::MultipleOf,
                     format!("{x} is not a multiple of {d}"),
                 ));
             }
-            (Kw::Maximum(m), Value::Number(x))
+            (Rule::Maximum(m), Value::Number(x))
                 if !matches!(compare(x, m), Some(Ordering::Less | Ordering::Equal)) =>
             {
                 return Err(fail(
@@ -612,7 +335,7 @@ impl Cx<'_> {
                     format!("{x} is above the maximum {m}"),
                 ));
             }
-            (Kw::ExclusiveMaximum(m), Value::Number(x))
+            (Rule::ExclusiveMaximum(m), Value::Number(x))
                 if compare(x, m) != Some(Ordering::Less) =>
             {
                 return Err(fail(
@@ -620,7 +343,7 @@ impl Cx<'_> {
                     format!("{x} must be below {m}"),
                 ));
             }
-            (Kw::Minimum(m), Value::Number(x))
+            (Rule::Minimum(m), Value::Number(x))
                 if !matches!(compare(x, m), Some(Ordering::Greater | Ordering::Equal)) =>
             {
                 return Err(fail(
@@ -628,7 +351,7 @@ impl Cx<'_> {
                     format!("{x} is below the minimum {m}"),
                 ));
             }
-            (Kw::ExclusiveMinimum(m), Value::Number(x))
+            (Rule::ExclusiveMinimum(m), Value::Number(x))
                 if compare(x, m) != Some(Ordering::Greater) =>
             {
                 return Err(fail(
@@ -636,7 +359,7 @@ impl Cx<'_> {
                     format!("{x} must be above {m}"),
                 ));
             }
-            (Kw::MaxLength(max), Value::String(s)) => {
+            (Rule::MaxLength(max), Value::String(s)) => {
                 let n = s.chars().count() as u64;
                 if n > *max {
                     return Err(fail(
@@ -645,7 +368,7 @@ impl Cx<'_> {
                     ));
                 }
             }
-            (Kw::MinLength(min), Value::String(s)) => {
+            (Rule::MinLength(min), Value::String(s)) => {
                 let n = s.chars().count() as u64;
                 if n < *min {
                     return Err(fail(
@@ -654,16 +377,16 @@ impl Cx<'_> {
                     ));
                 }
             }
-            (Kw::Pattern(re), Value::String(s)) if !re.matches(s) => {
+            (Rule::Pattern(re), Value::String(s)) if !re.matches(s) => {
                 return Err(fail(
                     Keyword::Pattern,
-                    format!("{v} does not match the pattern {}", re.source),
+                    format!("{v} does not match the pattern {}", re.source()),
                 ));
             }
-            (Kw::Format(name, test), Value::String(s)) => {
+            (Rule::Format(name, test), Value::String(s)) => {
                 let ok = match test {
                     FormatTest::DateTime => is_rfc3339_date_time(s),
-                    FormatTest::Pattern(re) => re.find(s).is_some(),
+                    FormatTest::Pattern(re) => re.matches(s),
                 };
                 if !ok {
                     return Err(fail(Keyword::Format, format!("{v} is not a valid {name}")));
@@ -676,21 +399,21 @@ impl Cx<'_> {
     }
 
     /// A keyword about an array's items, their count and uniqueness; nothing to say of other values.
-    fn array_keyword(&mut self, kw: &Kw, v: &Value, seen: &mut Seen) -> Result<(), Failure> {
+    fn array_keyword(&mut self, kw: &Rule, v: &Value, seen: &mut Seen) -> Result<(), Failure> {
         match (kw, v) {
-            (Kw::MaxItems(max), Value::Array(a)) if a.len() as u64 > *max => {
+            (Rule::MaxItems(max), Value::Array(a)) if a.len() as u64 > *max => {
                 return Err(fail(
                     Keyword::MaxItems,
                     format!("{} items, at most {max} allowed", a.len()),
                 ));
             }
-            (Kw::MinItems(min), Value::Array(a)) if (a.len() as u64) < *min => {
+            (Rule::MinItems(min), Value::Array(a)) if (a.len() as u64) < *min => {
                 return Err(fail(
                     Keyword::MinItems,
                     format!("{} items, at least {min} required", a.len()),
                 ));
             }
-            (Kw::UniqueItems, Value::Array(a)) => {
+            (Rule::UniqueItems, Value::Array(a)) => {
                 for j in 1..a.len() {
                     if let Some(i) = (0..j).find(|&i| json_eq(&a[i], &a[j])) {
                         return Err(Failure::new(
@@ -701,7 +424,7 @@ impl Cx<'_> {
                     }
                 }
             }
-            (Kw::Contains(n, min, max), Value::Array(a)) => {
+            (Rule::Contains(n, min, max), Value::Array(a)) => {
                 let mut matched = 0u64;
                 for (i, item) in a.iter().enumerate() {
                     if self.eval(*n, item).is_ok() {
@@ -724,19 +447,19 @@ impl Cx<'_> {
                     ));
                 }
             }
-            (Kw::PrefixItems(ns), Value::Array(a)) => {
+            (Rule::PrefixItems(ns), Value::Array(a)) => {
                 for (i, (n, item)) in ns.iter().zip(a).enumerate() {
                     self.eval(*n, item).map_err(|e| e.at_index(i))?;
                     seen.item(a.len(), i);
                 }
             }
-            (Kw::Items(n, from), Value::Array(a)) => {
+            (Rule::Items(n, from), Value::Array(a)) => {
                 for (i, item) in a.iter().enumerate().skip(*from) {
                     self.eval(*n, item).map_err(|e| e.at_index(i))?;
                     seen.item(a.len(), i);
                 }
             }
-            (Kw::UnevaluatedItems(n), Value::Array(a)) => {
+            (Rule::UnevaluatedItems(n), Value::Array(a)) => {
                 for (i, item) in a.iter().enumerate() {
                     if !seen.items.get(i).copied().unwrap_or(false) {
                         self.eval(*n, item).map_err(|e| {
@@ -758,21 +481,21 @@ impl Cx<'_> {
     }
 
     /// A keyword about an object's members and their count; nothing to say of other values.
-    fn object_keyword(&mut self, kw: &Kw, v: &Value, seen: &mut Seen) -> Result<(), Failure> {
+    fn object_keyword(&mut self, kw: &Rule, v: &Value, seen: &mut Seen) -> Result<(), Failure> {
         match (kw, v) {
-            (Kw::MaxProperties(max), Value::Object(o)) if o.len() as u64 > *max => {
+            (Rule::MaxProperties(max), Value::Object(o)) if o.len() as u64 > *max => {
                 return Err(fail(
                     Keyword::MaxProperties,
                     format!("{} members, at most {max} allowed", o.len()),
                 ));
             }
-            (Kw::MinProperties(min), Value::Object(o)) if (o.len() as u64) < *min => {
+            (Rule::MinProperties(min), Value::Object(o)) if (o.len() as u64) < *min => {
                 return Err(fail(
                     Keyword::MinProperties,
                     format!("{} members, at least {min} required", o.len()),
                 ));
             }
-            (Kw::Required(names), Value::Object(o)) => {
+            (Rule::Required(names), Value::Object(o)) => {
                 if let Some(missing) = names.iter().find(|k| !o.contains_key(k.as_str())) {
                     return Err(fail(
                         Keyword::Required,
@@ -780,7 +503,7 @@ impl Cx<'_> {
                     ));
                 }
             }
-            (Kw::DependentRequired(rules), Value::Object(o)) => {
+            (Rule::DependentRequired(rules), Value::Object(o)) => {
                 for (k, names) in rules {
                     if o.contains_key(k)
                         && let Some(missing) = names.iter().find(|m| !o.contains_key(m.as_str()))
@@ -792,14 +515,14 @@ impl Cx<'_> {
                     }
                 }
             }
-            (Kw::DependentSchemas(rules), Value::Object(o)) => {
+            (Rule::DependentSchemas(rules), Value::Object(o)) => {
                 for (k, n) in rules {
                     if o.contains_key(k) {
                         seen.merge(self.eval(*n, v)?);
                     }
                 }
             }
-            (Kw::Properties(props), Value::Object(o)) => {
+            (Rule::Properties(props), Value::Object(o)) => {
                 for (i, (k, member)) in o.iter().enumerate() {
                     if let Some((_, n)) = props.iter().find(|(name, _)| name == k) {
                         self.eval(*n, member).map_err(|e| e.at(k))?;
@@ -807,7 +530,7 @@ impl Cx<'_> {
                     }
                 }
             }
-            (Kw::PatternProperties(pats), Value::Object(o)) => {
+            (Rule::PatternProperties(pats), Value::Object(o)) => {
                 for (i, (k, member)) in o.iter().enumerate() {
                     for (re, n) in pats {
                         if re.matches(k) {
@@ -817,7 +540,7 @@ impl Cx<'_> {
                     }
                 }
             }
-            (Kw::AdditionalProperties(n, names, pats), Value::Object(o)) => {
+            (Rule::AdditionalProperties(n, names, pats), Value::Object(o)) => {
                 for (i, (k, member)) in o.iter().enumerate() {
                     if !names.iter().any(|name| name == k) && !pats.iter().any(|re| re.matches(k)) {
                         self.eval(*n, member).map_err(|e| {
@@ -832,7 +555,7 @@ impl Cx<'_> {
                     }
                 }
             }
-            (Kw::PropertyNames(n), Value::Object(o)) => {
+            (Rule::PropertyNames(n), Value::Object(o)) => {
                 for k in o.keys() {
                     let name = Value::String(k.clone());
                     if let Err(e) = self.eval(*n, &name) {
@@ -844,7 +567,7 @@ impl Cx<'_> {
                     }
                 }
             }
-            (Kw::UnevaluatedProperties(n), Value::Object(o)) => {
+            (Rule::UnevaluatedProperties(n), Value::Object(o)) => {
                 for (i, (k, member)) in o.iter().enumerate() {
                     if !seen.props.get(i).copied().unwrap_or(false) {
                         self.eval(*n, member).map_err(|e| {
@@ -867,14 +590,14 @@ impl Cx<'_> {
 
     /// A keyword that applies other nodes to the value in place (`allOf`, `anyOf`, `oneOf`, `not`,
     /// `if`, `$ref`, `$dynamicRef`), merging what they evaluated into `seen`.
-    fn applicator(&mut self, kw: &Kw, v: &Value, seen: &mut Seen) -> Result<(), Failure> {
+    fn applicator(&mut self, kw: &Rule, v: &Value, seen: &mut Seen) -> Result<(), Failure> {
         match (kw, v) {
-            (Kw::AllOf(ns), _) => {
+            (Rule::AllOf(ns), _) => {
                 for n in ns {
                     seen.merge(self.eval(*n, v)?);
                 }
             }
-            (Kw::AnyOf(ns), _) => {
+            (Rule::AnyOf(ns), _) => {
                 let mut first = None;
                 let mut any = false;
                 for n in ns {
@@ -898,7 +621,7 @@ impl Cx<'_> {
                     ));
                 }
             }
-            (Kw::OneOf(ns), _) => {
+            (Rule::OneOf(ns), _) => {
                 let mut passed = Vec::new();
                 let mut first = None;
                 for (i, n) in ns.iter().enumerate() {
@@ -931,13 +654,13 @@ impl Cx<'_> {
                     }
                 }
             }
-            (Kw::Not(n), _) if self.eval(*n, v).is_ok() => {
+            (Rule::Not(n), _) if self.eval(*n, v).is_ok() => {
                 return Err(fail(
                     Keyword::Not,
                     "the value matches the schema under `not`".into(),
                 ));
             }
-            (Kw::If(cond, then, otherwise), _) => match self.eval(*cond, v) {
+            (Rule::If(cond, then, otherwise), _) => match self.eval(*cond, v) {
                 Ok(s) => {
                     seen.merge(s);
                     if let Some(t) = then {
@@ -950,8 +673,8 @@ impl Cx<'_> {
                     }
                 }
             },
-            (Kw::Ref(n), _) => seen.merge(self.eval(*n, v)?),
-            (Kw::DynamicRef(n, anchor), _) => {
+            (Rule::Ref(n), _) => seen.merge(self.eval(*n, v)?),
+            (Rule::DynamicRef(n, anchor), _) => {
                 let target = self
                     .scope
                     .iter()

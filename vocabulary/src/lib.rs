@@ -1,0 +1,133 @@
+//! prp-vocabulary: what JSON Schema's words mean, in one place, for every crate of the workspace
+//! that reads schemas (the generator, its runtime's checker, `prp compat`, prp-types' manifest).
+//!
+//! - [`Keyword`]: every keyword of the dialects the workspace knows, with its [`Kind`] (what it
+//!   does to an instance) and its [`Shape`] (where its subschemas are). A keyword added here is an
+//!   arm every `match` over [`Keyword`] must then handle: the compiler lists the places.
+//! - [`pointer`]: JSON pointer (RFC 6901) tokens, escaped and unescaped.
+//! - [`uri`]: URI references resolved against a base (RFC 3986), as `$id` and `$ref` need.
+//! - [`canonical`]: one canonical JSON text (members in code point order), and the UTF-16 key
+//!   order PRP's digests ask for, under that name.
+//! - [`subschemas`]: the subschemas of a schema, by the keywords' shapes; [`Schema`]: a schema
+//!   object's keywords read by [`Keyword`].
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod canonical;
+mod keyword;
+pub mod pointer;
+pub mod uri;
+
+pub use keyword::{Dialect, InstanceType, Keyword, Kind, Shape};
+
+use serde_json::{Map, Value};
+
+/// A schema object's keywords read by [`Keyword`] rather than by spelling.
+pub trait Schema {
+    /// The value of keyword `k`, if the schema has it.
+    fn keyword(&self, k: Keyword) -> Option<&Value>;
+
+    /// Whether the schema has keyword `k`.
+    fn has(&self, k: Keyword) -> bool {
+        self.keyword(k).is_some()
+    }
+}
+
+impl Schema for Map<String, Value> {
+    fn keyword(&self, k: Keyword) -> Option<&Value> {
+        self.get(k.name())
+    }
+}
+
+impl Schema for Value {
+    fn keyword(&self, k: Keyword) -> Option<&Value> {
+        self.as_object()?.keyword(k)
+    }
+}
+
+/// Calls `f` with each subschema directly under the schema object `node` (in `dialect`): the
+/// keyword it is under, and the name (a map entry's key) or index (an array's) when the keyword
+/// holds several. Values of keywords the dialect does not have, and of `const`, `enum` and the
+/// annotations, are not schemas and are not visited.
+pub fn subschemas<'v>(
+    node: &'v Value,
+    dialect: Dialect,
+    mut f: impl FnMut(Keyword, Option<Place<'v>>, &'v Value),
+) {
+    let Some(o) = node.as_object() else { return };
+    for (k, v) in o {
+        let Some(kw) = Keyword::from_name(k).filter(|k| k.in_dialect(dialect)) else {
+            continue;
+        };
+        match (kw.shape(), v) {
+            (Shape::One, _) => f(kw, None, v),
+            (Shape::Map, Value::Object(m)) => {
+                for (name, s) in m {
+                    f(kw, Some(Place::Name(name)), s);
+                }
+            }
+            (Shape::Array, Value::Array(a)) => {
+                for (i, s) in a.iter().enumerate() {
+                    f(kw, Some(Place::Index(i)), s);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Where a subschema is under a keyword that holds several.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place<'v> {
+    /// A map entry's key (`properties/NAME`).
+    Name(&'v str),
+    /// An array's index (`allOf/0`).
+    Index(usize),
+}
+
+impl Place<'_> {
+    /// The place as a JSON pointer token (unescaped).
+    pub fn token(&self) -> std::borrow::Cow<'_, str> {
+        match self {
+            Place::Name(n) => std::borrow::Cow::Borrowed(n),
+            Place::Index(i) => std::borrow::Cow::Owned(i.to_string()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn subschemas_follow_each_keywords_shape() {
+        let s = json!({
+            "properties": {"a": {"type": "string"}},
+            "allOf": [true, {"not": {}}],
+            "items": false,
+            "enum": [{"properties": {}}],
+            "x-custom": {"type": "string"},
+            "required": ["a"],
+            "definitions": {"d": {}}
+        });
+        let mut seen = Vec::new();
+        subschemas(&s, Dialect::Draft202012, |k, place, v| {
+            seen.push((k.name(), place.map(|p| p.token().into_owned()), v.clone()))
+        });
+        assert_eq!(
+            seen,
+            [
+                (
+                    "properties",
+                    Some("a".to_owned()),
+                    json!({"type": "string"})
+                ),
+                ("allOf", Some("0".to_owned()), json!(true)),
+                ("allOf", Some("1".to_owned()), json!({"not": {}})),
+                ("items", None, json!(false)),
+            ]
+        );
+    }
+}
