@@ -25,6 +25,7 @@ mod search;
 
 use prp_codegen::{Options, SchemaSet};
 use prp_codegen_runtime::eval::Program;
+use prp_vocabulary::{Keyword, Schema, pointer};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -197,7 +198,7 @@ fn entries(set: &SchemaSet) -> BTreeSet<(String, Option<String>)> {
         out.insert((f.id.clone(), None));
         for name in f
             .root
-            .get("$defs")
+            .keyword(Keyword::Defs)
             .and_then(Value::as_object)
             .into_iter()
             .flatten()
@@ -227,11 +228,7 @@ pub fn compare(old: &Side, new: &Side, corpus: &[Value]) -> Result<Report, Error
     };
     for key in before.intersection(&after) {
         let uri = match &key.1 {
-            Some(d) => format!(
-                "{}#/$defs/{}",
-                key.0,
-                d.replace('~', "~0").replace('/', "~1")
-            ),
+            Some(d) => format!("{}#/$defs/{}", key.0, pointer::escape(d)),
             None => key.0.clone(),
         };
         if normal::meaning(old.set, &uri) == normal::meaning(new.set, &uri) {

@@ -5,25 +5,22 @@
 //! `compat` searches for a witness only where the texts differ.
 
 use prp_codegen::SchemaSet;
+use prp_vocabulary::{Dialect, Keyword, Shape, canonical, pointer};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
 
-/// Keywords that assert nothing about the instance here: annotations, identifiers, and `$defs`,
-/// whose entries matter where a `$ref` leads to them.
-pub(crate) const ANNOTATIONS: &[&str] = &[
-    "$schema",
-    "$id",
-    "$anchor",
-    "$defs",
-    "$comment",
-    "title",
-    "description",
-    "default",
-    "examples",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-];
+/// `name` as a keyword of draft 2020-12, the dialect compat reads; other names are unknown
+/// keywords, compared as written.
+pub(crate) fn keyword(name: &str) -> Option<Keyword> {
+    Keyword::from_name(name).filter(|k| k.in_dialect(Dialect::Draft202012))
+}
+
+/// Whether compat ignores the keyword `k`: identifiers and annotations say nothing about whether
+/// an instance is valid (`$defs` entries matter where a `$ref` leads to them), except `format`,
+/// which compat asserts as PRP's profile does.
+pub(crate) fn ignored(k: Keyword) -> bool {
+    k.asserts_nothing() && k != Keyword::Format
+}
 
 /// How deep `$ref`s are inlined; below, a reference stays as the canonical URI it names.
 const DEPTH: usize = 24;
@@ -35,7 +32,7 @@ pub fn meaning(set: &SchemaSet, uri: &str) -> String {
         Some((canon, node)) => normal(set, &canon, node, false, 0, &mut active),
         None => Value::Null,
     };
-    sorted(&v).to_string()
+    canonical::to_string(&v)
 }
 
 /// `node` (at canonical URI `at`) normalized; `in_object`: it applies to an instance another
@@ -57,7 +54,7 @@ fn normal(
     let mut out = Map::new();
     let mut all_of: Vec<Value> = Vec::new();
     for (k, v) in o {
-        let here = format!("{at}/{}", k.replace('~', "~0").replace('/', "~1"));
+        let here = pointer::child(at, k);
         let sub = |v: &Value, token: &str, member: bool, active: &mut BTreeSet<String>| {
             normal(
                 set,
@@ -68,9 +65,13 @@ fn normal(
                 active,
             )
         };
-        match k.as_str() {
-            k if ANNOTATIONS.contains(&k) => {}
-            "$ref" => {
+        let Some(kw) = keyword(k) else {
+            out.insert(k.clone(), v.clone());
+            continue;
+        };
+        match kw {
+            kw if ignored(kw) => {}
+            Keyword::Ref => {
                 let target = v
                     .as_str()
                     .and_then(|r| set.resolve_from(at, r))
@@ -81,24 +82,24 @@ fn normal(
                         active.remove(&canon);
                     }
                     _ => {
-                        out.insert("$ref".into(), json!(target));
+                        out.insert(k.clone(), json!(target));
                     }
                 }
             }
-            "type" if in_object && v == "object" => {}
-            "type" => {
-                out.insert("type".into(), types(v));
+            Keyword::Type if in_object && v == "object" => {}
+            Keyword::Type => {
+                out.insert(k.clone(), types(v));
             }
-            "const" => {
-                out.insert("enum".into(), json!([v]));
+            Keyword::Const => {
+                out.insert(Keyword::Enum.name().into(), json!([v]));
             }
-            "enum" => {
+            Keyword::Enum => {
                 let mut vs: Vec<Value> = v.as_array().cloned().unwrap_or_default();
                 vs.sort_by_key(|x| x.to_string());
                 vs.dedup();
-                out.insert("enum".into(), Value::Array(vs));
+                out.insert(k.clone(), Value::Array(vs));
             }
-            "required" => {
+            Keyword::Required => {
                 let mut r: Vec<String> = v
                     .as_array()
                     .into_iter()
@@ -107,52 +108,41 @@ fn normal(
                     .collect();
                 r.sort();
                 r.dedup();
-                out.insert("required".into(), json!(r));
+                out.insert(k.clone(), json!(r));
             }
-            "allOf" => {
+            Keyword::AllOf => {
                 for (i, m) in v.as_array().into_iter().flatten().enumerate() {
                     all_of.push(sub(m, &format!("/{i}"), true, active));
                 }
             }
-            "if" | "then" | "else" | "not" => {
-                out.insert(k.to_owned(), sub(v, "", true, active));
-            }
-            "properties" | "patternProperties" | "dependentSchemas" => {
-                let m: Map<String, Value> = v
-                    .as_object()
-                    .into_iter()
-                    .flatten()
-                    .map(|(name, s)| {
-                        let token = format!("/{}", name.replace('~', "~0").replace('/', "~1"));
-                        (
-                            name.clone(),
-                            sub(s, &token, k == "dependentSchemas", active),
-                        )
-                    })
-                    .collect();
-                out.insert(k.to_owned(), Value::Object(m));
-            }
-            "anyOf" | "oneOf" | "prefixItems" => {
-                let same = k != "prefixItems";
-                let list: Vec<Value> = v
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .enumerate()
-                    .map(|(i, s)| sub(s, &format!("/{i}"), same, active))
-                    .collect();
-                out.insert(k.to_owned(), Value::Array(list));
-            }
-            "items"
-            | "additionalProperties"
-            | "propertyNames"
-            | "contains"
-            | "unevaluatedItems"
-            | "unevaluatedProperties" => {
-                out.insert(k.to_owned(), sub(v, "", false, active));
+            // Schemas for the same instance, so one known to be an object.
+            Keyword::If | Keyword::Then | Keyword::Else | Keyword::Not => {
+                out.insert(k.clone(), sub(v, "", true, active));
             }
             _ => {
-                out.insert(k.clone(), v.clone());
+                let same = matches!(
+                    kw,
+                    Keyword::DependentSchemas | Keyword::AnyOf | Keyword::OneOf
+                );
+                let n = match (kw.shape(), v) {
+                    (Shape::Map, Value::Object(m)) => Value::Object(
+                        m.iter()
+                            .map(|(name, s)| {
+                                let token = pointer::child("", name);
+                                (name.clone(), sub(s, &token, same, active))
+                            })
+                            .collect(),
+                    ),
+                    (Shape::Array, Value::Array(a)) => Value::Array(
+                        a.iter()
+                            .enumerate()
+                            .map(|(i, s)| sub(s, &format!("/{i}"), same, active))
+                            .collect(),
+                    ),
+                    (Shape::One, _) => sub(v, "", false, active),
+                    _ => v.clone(),
+                };
+                out.insert(k.clone(), n);
             }
         }
     }
@@ -225,25 +215,8 @@ fn merge_all_of(out: Map<String, Value>, members: Vec<Value>) -> Value {
     if out.is_empty() && flat.len() == 1 {
         return flat.remove(0);
     }
-    flat.sort_by_key(|m| sorted(m).to_string());
+    flat.sort_by_key(canonical::to_string);
     let mut out = out;
     out.insert("allOf".into(), Value::Array(flat));
     Value::Object(out)
-}
-
-/// `v` with every object's keys in sorted order.
-fn sorted(v: &Value) -> Value {
-    match v {
-        Value::Object(o) => {
-            let mut keys: Vec<&String> = o.keys().collect();
-            keys.sort();
-            Value::Object(
-                keys.into_iter()
-                    .map(|k| (k.clone(), sorted(&o[k])))
-                    .collect(),
-            )
-        }
-        Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
-        other => other.clone(),
-    }
 }

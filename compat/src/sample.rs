@@ -4,6 +4,7 @@
 //! They need not be valid: `search` keeps those one side accepts.
 
 use prp_codegen::SchemaSet;
+use prp_vocabulary::{Keyword, Schema, pointer};
 use serde_json::{Map, Value, json};
 
 /// How deep an instance is built; below, `null`.
@@ -37,7 +38,7 @@ pub fn instance(set: &SchemaSet, at: &str, node: &Value, depth: usize) -> Value 
     let Some(o) = node.as_object() else {
         return Value::Null;
     };
-    if let Some(r) = o.get("$ref").and_then(Value::as_str)
+    if let Some(r) = o.keyword(Keyword::Ref).and_then(Value::as_str)
         && let Some(target) = set.resolve_from(at, r)
         && let Some((canon, t)) = set.node_at(&target)
     {
@@ -45,7 +46,7 @@ pub fn instance(set: &SchemaSet, at: &str, node: &Value, depth: usize) -> Value 
         return merge(base, own(set, at, o, depth));
     }
     let mut v = own(set, at, o, depth);
-    let all_of = o.get("allOf").and_then(Value::as_array);
+    let all_of = o.keyword(Keyword::AllOf).and_then(Value::as_array);
     for (i, m) in all_of.into_iter().flatten().enumerate() {
         let part = instance(set, &format!("{at}/allOf/{i}"), m, depth + 1);
         v = merge(v, part);
@@ -53,9 +54,11 @@ pub fn instance(set: &SchemaSet, at: &str, node: &Value, depth: usize) -> Value 
     // The conditionals whose `if` the instance meets: what their `then`s require.
     let rules = std::iter::once(node).chain(all_of.into_iter().flatten());
     for (i, rule) in rules.enumerate() {
-        if let (Some(cond), Some(then), Value::Object(members)) =
-            (rule.get("if"), rule.get("then"), &mut v)
-            && meets(cond, members)
+        if let (Some(cond), Some(then), Value::Object(members)) = (
+            rule.keyword(Keyword::If),
+            rule.keyword(Keyword::Then),
+            &mut v,
+        ) && meets(cond, members)
         {
             let then_at = match i {
                 0 => format!("{at}/then"),
@@ -70,7 +73,7 @@ pub fn instance(set: &SchemaSet, at: &str, node: &Value, depth: usize) -> Value 
 /// Whether `members` meets an `if` of member constants and required names.
 fn meets(cond: &Value, members: &Map<String, Value>) -> bool {
     let required = cond
-        .get("required")
+        .keyword(Keyword::Required)
         .and_then(Value::as_array)
         .into_iter()
         .flatten();
@@ -78,15 +81,15 @@ fn meets(cond: &Value, members: &Map<String, Value>) -> bool {
         .filter_map(Value::as_str)
         .all(|n| members.contains_key(n));
     let props = cond
-        .get("properties")
+        .keyword(Keyword::Properties)
         .and_then(Value::as_object)
         .into_iter()
         .flatten();
     let fixed = props.into_iter().all(|(name, s)| match members.get(name) {
         None => true,
         Some(v) => {
-            s.get("const").is_none_or(|c| c == v)
-                && s.get("enum")
+            s.keyword(Keyword::Const).is_none_or(|c| c == v)
+                && s.keyword(Keyword::Enum)
                     .and_then(Value::as_array)
                     .is_none_or(|e| e.contains(v))
         }
@@ -106,9 +109,9 @@ fn required_by(
     members: &mut Map<String, Value>,
     depth: usize,
 ) {
-    let props = o.get("properties").and_then(Value::as_object);
+    let props = o.keyword(Keyword::Properties).and_then(Value::as_object);
     let required = then
-        .get("required")
+        .keyword(Keyword::Required)
         .and_then(Value::as_array)
         .into_iter()
         .flatten();
@@ -116,52 +119,54 @@ fn required_by(
         .filter_map(|n| n.as_str().map(str::to_owned))
         .collect();
     for (name, s) in then
-        .get("properties")
+        .keyword(Keyword::Properties)
         .and_then(Value::as_object)
         .into_iter()
         .flatten()
     {
         let says = [
-            "$ref",
-            "properties",
-            "const",
-            "enum",
-            "allOf",
-            "oneOf",
-            "anyOf",
+            Keyword::Ref,
+            Keyword::Properties,
+            Keyword::Const,
+            Keyword::Enum,
+            Keyword::AllOf,
+            Keyword::OneOf,
+            Keyword::AnyOf,
         ]
-        .iter()
-        .any(|k| s.get(k).is_some());
+        .into_iter()
+        .any(|k| s.has(k));
         if says && !names.contains(name) {
             names.push(name.clone());
         }
     }
     for name in names {
-        let here = format!("{at}/properties/{}", escape(&name));
+        let here = format!("{at}/properties/{}", pointer::escape(&name));
         let own = props.and_then(|p| p.get(&name));
         let mut v = match members.get(&name) {
             Some(v) => v.clone(),
             None => own.map_or(json!("x"), |s| instance(set, &here, s, depth + 1)),
         };
-        let given = then.get("properties").and_then(|p| p.get(&name));
-        if let Some(g) = given.filter(|g| g.get("minItems").is_none()) {
+        let given = then.keyword(Keyword::Properties).and_then(|p| p.get(&name));
+        if let Some(g) = given.filter(|g| g.keyword(Keyword::MinItems).is_none()) {
             v = merge(
                 v,
                 instance(
                     set,
-                    &format!("{then_at}/properties/{}", escape(&name)),
+                    &format!("{then_at}/properties/{}", pointer::escape(&name)),
                     g,
                     depth + 1,
                 ),
             );
         }
         let min = given
-            .and_then(|g| g.get("minItems"))
+            .and_then(|g| g.keyword(Keyword::MinItems))
             .and_then(Value::as_u64);
         if let (Value::Array(items), Some(n)) = (&mut v, min) {
-            let item = own.and_then(|s| s.get("items")).map_or(Value::Null, |i| {
-                instance(set, &format!("{here}/items"), i, depth + 1)
-            });
+            let item = own
+                .and_then(|s| s.keyword(Keyword::Items))
+                .map_or(Value::Null, |i| {
+                    instance(set, &format!("{here}/items"), i, depth + 1)
+                });
             items.resize(n as usize, item);
         }
         members.insert(name, v);
@@ -171,8 +176,11 @@ fn required_by(
 /// `members` made to meet the `if` of `node` (at `at`), its constants set, and what its `then`
 /// asks added.
 pub fn meet(set: &SchemaSet, at: &str, node: &Value, members: &mut Map<String, Value>) {
-    let (Some(cond), Some(then), Some(o)) = (node.get("if"), node.get("then"), node.as_object())
-    else {
+    let (Some(cond), Some(then), Some(o)) = (
+        node.keyword(Keyword::If),
+        node.keyword(Keyword::Then),
+        node.as_object(),
+    ) else {
         return;
     };
     set_constants(cond, members);
@@ -182,14 +190,14 @@ pub fn meet(set: &SchemaSet, at: &str, node: &Value, members: &mut Map<String, V
 /// Sets the members an `if` fixes to its constants (an `enum`'s first value).
 fn set_constants(cond: &Value, members: &mut Map<String, Value>) {
     for (name, s) in cond
-        .get("properties")
+        .keyword(Keyword::Properties)
         .and_then(Value::as_object)
         .into_iter()
         .flatten()
     {
         if let Some(v) = s
-            .get("const")
-            .or_else(|| s.get("enum").and_then(|e| e.get(0)))
+            .keyword(Keyword::Const)
+            .or_else(|| s.keyword(Keyword::Enum).and_then(|e| e.get(0)))
         {
             members.insert(name.clone(), v.clone());
         }
@@ -208,13 +216,14 @@ pub fn conditional_instances(set: &SchemaSet, at: &str, node: &Value) -> Vec<Val
         return Vec::new();
     };
     let all_of = o
-        .get("allOf")
+        .keyword(Keyword::AllOf)
         .and_then(Value::as_array)
         .into_iter()
         .flatten();
     let mut out = Vec::new();
     for (i, rule) in std::iter::once(node).chain(all_of).enumerate() {
-        let (Some(cond), Some(then)) = (rule.get("if"), rule.get("then")) else {
+        let (Some(cond), Some(then)) = (rule.keyword(Keyword::If), rule.keyword(Keyword::Then))
+        else {
             continue;
         };
         let mut members = base.clone();
@@ -239,32 +248,37 @@ pub fn conditional_instances(set: &SchemaSet, at: &str, node: &Value) -> Vec<Val
 
 /// The instance `o`'s own keywords describe.
 fn own(set: &SchemaSet, at: &str, o: &Map<String, Value>, depth: usize) -> Value {
-    if let Some(c) = o.get("const") {
+    if let Some(c) = o.keyword(Keyword::Const) {
         return c.clone();
     }
     if let Some(e) = o
-        .get("enum")
+        .keyword(Keyword::Enum)
         .and_then(Value::as_array)
         .and_then(|e| e.first())
     {
         return e.clone();
     }
     // The first alternative: the value itself, or what it adds to the object's own members.
-    let alt = ["oneOf", "anyOf"].into_iter().find_map(|key| {
-        let first = o.get(key).and_then(Value::as_array)?.first()?;
-        Some(instance(set, &format!("{at}/{key}/0"), first, depth + 1))
-    });
+    let alt = [Keyword::OneOf, Keyword::AnyOf]
+        .into_iter()
+        .find_map(|key| {
+            let first = o.keyword(key).and_then(Value::as_array)?.first()?;
+            Some(instance(set, &format!("{at}/{key}/0"), first, depth + 1))
+        });
     let v = match first_type(o) {
         Some("object") => Value::Object(members(set, at, o, depth)),
-        None if o.contains_key("properties") || o.contains_key("required") => {
+        None if o.has(Keyword::Properties) || o.has(Keyword::Required) => {
             Value::Object(members(set, at, o, depth))
         }
         Some("array") => {
             let item = o
-                .get("items")
+                .keyword(Keyword::Items)
                 .map(|i| instance(set, &format!("{at}/items"), i, depth + 1))
                 .unwrap_or(Value::Null);
-            let n = o.get("minItems").and_then(Value::as_u64).unwrap_or(0) as usize;
+            let n = o
+                .keyword(Keyword::MinItems)
+                .and_then(Value::as_u64)
+                .unwrap_or(0) as usize;
             Value::Array(vec![item; n])
         }
         Some("string") => json!(string(o)),
@@ -281,7 +295,7 @@ fn own(set: &SchemaSet, at: &str, o: &Map<String, Value>, depth: usize) -> Value
 
 /// The first non-null type a schema names.
 fn first_type(o: &Map<String, Value>) -> Option<&str> {
-    match o.get("type")? {
+    match o.keyword(Keyword::Type)? {
         Value::String(t) => Some(t),
         Value::Array(ts) => ts.iter().filter_map(Value::as_str).find(|t| *t != "null"),
         _ => None,
@@ -290,10 +304,10 @@ fn first_type(o: &Map<String, Value>) -> Option<&str> {
 
 /// The required members, each an instance of its declared schema (`"x"` when undeclared).
 fn members(set: &SchemaSet, at: &str, o: &Map<String, Value>, depth: usize) -> Map<String, Value> {
-    let props = o.get("properties").and_then(Value::as_object);
+    let props = o.keyword(Keyword::Properties).and_then(Value::as_object);
     let mut out = Map::new();
     for r in o
-        .get("required")
+        .keyword(Keyword::Required)
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
@@ -302,7 +316,7 @@ fn members(set: &SchemaSet, at: &str, o: &Map<String, Value>, depth: usize) -> M
         let v = match props.and_then(|p| p.get(name)) {
             Some(s) => instance(
                 set,
-                &format!("{at}/properties/{}", escape(name)),
+                &format!("{at}/properties/{}", pointer::escape(name)),
                 s,
                 depth + 1,
             ),
@@ -315,13 +329,16 @@ fn members(set: &SchemaSet, at: &str, o: &Map<String, Value>, depth: usize) -> M
 
 /// A string within the schema's lengths that its pattern takes, when one of [`STRINGS`] does.
 fn string(o: &Map<String, Value>) -> String {
-    let min = o.get("minLength").and_then(Value::as_u64).unwrap_or(0) as usize;
+    let min = o
+        .keyword(Keyword::MinLength)
+        .and_then(Value::as_u64)
+        .unwrap_or(0) as usize;
     let max = o
-        .get("maxLength")
+        .keyword(Keyword::MaxLength)
         .and_then(Value::as_u64)
         .map(|m| m as usize);
     let pattern = o
-        .get("pattern")
+        .keyword(Keyword::Pattern)
         .and_then(Value::as_str)
         .and_then(|p| regress::Regex::with_flags(p, "u").ok());
     let fits = |s: &str| {
@@ -330,11 +347,11 @@ fn string(o: &Map<String, Value>) -> String {
             && max.is_none_or(|m| n <= m)
             && pattern.as_ref().is_none_or(|r| r.find(s).is_some())
     };
-    if o.get("format") == Some(&json!("date-time")) && fits(STRINGS[11]) {
+    if o.keyword(Keyword::Format) == Some(&json!("date-time")) && fits(STRINGS[11]) {
         return STRINGS[11].to_owned();
     }
     let built = o
-        .get("pattern")
+        .keyword(Keyword::Pattern)
         .and_then(Value::as_str)
         .and_then(crate::pattern::example);
     if let Some(s) = built.filter(|s| fits(s)) {
@@ -355,8 +372,8 @@ fn string(o: &Map<String, Value>) -> String {
 
 /// A number within the schema's bounds.
 fn number(o: &Map<String, Value>) -> f64 {
-    let min = o.get("minimum").and_then(Value::as_f64);
-    let max = o.get("maximum").and_then(Value::as_f64);
+    let min = o.keyword(Keyword::Minimum).and_then(Value::as_f64);
+    let max = o.keyword(Keyword::Maximum).and_then(Value::as_f64);
     match (min, max) {
         (Some(m), _) => m,
         (None, Some(m)) if m < 0.0 => m,
@@ -382,10 +399,6 @@ fn merge(a: Value, b: Value) -> Value {
     }
 }
 
-fn escape(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
-}
-
 /// Values around the rules of the schema `node` (at `at`) of one side: each enum value and
 /// constant, each bound and one past it, strings at and past each length, each alternative,
 /// the instance with a member more or less, the instance with an `if`'s constants, and one
@@ -396,27 +409,27 @@ pub fn around(set: &SchemaSet, at: &str, node: &Value) -> Vec<Value> {
         return out;
     };
     out.extend(
-        o.get("enum")
+        o.keyword(Keyword::Enum)
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default(),
     );
-    out.extend(o.get("const").cloned());
+    out.extend(o.keyword(Keyword::Const).cloned());
     for (k, delta) in [
-        ("minimum", -1.0),
-        ("maximum", 1.0),
-        ("exclusiveMinimum", 0.0),
-        ("exclusiveMaximum", 0.0),
+        (Keyword::Minimum, -1.0),
+        (Keyword::Maximum, 1.0),
+        (Keyword::ExclusiveMinimum, 0.0),
+        (Keyword::ExclusiveMaximum, 0.0),
     ] {
-        if let Some(b) = o.get(k).and_then(Value::as_f64) {
+        if let Some(b) = o.keyword(k).and_then(Value::as_f64) {
             out.extend([json!(b), json!(b + delta)]);
             if b.fract() == 0.0 {
                 out.extend([json!(b as i64), json!((b + delta) as i64)]);
             }
         }
     }
-    for k in ["minLength", "maxLength"] {
-        if let Some(n) = o.get(k).and_then(Value::as_u64) {
+    for k in [Keyword::MinLength, Keyword::MaxLength] {
+        if let Some(n) = o.keyword(k).and_then(Value::as_u64) {
             let n = n as usize;
             out.extend([
                 json!("a".repeat(n)),
@@ -425,9 +438,9 @@ pub fn around(set: &SchemaSet, at: &str, node: &Value) -> Vec<Value> {
             ]);
         }
     }
-    for key in ["oneOf", "anyOf"] {
+    for key in [Keyword::OneOf, Keyword::AnyOf] {
         for (i, alt) in o
-            .get(key)
+            .keyword(key)
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
@@ -462,7 +475,7 @@ fn object_variants(
 ) -> Vec<Value> {
     let mut out = Vec::new();
     for (name, s) in o
-        .get("properties")
+        .keyword(Keyword::Properties)
         .and_then(Value::as_object)
         .into_iter()
         .flatten()
@@ -470,7 +483,12 @@ fn object_variants(
         let mut with = base.clone();
         with.insert(
             name.clone(),
-            instance(set, &format!("{at}/properties/{}", escape(name)), s, 1),
+            instance(
+                set,
+                &format!("{at}/properties/{}", pointer::escape(name)),
+                s,
+                1,
+            ),
         );
         out.push(Value::Object(with));
     }
@@ -482,20 +500,20 @@ fn object_variants(
     let mut extra = base.clone();
     extra.insert("compatProbe".into(), json!(true));
     out.push(Value::Object(extra));
-    let mut ifs: Vec<&Value> = o.get("if").into_iter().collect();
+    let mut ifs: Vec<&Value> = o.keyword(Keyword::If).into_iter().collect();
     for m in o
-        .get("allOf")
+        .keyword(Keyword::AllOf)
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
     {
-        ifs.extend(m.get("if"));
+        ifs.extend(m.keyword(Keyword::If));
     }
     for cond in ifs {
         let mut set_to = base.clone();
         set_constants(cond, &mut set_to);
         for r in cond
-            .get("required")
+            .keyword(Keyword::Required)
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
@@ -515,8 +533,8 @@ fn object_variants(
 pub fn at_lengths(values: &[Value], nodes: &[&Value]) -> Vec<Value> {
     let mut lengths = Vec::new();
     for node in nodes {
-        for k in ["minLength", "maxLength"] {
-            if let Some(n) = node.get(k).and_then(Value::as_u64) {
+        for k in [Keyword::MinLength, Keyword::MaxLength] {
+            if let Some(n) = node.keyword(k).and_then(Value::as_u64) {
                 let n = n as usize;
                 lengths.extend([n.saturating_sub(1), n, n + 1]);
             }
@@ -549,7 +567,7 @@ pub fn parts(set: &SchemaSet, at: &str, node: &Value) -> Vec<(String, Value)> {
     let mut i = 0;
     while i < out.len() && out.len() < 32 {
         let (at, node) = out[i].clone();
-        if let Some(r) = node.get("$ref").and_then(Value::as_str)
+        if let Some(r) = node.keyword(Keyword::Ref).and_then(Value::as_str)
             && let Some(target) = set.resolve_from(&at, r)
             && let Some((canon, t)) = set.node_at(&target)
             && !out.iter().any(|(a, _)| *a == canon)
@@ -557,7 +575,7 @@ pub fn parts(set: &SchemaSet, at: &str, node: &Value) -> Vec<(String, Value)> {
             out.push((canon, t.clone()));
         }
         for (j, m) in node
-            .get("allOf")
+            .keyword(Keyword::AllOf)
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
@@ -581,6 +599,7 @@ fn constants(node: &Value) -> Map<String, Value> {
 #[cfg(test)]
 mod tests {
     use prp_codegen::{Format, Options, SchemaSet};
+    use prp_vocabulary::{Keyword, Schema};
     use prp_codegen_runtime::eval::Program;
     use serde_json::Value;
 
@@ -594,7 +613,7 @@ mod tests {
         let mut refused = Vec::new();
         let mut count = 0;
         for f in &set.files {
-            let defs = f.root.get("$defs").and_then(Value::as_object);
+            let defs = f.root.keyword(Keyword::Defs).and_then(Value::as_object);
             let names = defs
                 .into_iter()
                 .flatten()

@@ -4,11 +4,10 @@
 
 use crate::{Checker, Direction, Error, Finding, Side, Target, Verdict, normal, sample};
 use prp_codegen::SchemaSet;
+use prp_vocabulary::{Keyword, Schema, pointer};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
 
-/// Keywords whose value maps names to subschemas of members.
-const MEMBER_MAPS: &[&str] = &["properties", "patternProperties", "dependentSchemas"];
 /// How many documents a target is tried with at most.
 const BUDGET: usize = 20_000;
 /// How many of those one change may take: a change listed late still gets its turn.
@@ -265,10 +264,6 @@ fn relative(uri: &str, prefix: &str) -> String {
     }
 }
 
-fn escape(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
-}
-
 /// A schema node on one side: its canonical URI and its value.
 type Node<'a> = (&'a str, &'a Value);
 
@@ -298,7 +293,7 @@ fn diff(os: &SchemaSet, ns: &SchemaSet, o: Node, n: Node) -> Vec<Change> {
 }
 
 fn at(uri: &str, token: &str) -> String {
-    format!("{uri}/{}", escape(token))
+    pointer::child(uri, token)
 }
 
 impl Differ<'_> {
@@ -322,7 +317,7 @@ impl Differ<'_> {
         let keys: BTreeSet<&String> = oo.keys().chain(no.keys()).collect();
         for k in keys
             .into_iter()
-            .filter(|k| !normal::ANNOTATIONS.contains(&k.as_str()))
+            .filter(|k| !normal::keyword(k).is_some_and(normal::ignored))
         {
             match (oo.get(k.as_str()), no.get(k.as_str())) {
                 (Some(ov), Some(nv)) => self.keyword(o, n, path, k, (ov, nv)),
@@ -335,8 +330,14 @@ impl Differ<'_> {
     /// The keyword `k`, on both sides with the values `v`.
     fn keyword(&mut self, o: Node, n: Node, path: &[String], k: &str, v: (&Value, &Value)) {
         let (ov, nv) = v;
-        match k {
-            "$ref" => {
+        let Some(kw) = normal::keyword(k) else {
+            if ov != nv {
+                self.record(o, n, path, k);
+            }
+            return;
+        };
+        match kw {
+            Keyword::Ref => {
                 let targets = (
                     ov.as_str().and_then(|r| self.os.resolve_from(o.0, r)),
                     nv.as_str().and_then(|r| self.ns.resolve_from(n.0, r)),
@@ -357,42 +358,46 @@ impl Differ<'_> {
                     self.schemas((&ou, on), (&nu, nn), path);
                 }
             }
-            m if MEMBER_MAPS.contains(&m) => match (ov.as_object(), nv.as_object()) {
-                (Some(om), Some(nm)) => self.members(o, n, path, k, (om, nm)),
-                _ => self.record(o, n, path, k),
-            },
-            "allOf" | "anyOf" | "oneOf" | "prefixItems" => match (ov.as_array(), nv.as_array()) {
-                (Some(a), Some(b)) if a.len() == b.len() => {
-                    for (i, (x, y)) in a.iter().zip(b).enumerate() {
-                        let mut p = path.to_vec();
-                        if k == "prefixItems" {
-                            p.push(i.to_string());
-                        }
-                        let (ou, nu) = (
-                            at(&at(o.0, k), &i.to_string()),
-                            at(&at(n.0, k), &i.to_string()),
-                        );
-                        self.schemas((&ou, x), (&nu, y), &p);
-                    }
+            Keyword::Properties | Keyword::PatternProperties | Keyword::DependentSchemas => {
+                match (ov.as_object(), nv.as_object()) {
+                    (Some(om), Some(nm)) => self.members(o, n, path, kw, (om, nm)),
+                    _ => self.record(o, n, path, k),
                 }
-                _ => self.record(o, n, path, k),
-            },
-            "items"
-            | "additionalProperties"
-            | "if"
-            | "then"
-            | "else"
-            | "not"
-            | "contains"
-            | "propertyNames" => {
+            }
+            Keyword::AllOf | Keyword::AnyOf | Keyword::OneOf | Keyword::PrefixItems => {
+                match (ov.as_array(), nv.as_array()) {
+                    (Some(a), Some(b)) if a.len() == b.len() => {
+                        for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                            let mut p = path.to_vec();
+                            if kw == Keyword::PrefixItems {
+                                p.push(i.to_string());
+                            }
+                            let (ou, nu) = (
+                                at(&at(o.0, k), &i.to_string()),
+                                at(&at(n.0, k), &i.to_string()),
+                            );
+                            self.schemas((&ou, x), (&nu, y), &p);
+                        }
+                    }
+                    _ => self.record(o, n, path, k),
+                }
+            }
+            Keyword::Items
+            | Keyword::AdditionalProperties
+            | Keyword::If
+            | Keyword::Then
+            | Keyword::Else
+            | Keyword::Not
+            | Keyword::Contains
+            | Keyword::PropertyNames => {
                 let mut p = path.to_vec();
-                match k {
-                    "items" | "contains" => p.push("0".into()),
-                    "additionalProperties" => p.push("compatProbe".into()),
+                match kw {
+                    Keyword::Items | Keyword::Contains => p.push("0".into()),
+                    Keyword::AdditionalProperties => p.push("compatProbe".into()),
                     _ => {}
                 }
                 if ov != nv || ov.to_string().contains("$ref") {
-                    let then = k == "then";
+                    let then = kw == Keyword::Then;
                     if let Some(f) = self.route.last_mut() {
                         f.via_then = then;
                     }
@@ -413,14 +418,15 @@ impl Differ<'_> {
         o: Node,
         n: Node,
         path: &[String],
-        k: &str,
+        kw: Keyword,
         maps: (&Map<String, Value>, &Map<String, Value>),
     ) {
+        let k = kw.name();
         let (om, nm) = maps;
         let names: BTreeSet<&String> = om.keys().chain(nm.keys()).collect();
         for name in names {
             let mut p = path.to_vec();
-            if k != "dependentSchemas" {
+            if kw != Keyword::DependentSchemas {
                 p.push(name.clone());
             }
             let (ou, nu) = (at(&at(o.0, k), name), at(&at(n.0, k), name));
@@ -431,11 +437,11 @@ impl Differ<'_> {
             }
             // Declared on one side only: the values around its schema, set at the member,
             // against whatever the other side lets through there.
-            let closed = |key: &str| o.1.get(key) == Some(&json!(false));
-            let open = k == "properties"
+            let closed = |key: Keyword| o.1.keyword(key) == Some(&json!(false));
+            let open = kw == Keyword::Properties
                 && a.is_none()
-                && !closed("additionalProperties")
-                && !closed("unevaluatedProperties");
+                && !closed(Keyword::AdditionalProperties)
+                && !closed(Keyword::UnevaluatedProperties);
             self.out.push(Change {
                 pointer: if b.is_some() { nu.clone() } else { ou.clone() },
                 path: p,

@@ -1,40 +1,10 @@
 //! Where the subschemas of a schema document are, by JSON pointer, and reading and writing at a
 //! pointer.
 
+use prp_vocabulary::{Dialect, pointer};
 use serde_json::Value;
 
-/// Keywords whose value is one subschema.
-const ONE: &[&str] = &[
-    "additionalProperties",
-    "items",
-    "contains",
-    "not",
-    "if",
-    "then",
-    "else",
-    "propertyNames",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-];
-/// Keywords whose value maps names to subschemas.
-const MAP: &[&str] = &[
-    "properties",
-    "patternProperties",
-    "$defs",
-    "dependentSchemas",
-];
-/// Keywords whose value is an array of subschemas.
-const ARRAY: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
-
-/// A pointer token escaped (`~` as `~0`, `/` as `~1`).
-pub fn escape(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
-}
-
-/// `pointer` with `token` appended.
-pub fn child(pointer: &str, token: &str) -> String {
-    format!("{pointer}/{}", escape(token))
-}
+pub use prp_vocabulary::pointer::{child, escape};
 
 /// The pointers of every subschema of `root` (objects and booleans), `""` first, parents before
 /// their children.
@@ -45,33 +15,23 @@ pub fn subschemas(root: &Value) -> Vec<String> {
 }
 
 fn walk(node: &Value, at: String, out: &mut Vec<String>) {
-    let Some(o) = node.as_object() else {
-        if node.is_boolean() {
-            out.push(at);
-        }
+    if !node.is_object() && !node.is_boolean() {
         return;
-    };
-    out.push(at.clone());
-    for (k, v) in o {
-        let k = k.as_str();
-        if ONE.contains(&k) {
-            walk(v, child(&at, k), out);
-        } else if MAP.contains(&k) {
-            for (name, s) in v.as_object().into_iter().flatten() {
-                walk(s, child(&child(&at, k), name), out);
-            }
-        } else if ARRAY.contains(&k) {
-            for (i, s) in v.as_array().into_iter().flatten().enumerate() {
-                walk(s, format!("{at}/{k}/{i}"), out);
-            }
-        }
     }
+    out.push(at.clone());
+    prp_vocabulary::subschemas(node, Dialect::Draft202012, |k, place, s| {
+        let mut here = child(&at, k.name());
+        if let Some(place) = place {
+            here = child(&here, &place.token());
+        }
+        walk(s, here, out);
+    });
 }
 
 /// The pointer's parent and last token (unescaped); `None` for the root.
 pub fn split(pointer: &str) -> Option<(&str, String)> {
-    let (parent, last) = pointer.rsplit_once('/')?;
-    Some((parent, last.replace("~1", "/").replace("~0", "~")))
+    let (parent, last) = pointer::split_last(pointer)?;
+    Some((parent, last.into_owned()))
 }
 
 /// Whether the subschema at `pointer` is a member schema (`properties/NAME`) and of which name.

@@ -3,35 +3,10 @@
 
 use super::{DIALECT, Error, ID_PREFIX, Source, io_error, problem, read_source};
 use crate::issue::{Code, Issue};
+use prp_vocabulary::{Dialect, Keyword, Schema, pointer, uri};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
-
-/// Keywords whose value maps names to subschemas.
-const MAP_KEYWORDS: &[&str] = &[
-    "$defs",
-    "definitions",
-    "properties",
-    "patternProperties",
-    "dependentSchemas",
-];
-/// Keywords whose value is one subschema.
-const ONE_KEYWORDS: &[&str] = &[
-    "additionalProperties",
-    "propertyNames",
-    "items",
-    "additionalItems",
-    "contains",
-    "not",
-    "if",
-    "then",
-    "else",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "contentSchema",
-];
-/// Keywords whose value is an array of subschemas.
-const ARRAY_KEYWORDS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
 
 /// The `*.json` files directly inside `dir/schemas`, as relative paths in manifest order.
 fn schema_paths(dir: &Path) -> Result<Vec<String>, Error> {
@@ -99,13 +74,16 @@ fn check_document(
     seen: &mut HashSet<String>,
     problems: &mut Vec<Issue>,
 ) -> Option<String> {
-    if value.get("$schema").and_then(Value::as_str) != Some(DIALECT) {
+    if value.keyword(Keyword::Schema).and_then(Value::as_str) != Some(DIALECT) {
         problems.push(problem(
             Code::UnsupportedSchemaDialect,
             format!("{rel}: `$schema` must be {DIALECT}"),
         ));
     }
-    let id = value.get("$id").and_then(Value::as_str).map(str::to_owned);
+    let id = value
+        .keyword(Keyword::Id)
+        .and_then(Value::as_str)
+        .map(str::to_owned);
     match &id {
         Some(id) if id.starts_with(ID_PREFIX) => {
             if !seen.insert(id.clone()) {
@@ -121,7 +99,7 @@ fn check_document(
         )),
     }
     if value
-        .get("title")
+        .keyword(Keyword::Title)
         .and_then(Value::as_str)
         .is_none_or(str::is_empty)
     {
@@ -136,75 +114,21 @@ fn check_document(
 /// Calls `visit` with the pointer and value of every schema node, root first.
 fn walk_schemas(schema: &Value, pointer: &mut String, visit: &mut dyn FnMut(&str, &Value)) {
     visit(pointer, schema);
-    let Value::Object(object) = schema else {
-        return;
-    };
-    for (key, value) in object {
-        let mut children: Vec<(String, &Value)> = Vec::new();
-        if MAP_KEYWORDS.contains(&key.as_str()) {
-            if let Value::Object(map) = value {
-                children.extend(
-                    map.iter()
-                        .map(|(name, sub)| (format!("/{key}/{}", escape(name)), sub)),
-                );
-            }
-        } else if ONE_KEYWORDS.contains(&key.as_str()) || ARRAY_KEYWORDS.contains(&key.as_str()) {
-            match value {
-                Value::Array(items) => children.extend(
-                    items
-                        .iter()
-                        .enumerate()
-                        .map(|(i, sub)| (format!("/{key}/{i}"), sub)),
-                ),
-                sub => children.push((format!("/{key}"), sub)),
-            }
+    prp_vocabulary::subschemas(schema, Dialect::Draft202012, |k, place, sub| {
+        let len = pointer.len();
+        pointer::push(pointer, k.name());
+        if let Some(place) = place {
+            pointer::push(pointer, &place.token());
         }
-        for (suffix, sub) in children {
-            let len = pointer.len();
-            pointer.push_str(&suffix);
-            walk_schemas(sub, pointer, visit);
-            pointer.truncate(len);
-        }
-    }
-}
-
-fn escape(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
-}
-
-/// Percent-decodes a URI fragment (a JSON pointer in a `$ref` may be percent-encoded).
-fn percent_decode(s: &str) -> Option<String> {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = s.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
-}
-
-/// Resolves a reference's URI part against the document's `$id`.
-fn absolute(uri: &str, base: Option<&str>) -> String {
-    if uri.contains("://") {
-        return uri.to_owned();
-    }
-    match base.and_then(|b| b.rfind('/').map(|i| &b[..=i])) {
-        Some(dir) => format!("{dir}{uri}"),
-        None => uri.to_owned(),
-    }
+        walk_schemas(sub, pointer, visit);
+        pointer.truncate(len);
+    });
 }
 
 /// Every `$ref` names a known document (or this one) and a fragment that resolves as a pointer.
 fn check_refs(doc: &Doc, by_id: &BTreeMap<&str, &Value>, problems: &mut Vec<Issue>) {
     walk_schemas(&doc.value, &mut String::new(), &mut |at, node| {
-        let Some(reference) = node.get("$ref") else {
+        let Some(reference) = node.keyword(Keyword::Ref) else {
             return;
         };
         let at = if at.is_empty() { "/" } else { at };
@@ -219,9 +143,11 @@ fn check_refs(doc: &Doc, by_id: &BTreeMap<&str, &Value>, problems: &mut Vec<Issu
         let target = if uri.is_empty() {
             Some(&doc.value)
         } else {
-            by_id
-                .get(absolute(uri, doc.id.as_deref()).as_str())
-                .copied()
+            let absolute = match &doc.id {
+                Some(base) => uri::resolve(base, uri),
+                None => uri.to_owned(),
+            };
+            by_id.get(absolute.as_str()).copied()
         };
         let Some(target) = target else {
             problems.push(problem(
@@ -233,7 +159,7 @@ fn check_refs(doc: &Doc, by_id: &BTreeMap<&str, &Value>, problems: &mut Vec<Issu
             ));
             return;
         };
-        let resolved = percent_decode(fragment).and_then(|pointer| {
+        let resolved = uri::percent_decode(fragment).and_then(|pointer| {
             if pointer.is_empty() || pointer.starts_with('/') {
                 target.pointer(&pointer)
             } else {
@@ -267,7 +193,7 @@ fn check_compiles(doc: &Doc, problems: &mut Vec<Issue>) {
         ));
     }
     walk_schemas(&doc.value, &mut String::new(), &mut |at, node| {
-        if let Some(Value::String(pattern)) = node.get("pattern")
+        if let Some(Value::String(pattern)) = node.keyword(Keyword::Pattern)
             && let Err(e) = regress::Regex::new(pattern)
         {
             let at = if at.is_empty() { "/" } else { at };
