@@ -79,7 +79,7 @@ fn syntax_only(lines: &[&[u8]]) {
 /// (j): every line read by the reader under the checks (`rt::reader`) with nothing checked or
 /// built: what the parse alone costs the verdict and the typed decode.
 fn reader_syntax_only(lines: &[&[u8]]) {
-    use prp_types::types::rt::reader::Reader;
+    use prp_codegen_runtime::reader::Reader;
     use serde::Deserialize;
     for line in lines {
         let text = std::str::from_utf8(line).unwrap();

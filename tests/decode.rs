@@ -5,14 +5,12 @@
 mod support;
 
 use prp_types::decode::{CHECKERS, checker};
-use prp_types::types::rt;
+use prp_codegen_runtime as rt;
 use serde_json::Value;
 use support::*;
 
 fn canonical(v: &Value) -> String {
-    let mut s = String::new();
-    rt::canonical(v, &mut s);
-    s
+    prp_vocabulary::canonical::to_string(v)
 }
 
 #[test]

@@ -568,7 +568,7 @@ mod round_trip {
 /// the sample documents, its one-character edits and all short strings over the pattern's alphabet.
 mod patterns {
     use super::*;
-    use prp_types::types::rt::Pattern;
+    use prp_codegen_runtime::__private::Pattern;
 
     const SYNTHETIC: &[&str] = &[
         "^",
@@ -804,7 +804,7 @@ mod typed_edits {
                     None
                 }
                 Err(f) => {
-                    let f: prp_types::types::rt::Failure = f;
+                    let f: prp_codegen_runtime::Failure = f;
                     Some(($ptr, json!(raw), f.code.as_str()))
                 }
             }

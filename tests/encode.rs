@@ -384,6 +384,6 @@ fn repeated_member_names_are_refused_where_they_occur() {
 #[test]
 fn member_order_costs_one_pointer_per_object() {
     // A recorded order is boxed; an object in schema order pays only the empty pointer.
-    assert_eq!(std::mem::size_of::<prp_types::types::rt::Order>(), 16);
+    assert_eq!(std::mem::size_of::<prp_codegen_runtime::Order>(), 16);
     println!("size_of::<Event>() = {}", std::mem::size_of::<Event>());
 }

@@ -12,10 +12,10 @@ macro_rules! constrained_str {
         impl $name {
             /// Checks `s` against the rule; the failure says which part of it `s` breaks.
             pub fn new(
-                s: impl ::core::convert::Into<$crate::Str>,
-            ) -> ::core::result::Result<Self, $crate::Failure> {
+                s: impl ::core::convert::Into<$crate::__private::Str>,
+            ) -> ::core::result::Result<Self, $crate::__private::Failure> {
                 let s = s.into();
-                $crate::str_failure(&$rule, &s)?;
+                $crate::__private::str_failure(&$rule, &s)?;
                 ::core::result::Result::Ok($name(s))
             }
             /// The string.
@@ -23,31 +23,35 @@ macro_rules! constrained_str {
                 &self.0
             }
             /// The string, owned.
-            pub fn into_inner(self) -> $crate::Str {
+            pub fn into_inner(self) -> $crate::__private::Str {
                 self.0
             }
         }
         impl ::core::convert::TryFrom<&str> for $name {
-            type Error = $crate::Failure;
-            fn try_from(s: &str) -> ::core::result::Result<Self, $crate::Failure> {
+            type Error = $crate::__private::Failure;
+            fn try_from(s: &str) -> ::core::result::Result<Self, $crate::__private::Failure> {
                 $name::new(s)
             }
         }
         impl ::core::convert::TryFrom<::std::string::String> for $name {
-            type Error = $crate::Failure;
-            fn try_from(s: ::std::string::String) -> ::core::result::Result<Self, $crate::Failure> {
+            type Error = $crate::__private::Failure;
+            fn try_from(
+                s: ::std::string::String,
+            ) -> ::core::result::Result<Self, $crate::__private::Failure> {
                 $name::new(s)
             }
         }
-        impl ::core::convert::TryFrom<$crate::Str> for $name {
-            type Error = $crate::Failure;
-            fn try_from(s: $crate::Str) -> ::core::result::Result<Self, $crate::Failure> {
+        impl ::core::convert::TryFrom<$crate::__private::Str> for $name {
+            type Error = $crate::__private::Failure;
+            fn try_from(
+                s: $crate::__private::Str,
+            ) -> ::core::result::Result<Self, $crate::__private::Failure> {
                 $name::new(s)
             }
         }
         impl ::core::str::FromStr for $name {
-            type Err = $crate::Failure;
-            fn from_str(s: &str) -> ::core::result::Result<Self, $crate::Failure> {
+            type Err = $crate::__private::Failure;
+            fn from_str(s: &str) -> ::core::result::Result<Self, $crate::__private::Failure> {
                 $name::new(s)
             }
         }
@@ -102,35 +106,38 @@ macro_rules! constrained_str {
                 f.write_str(&self.0)
             }
         }
-        impl $crate::serde::Serialize for $name {
-            fn serialize<__S: $crate::serde::Serializer>(
+        impl $crate::__private::serde::Serialize for $name {
+            fn serialize<__S: $crate::__private::serde::Serializer>(
                 &self,
                 s: __S,
             ) -> ::core::result::Result<__S::Ok, __S::Error> {
                 s.serialize_str(&self.0)
             }
         }
-        impl<'de> $crate::serde::Deserialize<'de> for $name {
-            fn deserialize<__D: $crate::serde::Deserializer<'de>>(
+        impl<'de> $crate::__private::serde::Deserialize<'de> for $name {
+            fn deserialize<__D: $crate::__private::serde::Deserializer<'de>>(
                 d: __D,
             ) -> ::core::result::Result<Self, __D::Error> {
-                $crate::serde::de::DeserializeSeed::deserialize($crate::StrSeed(&$rule), d)
-                    .map($name)
+                $crate::__private::serde::de::DeserializeSeed::deserialize(
+                    $crate::__private::StrSeed(&$rule),
+                    d,
+                )
+                .map($name)
             }
         }
-        impl $crate::Verify for $name {
-            fn verify<'de, __D: $crate::serde::Deserializer<'de>>(
+        impl $crate::__private::Verify for $name {
+            fn verify<'de, __D: $crate::__private::serde::Deserializer<'de>>(
                 d: __D,
             ) -> ::core::result::Result<(), __D::Error> {
-                $crate::VerifySeed::verify($crate::StrSeed(&$rule), d)
+                $crate::__private::VerifySeed::verify($crate::__private::StrSeed(&$rule), d)
             }
         }
-        impl $crate::Probed for $name {
-            fn probe(&self) -> $crate::Probe<'_> {
-                $crate::Probe::Str(&self.0)
+        impl $crate::__private::Probed for $name {
+            fn probe(&self) -> $crate::__private::Probe<'_> {
+                $crate::__private::Probe::Str(&self.0)
             }
         }
-        impl $crate::Check for $name {}
+        impl $crate::__private::Check for $name {}
     };
 }
 
@@ -147,14 +154,14 @@ macro_rules! str_enum {
             pub const ALL: &'static [$name] = &[$($name::$variant),*];
             /// The JSON string of this value.
             pub fn as_str(&self) -> &'static str {
-                $crate::StrEnum::json(*self)
+                $crate::__private::StrEnum::json(*self)
             }
         }
-        impl $crate::StrEnum for $name {
+        impl $crate::__private::StrEnum for $name {
             const VALUES: &'static [Self] = Self::ALL;
             const NAMES: &'static [&'static str] = &[$($json),*];
             const ALLOWED: &'static str = $allowed;
-            const CODE: $crate::Keyword = $crate::Keyword::$code;
+            const CODE: $crate::__private::Keyword = $crate::__private::Keyword::$code;
             fn index(self) -> usize {
                 self as usize
             }
@@ -173,37 +180,37 @@ macro_rules! str_enum {
         impl ::core::str::FromStr for $name {
             type Err = ::std::string::String;
             fn from_str(s: &str) -> ::core::result::Result<Self, ::std::string::String> {
-                $crate::parse_enum(s)
+                $crate::__private::parse_enum(s)
             }
         }
-        impl<'de> $crate::serde::Deserialize<'de> for $name {
-            fn deserialize<__D: $crate::serde::Deserializer<'de>>(
+        impl<'de> $crate::__private::serde::Deserialize<'de> for $name {
+            fn deserialize<__D: $crate::__private::serde::Deserializer<'de>>(
                 d: __D,
             ) -> ::core::result::Result<Self, __D::Error> {
-                $crate::decode_enum(d)
+                $crate::__private::decode_enum(d)
             }
         }
-        impl $crate::serde::Serialize for $name {
-            fn serialize<__S: $crate::serde::Serializer>(
+        impl $crate::__private::serde::Serialize for $name {
+            fn serialize<__S: $crate::__private::serde::Serializer>(
                 &self,
                 s: __S,
             ) -> ::core::result::Result<__S::Ok, __S::Error> {
                 s.serialize_str(self.as_str())
             }
         }
-        impl $crate::Verify for $name {
-            fn verify<'de, __D: $crate::serde::Deserializer<'de>>(
+        impl $crate::__private::Verify for $name {
+            fn verify<'de, __D: $crate::__private::serde::Deserializer<'de>>(
                 d: __D,
             ) -> ::core::result::Result<(), __D::Error> {
-                $crate::verify_by_decoding::<$name, __D>(d)
+                $crate::__private::verify_by_decoding::<$name, __D>(d)
             }
         }
-        impl $crate::Probed for $name {
-            fn probe(&self) -> $crate::Probe<'_> {
-                $crate::Probe::Str(self.as_str())
+        impl $crate::__private::Probed for $name {
+            fn probe(&self) -> $crate::__private::Probe<'_> {
+                $crate::__private::Probe::Str(self.as_str())
             }
         }
-        impl $crate::Check for $name {}
+        impl $crate::__private::Check for $name {}
     };
 }
 
@@ -218,9 +225,9 @@ macro_rules! setter {
         pub fn $field<__V>(mut self, v: __V) -> Self
         where
             __V: ::core::convert::TryInto<$ty>,
-            $crate::Failure: ::core::convert::From<__V::Error>,
+            $crate::__private::Failure: ::core::convert::From<__V::Error>,
         {
-            $crate::set(&mut self.$field, &mut self.__error, v, $json);
+            $crate::__private::set(&mut self.$field, &mut self.__error, v, $json);
             self
         }
     };
@@ -247,27 +254,27 @@ macro_rules! object {
                 <$builder as ::core::default::Default>::default()
             }
             /// The member order recorded when this value was decoded.
-            pub fn member_order(&self) -> &$crate::Order {
+            pub fn member_order(&self) -> &$crate::__private::Order {
                 &self.__order
             }
         }
-        impl<'de> $crate::serde::Deserialize<'de> for $name {
-            fn deserialize<__D: $crate::serde::Deserializer<'de>>(
+        impl<'de> $crate::__private::serde::Deserialize<'de> for $name {
+            fn deserialize<__D: $crate::__private::serde::Deserializer<'de>>(
                 d: __D,
             ) -> ::core::result::Result<Self, __D::Error> {
-                $crate::decode_object(d)
+                $crate::__private::decode_object(d)
             }
         }
-        impl $crate::Verify for $name {
-            fn verify<'de, __D: $crate::serde::Deserializer<'de>>(
+        impl $crate::__private::Verify for $name {
+            fn verify<'de, __D: $crate::__private::serde::Deserializer<'de>>(
                 d: __D,
             ) -> ::core::result::Result<(), __D::Error> {
-                $crate::verify_object::<$name, __D>(d, None)
+                $crate::__private::verify_object::<$name, __D>(d, None)
             }
         }
-        impl $crate::Probed for $name {
-            fn probe(&self) -> $crate::Probe<'_> {
-                $crate::Probe::Object
+        impl $crate::__private::Probed for $name {
+            fn probe(&self) -> $crate::__private::Probe<'_> {
+                $crate::__private::Probe::Object
             }
         }
     };
@@ -295,20 +302,20 @@ macro_rules! decode_members {
         $(value { $($field:ident $(: $init:expr)?;)* })?
         $(finish { $($finish:tt)* })?
     ) => {
-        impl $crate::DecodeMembers for $name {
-            fn decode_members<'de, __A: $crate::serde::de::MapAccess<'de>>(
+        impl $crate::__private::DecodeMembers for $name {
+            fn decode_members<'de, __A: $crate::__private::serde::de::MapAccess<'de>>(
                 mut $map: __A,
                 $pre: ::core::option::Option<(&str, &str)>,
             ) -> ::core::result::Result<$name, __A::Error> {
                 $($(let mut $slot: ::core::option::Option<$sty> = ::core::option::Option::None;)*)?
                 $($($locals)*)?
-                let mut $order = $crate::OrderRecorder::new();
+                let mut $order = $crate::__private::OrderRecorder::new();
                 if let ::core::option::Option::Some((__k, __v)) = $pre {
                     match __k {
                         $($($pj => {
                             $order.push($pat);
                             $ps = ::core::option::Option::Some(
-                                $crate::pre_read::<$pty, __A::Error>(__v, $prel)?,
+                                $crate::__private::pre_read::<$pty, __A::Error>(__v, $prel)?,
                             );
                         })*)?
                         _ => {
@@ -317,17 +324,17 @@ macro_rules! decode_members {
                     }
                 }
                 while let ::core::option::Option::Some($key) =
-                    $crate::serde::de::MapAccess::next_key::<$crate::Key<'de>>(&mut $map)?
+                    $crate::__private::serde::de::MapAccess::next_key::<$crate::__private::Key<'de>>(&mut $map)?
                 {
                     match $key.as_str() {
                         $($($j => {
-                            $crate::once(&mut $map, &mut $s, $j, $seed)?;
+                            $crate::__private::once(&mut $map, &mut $s, $j, $seed)?;
                             $order.push($at);
                         })*)?
                         $($($arms)*)?
                     }
                 }
-                $($(let $rl = $crate::required::<_, __A::Error>($rs, $rj)?;)*)?
+                $($(let $rl = $crate::__private::required::<_, __A::Error>($rs, $rj)?;)*)?
                 $($($unpack)*)?
                 let $value = $name {
                     $($($field $(: $init)?,)*)?
@@ -361,25 +368,25 @@ macro_rules! verify_members {
         $(view { $($view_arms:tt)* })?
         $(rules { $($rules:tt)* })?
     ) => {
-        impl $crate::VerifyMembers for $name {
+        impl $crate::__private::VerifyMembers for $name {
             const EXPECTING: &'static str = $expecting;
             #[allow(unused_mut)]
-            fn verify_members<'de, __A: $crate::serde::de::MapAccess<'de>>(
+            fn verify_members<'de, __A: $crate::__private::serde::de::MapAccess<'de>>(
                 mut $map: __A,
                 $pre: ::core::option::Option<(&str, &str)>,
-                $refine: ::core::option::Option<$crate::MemberCheck>,
+                $refine: ::core::option::Option<$crate::__private::MemberCheck>,
             ) -> ::core::result::Result<(), __A::Error> {
                 $($(let mut $slot: ::core::option::Option<$sty> = ::core::option::Option::None;)*)?
                 $($($locals)*)?
                 if let ::core::option::Option::Some((__k, __v)) = $pre {
                     match __k {
                         $($($pj => {
-                            $crate::pre_read::<$pty, __A::Error>(__v, $prel)?;
+                            $crate::__private::pre_read::<$pty, __A::Error>(__v, $prel)?;
                             $ps = ::core::option::Option::Some(());
                         })*)?
                         $($($kj => {
                             $ks = ::core::option::Option::Some(
-                                $crate::pre_read::<$kty, __A::Error>(__v, $krel)?,
+                                $crate::__private::pre_read::<$kty, __A::Error>(__v, $krel)?,
                             );
                         })*)?
                         _ => {
@@ -388,23 +395,23 @@ macro_rules! verify_members {
                     }
                 }
                 while let ::core::option::Option::Some($key) =
-                    $crate::serde::de::MapAccess::next_key::<$crate::Key<'de>>(&mut $map)?
+                    $crate::__private::serde::de::MapAccess::next_key::<$crate::__private::Key<'de>>(&mut $map)?
                 {
                     match $key.as_str() {
-                        $($($j => $crate::once(&mut $map, &mut $s, $j, $seed)?,)*)?
+                        $($($j => $crate::__private::once(&mut $map, &mut $s, $j, $seed)?,)*)?
                         $($($arms)*)?
                     }
                 }
-                $($($(let $rl =)? $crate::required::<_, __A::Error>($rs.as_ref(), $rj)?;)*)?
+                $($($(let $rl =)? $crate::__private::required::<_, __A::Error>($rs.as_ref(), $rj)?;)*)?
                 $($($unpack)*)?
                 let __members = |__name: &str| match __name {
                     $($($view_arms)*)?
-                    _ => $crate::Probe::Absent,
+                    _ => $crate::__private::Probe::Absent,
                 };
-                let $view = $crate::View(&__members);
+                let $view = $crate::__private::View(&__members);
                 $($($rules)*)?
                 if let ::core::option::Option::Some(check) = $refine {
-                    check(&$view).map_err($crate::Failure::into_error::<__A::Error>)?;
+                    check(&$view).map_err($crate::__private::Failure::into_error::<__A::Error>)?;
                 }
                 ::core::result::Result::Ok(())
             }
@@ -425,14 +432,14 @@ macro_rules! members {
         $(members { $($json:literal => $f:ident @ $at:literal, $kind:ident;)* })?
         $(refused { $($never:literal;)* })?
     ) => {
-        impl $crate::serde::Serialize for $name {
-            fn serialize<__S: $crate::serde::Serializer>(
+        impl $crate::__private::serde::Serialize for $name {
+            fn serialize<__S: $crate::__private::serde::Serializer>(
                 &self,
                 s: __S,
             ) -> ::core::result::Result<__S::Ok, __S::Error> {
-                use $crate::serde::ser::SerializeMap as _;
+                use $crate::__private::serde::ser::SerializeMap as _;
                 let mut map = s.serialize_map(::core::option::Option::None)?;
-                $crate::serialize_members(
+                $crate::__private::serialize_members(
                     &mut map,
                     &self.__order,
                     $count,
@@ -451,8 +458,8 @@ macro_rules! members {
             #[allow(dead_code)]
             const __DECLARED: &'static [&'static str] = &[$($($json,)*)? $($($never,)*)?];
         }
-        impl $crate::Fields for $name {
-            fn field(&self, key: &str) -> $crate::Probe<'_> {
+        impl $crate::__private::Fields for $name {
+            fn field(&self, key: &str) -> $crate::__private::Probe<'_> {
                 match key {
                     $($($json => $crate::__member!(probe $kind; &self.$f),)*)?
                     other => $crate::__undeclared!(probe $ekind $($extra)?; self, other),
@@ -462,7 +469,7 @@ macro_rules! members {
                 &self,
                 key: &str,
             ) -> ::core::option::Option<
-                &$crate::serde_json::Map<::std::string::String, $crate::serde_json::Value>,
+                &$crate::__private::serde_json::Map<::std::string::String, $crate::__private::serde_json::Value>,
             > {
                 $crate::__undeclared!(object $ekind $($extra)?; self, key, [$($($json)*)?])
             }
@@ -475,19 +482,19 @@ macro_rules! members {
 #[macro_export]
 macro_rules! __member {
     (entry required; $map:ident, $json:literal, $v:expr) => {
-        $crate::serde::ser::SerializeMap::serialize_entry($map, $json, $v)
+        $crate::__private::serde::ser::SerializeMap::serialize_entry($map, $json, $v)
     };
     (entry optional; $map:ident, $json:literal, $v:expr) => {
-        $crate::optional_entry($map, $json, $v)
+        $crate::__private::optional_entry($map, $json, $v)
     };
     (entry tri; $map:ident, $json:literal, $v:expr) => {
-        $crate::tri_entry($map, $json, $v)
+        $crate::__private::tri_entry($map, $json, $v)
     };
     (probe optional; $v:expr) => {
-        $crate::probe_optional($v)
+        $crate::__private::probe_optional($v)
     };
     (probe $kind:ident; $v:expr) => {
-        $crate::Probed::probe($v)
+        $crate::__private::Probed::probe($v)
     };
 }
 
@@ -497,28 +504,28 @@ macro_rules! __member {
 #[macro_export]
 macro_rules! __undeclared {
     (iter closed; $this:ident) => {
-        ::core::iter::empty::<(&str, &$crate::serde_json::Value)>()
+        ::core::iter::empty::<(&str, &$crate::__private::serde_json::Value)>()
     };
     (iter $kind:ident $extra:ident; $this:ident) => {
         $this.$extra.iter()
     };
     (probe closed; $this:ident, $key:ident) => {{
         let _ = $key;
-        $crate::Probe::Absent
+        $crate::__private::Probe::Absent
     }};
     (probe open $extra:ident; $this:ident, $key:ident) => {
-        $crate::Fields::field(&$this.$extra, $key)
+        $crate::__private::Fields::field(&$this.$extra, $key)
     };
     (probe typed $extra:ident; $this:ident, $key:ident) => {
         $this
             .$extra
             .get($key)
-            .map_or($crate::Probe::Absent, $crate::Probed::probe)
+            .map_or($crate::__private::Probe::Absent, $crate::__private::Probed::probe)
     };
     (object open $extra:ident; $this:ident, $key:ident, [$($json:literal)*]) => {
         match $key {
             $($json => ::core::option::Option::None,)*
-            other => $crate::Fields::json_object(&$this.$extra, other),
+            other => $crate::__private::Fields::json_object(&$this.$extra, other),
         }
     };
     (object $kind:ident $($extra:ident)?; $this:ident, $key:ident, [$($json:literal)*]) => {{
@@ -548,7 +555,7 @@ macro_rules! builder {
         pub struct $builder {
             $($($f: $crate::__builder!(slot $kind; $t),)*)?
             $($extra: $ety,)?
-            __error: ::core::option::Option<$crate::Failure>,
+            __error: ::core::option::Option<$crate::__private::Failure>,
         }
         impl $builder {
             $($($crate::__builder!(setter $kind; $f: $t = $json $(, $null)?);)*)?
@@ -562,7 +569,7 @@ macro_rules! builder {
             )?
             /// The value, or the first member that failed its rule, the first required member
             /// left unset, or the first rule the whole value breaks.
-            pub fn build(mut self) -> ::core::result::Result<$name, $crate::Failure> {
+            pub fn build(mut self) -> ::core::result::Result<$name, $crate::__private::Failure> {
                 if let ::core::option::Option::Some(e) = self.__error.take() {
                     return ::core::result::Result::Err(e);
                 }
@@ -571,9 +578,9 @@ macro_rules! builder {
                     $($($cf: $cv,)*)?
                     $($($f: $crate::__builder!(init $kind; self.$f, $json),)*)?
                     $($extra: self.$extra,)?
-                    __order: $crate::Order::default(),
+                    __order: $crate::__private::Order::default(),
                 };
-                $crate::Check::check(&value)?;
+                $crate::__private::Check::check(&value)?;
                 ::core::result::Result::Ok(value)
             }
         }
@@ -589,10 +596,10 @@ macro_rules! builder {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __builder {
-    (slot tri; $t:ty) => { $crate::Tri<$t> };
+    (slot tri; $t:ty) => { $crate::__private::Tri<$t> };
     (slot $kind:ident; $t:ty) => { ::core::option::Option<$t> };
     (setter tri; $f:ident: $t:ty = $json:literal, $null:ident) => {
-        $crate::setter!($f: $t = $json, null $null = $crate::Tri::Null);
+        $crate::setter!($f: $t = $json, null $null = $crate::__private::Tri::Null);
     };
     (setter nullable; $f:ident: $t:ty = $json:literal, $null:ident) => {
         $crate::setter!($f: $t = $json, null $null = ::core::option::Option::None);
@@ -600,7 +607,7 @@ macro_rules! __builder {
     (setter $kind:ident; $f:ident: $t:ty = $json:literal) => {
         $crate::setter!($f: $t = $json);
     };
-    (init required; $v:expr, $json:literal) => { $crate::Failure::needed($v, $json)? };
+    (init required; $v:expr, $json:literal) => { $crate::__private::Failure::needed($v, $json)? };
     (init $kind:ident; $v:expr, $json:literal) => { $v };
 }
 
@@ -633,45 +640,45 @@ macro_rules! tagged {
                 }
             }
         )*)?
-        impl<'de> $crate::serde::Deserialize<'de> for $name {
-            fn deserialize<__D: $crate::serde::Deserializer<'de>>(
+        impl<'de> $crate::__private::serde::Deserialize<'de> for $name {
+            fn deserialize<__D: $crate::__private::serde::Deserializer<'de>>(
                 d: __D,
             ) -> ::core::result::Result<Self, __D::Error> {
                 struct __Visitor;
-                impl<'de> $crate::serde::de::Visitor<'de> for __Visitor {
+                impl<'de> $crate::__private::serde::de::Visitor<'de> for __Visitor {
                     type Value = $name;
                     fn expecting(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
                         f.write_str("an object")
                     }
-                    fn visit_map<__A: $crate::serde::de::MapAccess<'de>>(
+                    fn visit_map<__A: $crate::__private::serde::de::MapAccess<'de>>(
                         self,
                         mut map: __A,
                     ) -> ::core::result::Result<$name, __A::Error> {
-                        let first = map.next_key::<$crate::Key<'de>>()?;
+                        let first = map.next_key::<$crate::__private::Key<'de>>()?;
                         if let ::core::option::Option::Some(k) = &first && k.as_str() == $tag {
-                            let tag = map.next_value::<$crate::Key<'de>>()?;
+                            let tag = map.next_value::<$crate::__private::Key<'de>>()?;
                             return match tag.as_str() {
-                                $($($fv => <$fty as $crate::DecodeMembers>::decode_members(
+                                $($($fv => <$fty as $crate::__private::DecodeMembers>::decode_members(
                                     map,
                                     ::core::option::Option::Some(($tag, $fv)),
                                 )
                                 .map($name::$fvar),)*)?
-                                other => ::core::result::Result::Err($crate::unknown_tag(
+                                other => ::core::result::Result::Err($crate::__private::unknown_tag(
                                     $rel, other, $unknown,
                                 )),
                             };
                         }
-                        let raw = $crate::buffer_rest(first, &mut map)?;
-                        let tag = $crate::decode_raw::<_, __A::Error>(&raw, "", $crate::TagSeed($tag))?;
+                        let raw = $crate::__private::buffer_rest(first, &mut map)?;
+                        let tag = $crate::__private::decode_raw::<_, __A::Error>(&raw, "", $crate::__private::TagSeed($tag))?;
                         match tag.as_deref() {
                             $($(::core::option::Option::Some($sv) => {
-                                $crate::decode_raw::<_, __A::Error>(&raw, "", $seed).map($name::$svar)
+                                $crate::__private::decode_raw::<_, __A::Error>(&raw, "", $seed).map($name::$svar)
                             })*)?
                             ::core::option::Option::Some(other) => {
-                                ::core::result::Result::Err($crate::unknown_tag($rel, other, $unknown))
+                                ::core::result::Result::Err($crate::__private::unknown_tag($rel, other, $unknown))
                             }
                             ::core::option::Option::None => ::core::result::Result::Err(
-                                $crate::fail($crate::Keyword::OneOf, "", $missing),
+                                $crate::__private::fail($crate::__private::Keyword::OneOf, "", $missing),
                             ),
                         }
                     }
@@ -679,45 +686,45 @@ macro_rules! tagged {
                 d.deserialize_map(__Visitor)
             }
         }
-        impl $crate::Verify for $name {
-            fn verify<'de, __D: $crate::serde::Deserializer<'de>>(
+        impl $crate::__private::Verify for $name {
+            fn verify<'de, __D: $crate::__private::serde::Deserializer<'de>>(
                 d: __D,
             ) -> ::core::result::Result<(), __D::Error> {
                 struct __Visitor;
-                impl<'de> $crate::serde::de::Visitor<'de> for __Visitor {
+                impl<'de> $crate::__private::serde::de::Visitor<'de> for __Visitor {
                     type Value = ();
                     fn expecting(&self, f: &mut ::core::fmt::Formatter) -> ::core::fmt::Result {
                         f.write_str("an object")
                     }
-                    fn visit_map<__A: $crate::serde::de::MapAccess<'de>>(
+                    fn visit_map<__A: $crate::__private::serde::de::MapAccess<'de>>(
                         self,
                         mut map: __A,
                     ) -> ::core::result::Result<(), __A::Error> {
-                        let first = map.next_key::<$crate::Key<'de>>()?;
+                        let first = map.next_key::<$crate::__private::Key<'de>>()?;
                         if let ::core::option::Option::Some(k) = &first && k.as_str() == $tag {
-                            let tag = map.next_value::<$crate::Key<'de>>()?;
+                            let tag = map.next_value::<$crate::__private::Key<'de>>()?;
                             return match tag.as_str() {
-                                $($($fv => <$fty as $crate::VerifyMembers>::verify_members(
+                                $($($fv => <$fty as $crate::__private::VerifyMembers>::verify_members(
                                     map,
                                     ::core::option::Option::Some(($tag, $fv)),
                                     ::core::option::Option::None,
                                 ),)*)?
-                                other => ::core::result::Result::Err($crate::unknown_tag(
+                                other => ::core::result::Result::Err($crate::__private::unknown_tag(
                                     $rel, other, $unknown,
                                 )),
                             };
                         }
-                        let raw = $crate::buffer_rest(first, &mut map)?;
-                        let tag = $crate::decode_raw::<_, __A::Error>(&raw, "", $crate::TagSeed($tag))?;
+                        let raw = $crate::__private::buffer_rest(first, &mut map)?;
+                        let tag = $crate::__private::decode_raw::<_, __A::Error>(&raw, "", $crate::__private::TagSeed($tag))?;
                         match tag.as_deref() {
                             $($(::core::option::Option::Some($sv) => {
-                                $crate::verify_raw::<_, __A::Error>(&raw, $seed)
+                                $crate::__private::verify_raw::<_, __A::Error>(&raw, $seed)
                             })*)?
                             ::core::option::Option::Some(other) => {
-                                ::core::result::Result::Err($crate::unknown_tag($rel, other, $unknown))
+                                ::core::result::Result::Err($crate::__private::unknown_tag($rel, other, $unknown))
                             }
                             ::core::option::Option::None => ::core::result::Result::Err(
-                                $crate::fail($crate::Keyword::OneOf, "", $missing),
+                                $crate::__private::fail($crate::__private::Keyword::OneOf, "", $missing),
                             ),
                         }
                     }

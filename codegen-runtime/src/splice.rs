@@ -33,7 +33,7 @@ macro_rules! __splice {
             fn splice(
                 from: [&Self; 2],
                 pick: &dyn Fn(usize) -> usize,
-            ) -> ::core::result::Result<Self, $crate::Failure> {
+            ) -> ::core::result::Result<Self, $crate::__private::Failure> {
                 let mut b = $name::builder();
                 let mut i = 0usize;
                 $($(
@@ -63,9 +63,9 @@ macro_rules! __splice {
     };
     (@set tri; $b:ident, $src:ident, $f:ident, $null:ident) => {
         match &$src.$f {
-            $crate::Tri::Value(v) => $b.$f(v.clone()),
-            $crate::Tri::Null => $b.$null(),
-            $crate::Tri::Absent => $b,
+            $crate::__private::Tri::Value(v) => $b.$f(v.clone()),
+            $crate::__private::Tri::Null => $b.$null(),
+            $crate::__private::Tri::Absent => $b,
         }
     };
 }

@@ -254,9 +254,9 @@ fn runtime_support(options: &Options) -> Result<proc_macro2::TokenStream> {
         )
     })?;
     Ok(quote::quote! {
-        /// The generator's runtime, under the name the generated code uses.
+        /// What generated code calls in its runtime, under the name the generated code uses.
         #[doc(hidden)]
-        pub use #path as rt;
+        pub use #path::__private as rt;
         #[allow(unused_imports)]
         use rt::{indexmap, serde, serde_json};
     })

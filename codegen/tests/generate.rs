@@ -159,7 +159,7 @@ fn the_output_reaches_its_runtime_crate_by_one_path() {
     );
     let code = generate_dir(&dir, &Options::default()).unwrap().code;
     assert!(
-        code.contains("pub use ::prp_codegen_runtime as rt;"),
+        code.contains("pub use ::prp_codegen_runtime::__private as rt;"),
         "{code}"
     );
     // Nothing of the runtime is pasted in, not even the checker a checked type needs.
@@ -167,7 +167,7 @@ fn the_output_reaches_its_runtime_crate_by_one_path() {
     syn::parse_file(&code).expect("the output parses");
     let options = Options::new().runtime_path("crate::support::rt");
     let code = generate_dir(&dir, &options).unwrap().code;
-    assert!(code.contains("pub use crate::support::rt as rt;"), "{code}");
+    assert!(code.contains("pub use crate::support::rt::__private as rt;"), "{code}");
     let options = Options::new().runtime_path("not a path");
     let err = generate_dir(&dir, &options).unwrap_err();
     assert_eq!(err.code, "invalid_option", "{err}");

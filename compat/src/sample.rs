@@ -599,8 +599,8 @@ fn constants(node: &Value) -> Map<String, Value> {
 #[cfg(test)]
 mod tests {
     use prp_codegen::{Format, Options, SchemaSet};
-    use prp_vocabulary::{Keyword, Schema};
     use prp_codegen_runtime::eval::Program;
+    use prp_vocabulary::{Keyword, Schema};
     use serde_json::Value;
 
     /// The search starts from these: every PRP schema's and definition's instance is one its

@@ -6,7 +6,7 @@
 //! description of the syntax error.
 
 use crate::issue::{Code, Issue};
-use crate::types::rt;
+use prp_codegen_runtime as rt;
 use serde::de::DeserializeOwned;
 
 /// The largest document, in bytes, that decoding accepts.

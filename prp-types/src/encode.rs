@@ -5,7 +5,7 @@
 //! that decoding the same JSON would report.
 
 use crate::issue::{Code, Issue};
-use crate::types::rt;
+use prp_codegen_runtime as rt;
 use serde::Serialize;
 use std::io;
 

@@ -3,7 +3,7 @@
 //! command line all report [`Issue`]s, so the same input gets the same code and pointer from every
 //! one of them.
 
-use crate::types::rt::Keyword;
+use prp_codegen_runtime::Keyword;
 use std::fmt;
 
 macro_rules! codes {
@@ -321,8 +321,8 @@ impl fmt::Display for Issue {
 
 impl std::error::Error for Issue {}
 
-impl From<crate::types::rt::Failure> for Issue {
-    fn from(f: crate::types::rt::Failure) -> Self {
+impl From<prp_codegen_runtime::Failure> for Issue {
+    fn from(f: prp_codegen_runtime::Failure) -> Self {
         Issue::new(f.code.into(), f.rel, f.message)
     }
 }

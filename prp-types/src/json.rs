@@ -3,6 +3,7 @@
 //! reference's byte output comes from JavaScript.
 
 use crate::issue::Issue;
+use prp_vocabulary::canonical;
 use serde_json::Value;
 use serde_json::ser::{Formatter, PrettyFormatter};
 use std::io;
@@ -13,7 +14,7 @@ pub fn parse(bytes: &[u8]) -> Result<Value, Issue> {
     struct Strict(Value);
     impl<'de> serde::Deserialize<'de> for Strict {
         fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            serde::de::DeserializeSeed::deserialize(crate::types::rt::AnyValue, d).map(Strict)
+            serde::de::DeserializeSeed::deserialize(prp_codegen_runtime::AnyValue, d).map(Strict)
         }
     }
     crate::decode::decode::<Strict>(bytes).map(|s| s.0)
@@ -21,7 +22,7 @@ pub fn parse(bytes: &[u8]) -> Result<Value, Issue> {
 
 /// Orders two strings as JavaScript's default `sort()` does: by UTF-16 code units.
 pub fn utf16_cmp(a: &str, b: &str) -> std::cmp::Ordering {
-    a.encode_utf16().cmp(b.encode_utf16())
+    canonical::Order::Utf16.cmp(a, b)
 }
 
 /// `JSON.stringify` of `value` with object keys sorted by UTF-16 code units, no whitespace.
@@ -34,10 +35,11 @@ pub fn canonical(value: &Value) -> String {
 fn write_canonical(value: &Value, out: &mut String) {
     match value {
         Value::Object(map) => {
-            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            entries.sort_by(|a, b| utf16_cmp(a.0, b.0));
             out.push('{');
-            for (i, (k, v)) in entries.into_iter().enumerate() {
+            for (i, (k, v)) in canonical::members(map, canonical::Order::Utf16)
+                .into_iter()
+                .enumerate()
+            {
                 if i > 0 {
                     out.push(',');
                 }

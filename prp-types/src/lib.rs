@@ -107,7 +107,7 @@ pub mod types {
 pub use decode::{decode, decode_document, decode_str};
 pub use encode::{Validate, encode, encode_pretty, encode_to_writer};
 pub use issue::{Code, Issue};
-pub use types::rt::{
+pub use prp_codegen_runtime::{
     Document as SchemaDocument, Failure, False, Integer, Keyword, Order, SchemaInfo, Str, Tri, True,
 };
 pub use types::{Document, SCHEMAS};

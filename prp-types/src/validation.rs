@@ -10,7 +10,7 @@ use crate::contract;
 use crate::decode::{self, Checker};
 use crate::issue::{Code, Issue};
 use crate::types::Fixture;
-use crate::types::rt::Document as _;
+use prp_codegen_runtime::Document as _;
 use std::io::BufRead;
 
 /// A schema picked by name: its key in the checker table and its checker.

@@ -79,7 +79,7 @@ impl CommandLog {
             Ok(v) => v,
             Err(e) => {
                 return Intake::NotACommand(
-                    prp_types::types::rt::strip_position(&e.to_string()).to_owned(),
+                    prp_codegen_runtime::strip_position(&e.to_string()).to_owned(),
                 );
             }
         };

@@ -117,7 +117,7 @@ fn located(e: serde_path_to_error::Error<serde_json::Error>, under: &str, skip: 
     Issue::new(
         code,
         pointer,
-        prp_types::types::rt::strip_position(&inner.to_string()),
+        prp_codegen_runtime::strip_position(&inner.to_string()),
     )
 }
 
@@ -162,7 +162,7 @@ impl Script {
                 // An unknown kind fails at the variant itself; anything else below it.
                 if e.path().iter().count() == 0 {
                     let message =
-                        prp_types::types::rt::strip_position(&e.inner().to_string()).to_owned();
+                        prp_codegen_runtime::strip_position(&e.inner().to_string()).to_owned();
                     invalid(format!("{at}/kind"), message)
                 } else {
                     located(e, &at, 1)

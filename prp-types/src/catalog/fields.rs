@@ -4,7 +4,7 @@
 //! `rt::items_failure`), failing through the runtime's typed channel, so `decode::<T>` locates a
 //! refusal with the same code and JSON pointer as any generated PRP type.
 
-use crate::types::rt::{self, Failure, Keyword};
+use prp_codegen_runtime::{self as rt, Failure, Keyword};
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::de::{Deserialize, Deserializer};
 use serde::{Serialize, Serializer};

@@ -5,7 +5,7 @@
 //! `min_length`, `enum`, ...
 
 use super::fields::{IdList, Int, NullableText, Text};
-use crate::types::rt::{self, Failure, Keyword};
+use prp_codegen_runtime::{self as rt, Failure, Keyword};
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::{Map, Value};
 

@@ -13,6 +13,7 @@ pub mod fields;
 pub mod inputs;
 
 use inputs::*;
+use prp_vocabulary::canonical;
 use schemars::JsonSchema;
 use serde_json::{Map, Value, json};
 use std::sync::LazyLock;
@@ -696,27 +697,12 @@ pub fn duplicate_ids() -> Vec<&'static str> {
     out
 }
 
-/// The object with its keys sorted by UTF-16 code unit, recursively; arrays keep their order.
-fn sorted(v: &Value) -> Value {
-    match v {
-        Value::Object(m) => {
-            let mut entries: Vec<(&String, &Value)> = m.iter().collect();
-            entries.sort_by(|a, b| crate::json::utf16_cmp(a.0, b.0));
-            Value::Object(
-                entries
-                    .into_iter()
-                    .map(|(k, x)| (k.clone(), sorted(x)))
-                    .collect(),
-            )
-        }
-        Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
-        other => other.clone(),
-    }
-}
-
 /// The inventory's exact text (§3.3): the catalog as a pretty JSON array, keys sorted recursively.
 pub fn inventory() -> String {
-    let all: Vec<Value> = catalog().iter().map(|d| sorted(&d.to_json())).collect();
+    let all: Vec<Value> = catalog()
+        .iter()
+        .map(|d| canonical::sorted(&d.to_json(), canonical::Order::Utf16))
+        .collect();
     crate::json::pretty(&Value::Array(all))
 }
 

@@ -8,9 +8,9 @@
 
 use super::{Code, Issue};
 use crate::json::canonical;
-use crate::types::rt::{Fields as _, Probe};
 use crate::types::{Fixture, FixtureEvent};
 use indexmap::IndexMap;
+use prp_codegen_runtime::{Fields as _, Probe};
 use serde_json::Value;
 use std::collections::HashMap;
 

@@ -70,7 +70,7 @@ impl<T> Outcome<T> {
         serde_json::json!({
             "ok": self.ok(),
             "fixture": self.document.as_ref().map_or(Value::Null, |d| d.value.clone()),
-            "issues": crate::types::rt::to_json(&self.issues).unwrap_or(Value::Null),
+            "issues": prp_codegen_runtime::to_json(&self.issues).unwrap_or(Value::Null),
         })
     }
 }

@@ -15,6 +15,7 @@ mod patterns;
 pub use crate::json::canonical as canonical_json;
 pub use patterns::{is_sensitive_key, looks_secret, redact_secrets};
 
+use prp_vocabulary::canonical;
 use serde_json::{Map, Value};
 use sha2::{Digest as _, Sha256};
 
@@ -85,7 +86,10 @@ fn redact_at(value: &Value, key: &str, depth: usize, nodes: &mut usize) -> Value
         }
         Value::Object(map) => {
             let mut out = Map::new();
-            for (k, v) in sorted(map).into_iter().take(MAX_KEYS) {
+            for (k, v) in canonical::members(map, canonical::Order::Utf16)
+                .into_iter()
+                .take(MAX_KEYS)
+            {
                 let r = redact_at(v, k, depth + 1, nodes);
                 out.insert(k.clone(), r);
             }
@@ -96,13 +100,6 @@ fn redact_at(value: &Value, key: &str, depth: usize, nodes: &mut usize) -> Value
         }
         other => other.clone(),
     }
-}
-
-/// The entries of an object in UTF-16 code-unit order of their keys.
-fn sorted(map: &Map<String, Value>) -> Vec<(&String, &Value)> {
-    let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-    entries.sort_by(|a, b| crate::json::utf16_cmp(a.0, b.0));
-    entries
 }
 
 /// Length in UTF-16 code units.
@@ -181,7 +178,10 @@ fn inspect_at(value: &Value, key: &str, depth: usize, nodes: &mut usize, found: 
             if map.len() > MAX_KEYS {
                 found.within_bounds = false;
             }
-            for (k, v) in sorted(map).into_iter().take(MAX_KEYS) {
+            for (k, v) in canonical::members(map, canonical::Order::Utf16)
+                .into_iter()
+                .take(MAX_KEYS)
+            {
                 inspect_at(v, k, depth + 1, nodes, found);
             }
         }

@@ -125,7 +125,7 @@ pub fn run(bytes: &[u8], store: ScenarioStore) -> Result<Vec<Value>, Issue> {
         out.push(match step {
             Step::Dispatch(call) => {
                 let result = dispatcher.dispatch(call);
-                let mut v = crate::types::rt::to_json(&result).unwrap_or(Value::Null);
+                let mut v = prp_codegen_runtime::to_json(&result).unwrap_or(Value::Null);
                 // Receipts are PRP documents: they go out through the checked encoder.
                 let receipts = [
                     ("inputReceipt", &result.input_receipt),

@@ -16,10 +16,8 @@
 
 use crate::encode::Validate;
 use crate::issue::Issue;
-use crate::types::{
-    CommandPayloadV2, CommandTypeV2, CommandV2, DateTime, Text1To160,
-    rt::{Failure, Integer},
-};
+use crate::types::{CommandPayloadV2, CommandTypeV2, CommandV2, DateTime, Text1To160};
+use prp_codegen_runtime::{Failure, Integer};
 
 /// The payload of `session.goal.set`: `objective`, `status` (`active` or `paused`), `tokenBudget`
 /// (a positive integer, or `null` for no budget) and `requestId`, each optional. Build it with

@@ -307,8 +307,8 @@ impl GoalProjection {
         json!({
             "negotiatedVersion": self.negotiated,
             "goalsAvailable": self.goals_available(),
-            "capability": self.capability.as_ref().map_or(Value::Null, |c| encode(crate::types::rt::to_json(c))),
-            "goal": self.goal.as_ref().map_or(Value::Null, |g| encode(crate::types::rt::to_json(g))),
+            "capability": self.capability.as_ref().map_or(Value::Null, |c| encode(prp_codegen_runtime::to_json(c))),
+            "goal": self.goal.as_ref().map_or(Value::Null, |g| encode(prp_codegen_runtime::to_json(g))),
             "awaitingSnapshot": self.awaiting_snapshot,
             "lastGoalEvent": self.last_goal_event.as_ref().map_or(Value::Null, |m| json!({
                 "sourceEventId": m.source_event_id,

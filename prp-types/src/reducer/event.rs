@@ -12,10 +12,10 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::issue::{Code, Issue};
-use crate::types::rt::{Fields, Probe};
 use crate::types::{
     Event, EventPayload, EventPayloadV2, EventType, EventTypeV2, EventV2, FixtureEvent, Plan,
 };
+use prp_codegen_runtime::{Fields, Probe};
 
 /// The largest `sourceSeq` (2^53 − 1, the largest exact JSON integer).
 pub const MAX_SOURCE_SEQ: u64 = 9_007_199_254_740_991;
@@ -90,13 +90,15 @@ fn kept(event_type: &str, payload: &impl serde::Serialize) -> Result<Option<Valu
     if !keeps_payload(event_type) {
         return Ok(None);
     }
-    crate::types::rt::to_json(payload).map(Some).map_err(|e| {
-        Issue::new(
-            Code::InvalidMember,
-            "/payload",
-            format!("the payload cannot be written as JSON: {e}"),
-        )
-    })
+    prp_codegen_runtime::to_json(payload)
+        .map(Some)
+        .map_err(|e| {
+            Issue::new(
+                Code::InvalidMember,
+                "/payload",
+                format!("the payload cannot be written as JSON: {e}"),
+            )
+        })
 }
 
 fn source_seq(seq: i64) -> Result<u64, Issue> {

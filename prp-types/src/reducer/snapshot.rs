@@ -144,10 +144,10 @@ pub fn create_snapshot(fixture: &Fixture) -> Result<Snapshot, Issue> {
             )
         })
     };
-    let identity = json("identity", crate::types::rt::to_json(&fixture.identity))?;
+    let identity = json("identity", prp_codegen_runtime::to_json(&fixture.identity))?;
     let capabilities = json(
         "capabilities",
-        crate::types::rt::to_json(&fixture.capabilities),
+        prp_codegen_runtime::to_json(&fixture.capabilities),
     )?;
     Ok(Snapshot::new(fixture.name.as_str(), identity, capabilities))
 }
@@ -291,7 +291,7 @@ impl Snapshot {
     /// The snapshot as a JSON value, keys in golden order.
     pub fn to_value(&self) -> Value {
         // Serializing into a Value fails only for non-string map keys, which this has none of.
-        crate::types::rt::to_json(self).unwrap_or(Value::Null)
+        prp_codegen_runtime::to_json(self).unwrap_or(Value::Null)
     }
 
     /// The golden bytes: pretty JSON (PROTOCOL §0.4) with a trailing newline.

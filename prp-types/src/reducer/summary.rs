@@ -65,7 +65,7 @@ impl<'a> ParitySummary<'a> {
     /// The summary as a JSON value, keys in golden order.
     pub fn to_value(&self) -> Value {
         // Serializing into a Value fails only for non-string map keys, which this has none of.
-        crate::types::rt::to_json(self).unwrap_or(Value::Null)
+        prp_codegen_runtime::to_json(self).unwrap_or(Value::Null)
     }
 
     /// The golden bytes: pretty JSON (PROTOCOL §0.4) with a trailing newline.

@@ -11,7 +11,7 @@ use super::event::{EventView, string};
 use super::js;
 use super::projection::Request;
 use crate::Str;
-use crate::types::rt::{Fields, Probe};
+use prp_codegen_runtime::{Fields, Probe};
 
 /// The timeline (PROTOCOL §2.4): one entry per applied event, in application order; an entry's
 /// `position` is its index + 1.

@@ -423,8 +423,8 @@ static STR_0: rt::StrRule = rt::StrRule {
     pattern: None,
     format: None,
 };
-/// The generator's runtime, under the name the generated code uses.
+/// What generated code calls in its runtime, under the name the generated code uses.
 #[doc(hidden)]
-pub use ::prp_codegen_runtime as rt;
+pub use ::prp_codegen_runtime::__private as rt;
 #[allow(unused_imports)]
 use rt::{indexmap, serde, serde_json};

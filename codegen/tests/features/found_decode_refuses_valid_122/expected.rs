@@ -115,8 +115,8 @@ fn __program() -> &'static rt::eval::Program {
             Err(e) => panic!("{e}"),
         })
 }
-/// The generator's runtime, under the name the generated code uses.
+/// What generated code calls in its runtime, under the name the generated code uses.
 #[doc(hidden)]
-pub use ::prp_codegen_runtime as rt;
+pub use ::prp_codegen_runtime::__private as rt;
 #[allow(unused_imports)]
 use rt::{indexmap, serde, serde_json};

@@ -293,8 +293,8 @@ impl rt::Document for SemanticTool {
         sha256: "8a22db159e9f16fd45ab2f282c6276bfdf24a72f92cc898c5429a9eb0915830c",
     };
 }
-/// The generator's runtime, under the name the generated code uses.
+/// What generated code calls in its runtime, under the name the generated code uses.
 #[doc(hidden)]
-pub use ::prp_codegen_runtime as rt;
+pub use ::prp_codegen_runtime::__private as rt;
 #[allow(unused_imports)]
 use rt::{indexmap, serde, serde_json};

@@ -440,8 +440,8 @@ fn __refine_1(v: &dyn rt::Fields) -> ::core::result::Result<(), rt::Failure> {
     }
     Ok(())
 }
-/// The generator's runtime, under the name the generated code uses.
+/// What generated code calls in its runtime, under the name the generated code uses.
 #[doc(hidden)]
-pub use ::prp_codegen_runtime as rt;
+pub use ::prp_codegen_runtime::__private as rt;
 #[allow(unused_imports)]
 use rt::{indexmap, serde, serde_json};

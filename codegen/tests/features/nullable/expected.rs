@@ -229,8 +229,8 @@ static INT_0: rt::IntRule = rt::IntRule {
     max: None,
     values: None,
 };
-/// The generator's runtime, under the name the generated code uses.
+/// What generated code calls in its runtime, under the name the generated code uses.
 #[doc(hidden)]
-pub use ::prp_codegen_runtime as rt;
+pub use ::prp_codegen_runtime::__private as rt;
 #[allow(unused_imports)]
 use rt::{indexmap, serde, serde_json};
