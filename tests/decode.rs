@@ -4,8 +4,8 @@
 
 mod support;
 
-use prp_types::decode::{CHECKERS, checker};
 use prp_codegen_runtime as rt;
+use prp_types::decode::{CHECKERS, checker};
 use serde_json::Value;
 use support::*;
 

@@ -167,7 +167,10 @@ fn the_output_reaches_its_runtime_crate_by_one_path() {
     syn::parse_file(&code).expect("the output parses");
     let options = Options::new().runtime_path("crate::support::rt");
     let code = generate_dir(&dir, &options).unwrap().code;
-    assert!(code.contains("pub use crate::support::rt::__private as rt;"), "{code}");
+    assert!(
+        code.contains("pub use crate::support::rt::__private as rt;"),
+        "{code}"
+    );
     let options = Options::new().runtime_path("not a path");
     let err = generate_dir(&dir, &options).unwrap_err();
     assert_eq!(err.code, "invalid_option", "{err}");

@@ -5,6 +5,7 @@ use super::{Normalizer, named_id};
 use crate::error::Result;
 use crate::load::Loc;
 use crate::model::*;
+use prp_vocabulary::{Keyword, Schema};
 use serde_json::Value;
 
 impl Normalizer<'_> {
@@ -58,8 +59,22 @@ impl Normalizer<'_> {
         explicit: bool,
     ) -> Result<Ty> {
         let all = self.all_of_members(loc, members, explicit);
+        if all.is_empty() {
+            return Ok(Ty::Any);
+        }
         let (structural, mut checks) = self.sort_members(&all)?;
         let base = self.merged_base(loc, &structural, hint)?;
+        // A narrowing member's `type: object` holds only of an object type.
+        let says_object = all
+            .iter()
+            .any(|m| self.node(m).keyword(Keyword::Type) == Some(&Value::from("object")));
+        if says_object && !self.is_object(&base) {
+            return Err(self.err(
+                loc,
+                "unsupported_keyword",
+                "an `allOf` member says `type: object` of a type that is not an object",
+            ));
+        }
         // Narrowings of members that a closed object can never hold are vacuous.
         if let Some(Item::Struct(st)) = named_id(&base).map(|i| &self.model.items[i])
             && matches!(st.extra, Extra::Closed)
@@ -100,7 +115,11 @@ impl Normalizer<'_> {
                     && o.keys()
                         .all(|k| matches!(k.as_str(), "allOf" | "description" | "$comment"))
             });
-            if only_all_of {
+            // `true` and `{}` accept everything: vacuous members.
+            let vacuous = n == &Value::Bool(true) || n.as_object().is_some_and(|o| o.is_empty());
+            if vacuous {
+                all.remove(i);
+            } else if only_all_of {
                 let m = all.remove(i);
                 let count = n["allOf"].as_array().map_or(0, Vec::len);
                 for j in (0..count).rev() {
@@ -185,6 +204,18 @@ impl Normalizer<'_> {
                 let name = self.name_for(loc, hint);
                 Ok(Ty::Named(self.build_object(many, name, self.doc(loc))?))
             }
+        }
+    }
+}
+
+impl Normalizer<'_> {
+    /// Whether every value of `ty` is an object.
+    fn is_object(&self, ty: &Ty) -> bool {
+        match ty {
+            Ty::Object => true,
+            Ty::Named(i) => matches!(self.model.items[*i], Item::Struct(_)),
+            Ty::Refined(t, _) | Ty::Ruled(t, _) => self.is_object(t),
+            _ => false,
         }
     }
 }

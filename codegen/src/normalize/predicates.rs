@@ -4,6 +4,7 @@
 use super::{Normalizer, strings};
 use crate::load::Loc;
 use crate::model::*;
+use prp_vocabulary::{Keyword, Schema};
 use serde_json::Value;
 
 impl Normalizer<'_> {
@@ -12,9 +13,13 @@ impl Normalizer<'_> {
         let node = self.node(loc);
         // A reference to a schema that only narrows values narrows them as the schema would.
         if let Some(o) = node.as_object()
-            && o.contains_key("$ref")
-            && o.keys()
-                .all(|k| matches!(k.as_str(), "$ref" | "description" | "$comment"))
+            && o.has(Keyword::Ref)
+            && o.keys().all(|k| {
+                matches!(
+                    Keyword::from_name(k),
+                    Some(Keyword::Ref | Keyword::Description | Keyword::Comment)
+                )
+            })
         {
             let target = self.deref(loc).ok()?;
             return if &target == loc {
@@ -30,11 +35,11 @@ impl Normalizer<'_> {
         };
         let mut preds = Vec::new();
         for (k, v) in obj {
-            match k.as_str() {
-                "description" | "$comment" => {}
-                "const" => preds.push(ValPred::In(vec![v.clone()])),
-                "enum" => preds.push(ValPred::In(v.as_array()?.clone())),
-                "type" => preds.push(ValPred::Types(match v {
+            match Keyword::from_name(k)? {
+                Keyword::Description | Keyword::Comment => {}
+                Keyword::Const => preds.push(ValPred::In(vec![v.clone()])),
+                Keyword::Enum => preds.push(ValPred::In(v.as_array()?.clone())),
+                Keyword::Type => preds.push(ValPred::Types(match v {
                     Value::String(s) => vec![s.clone()],
                     Value::Array(a) => a
                         .iter()
@@ -43,8 +48,13 @@ impl Normalizer<'_> {
                         .collect(),
                     _ => return None,
                 })),
-                "minItems" => preds.push(ValPred::MinItems(v.as_u64()?)),
-                "maxItems" => preds.push(ValPred::MaxItems(v.as_u64()?)),
+                // `minItems: 0` holds for every value: no check (and none comparing a length
+                // with zero).
+                Keyword::MinItems => match v.as_u64()? {
+                    0 => {}
+                    n => preds.push(ValPred::MinItems(n)),
+                },
+                Keyword::MaxItems => preds.push(ValPred::MaxItems(v.as_u64()?)),
                 _ => return None,
             }
         }
@@ -65,25 +75,23 @@ impl Normalizer<'_> {
         let obj = self.node(loc).as_object()?;
         let mut p = ObjPred::default();
         for (k, v) in obj {
-            match k.as_str() {
-                "description" | "$comment" => {}
-                "type" if v == "object" => {}
-                "additionalProperties" if v == &Value::Bool(true) => {}
-                "properties" => {
+            match Keyword::from_name(k)? {
+                Keyword::Description | Keyword::Comment => {}
+                Keyword::Type if v == "object" => {}
+                Keyword::AdditionalProperties if v == &Value::Bool(true) => {}
+                Keyword::Properties => {
                     for name in v.as_object()?.keys() {
-                        p.props.push((
-                            name.clone(),
-                            self.val_pred(&loc.child("properties").child(name))?,
-                        ));
+                        p.props
+                            .push((name.clone(), self.val_pred(&loc.child(k).child(name))?));
                     }
                 }
-                "required" => p.required = strings(v)?,
-                "not" => {
+                Keyword::Required => p.required = strings(v)?,
+                Keyword::Not => {
                     let n = v.as_object()?;
                     if n.len() != 1 {
                         return None;
                     }
-                    p.not_required.push(strings(n.get("required")?)?);
+                    p.not_required.push(strings(n.keyword(Keyword::Required)?)?);
                 }
                 _ => return None,
             }

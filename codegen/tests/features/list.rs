@@ -25,4 +25,6 @@ features! {
     found_decode_refuses_valid_2413,
     found_decode_accepts_invalid_3067,
     found_decode_refuses_valid_5,
+    found_decode_accepts_invalid_100092,
+    found_compile_100146,
 }
