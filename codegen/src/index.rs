@@ -4,6 +4,7 @@
 //! and the base URI of every subschema. Only subschemas are walked: an `$id` inside `enum`,
 //! `const` or an unknown keyword identifies nothing. Later stages resolve `$ref`s through the set.
 
+use crate::error::Code;
 use crate::error::{Error, Result};
 use crate::load::{self, Loc, SchemaFile};
 use prp_vocabulary::{Dialect, uri};
@@ -64,7 +65,7 @@ impl Index {
                 if abs.contains('#') {
                     return Err(fail(
                         files,
-                        "invalid_schema_id",
+                        Code::InvalidSchemaId,
                         &loc.child("$id"),
                         format!("`$id` {id} has a fragment; use `$anchor` to name a subschema"),
                     ));
@@ -75,7 +76,7 @@ impl Index {
             Some(other) => {
                 return Err(fail(
                     files,
-                    "invalid_schema_id",
+                    Code::InvalidSchemaId,
                     &loc.child("$id"),
                     format!("`$id` must be a string, found {other}"),
                 ));
@@ -87,7 +88,7 @@ impl Index {
         {
             return Err(fail(
                 files,
-                "duplicate_schema_id",
+                Code::DuplicateSchemaId,
                 &loc,
                 format!(
                     "`$id` {base} is also the identifier of {}#{}",
@@ -128,7 +129,7 @@ impl Index {
                     {
                         return Err(fail(
                             files,
-                            "duplicate_anchor",
+                            Code::DuplicateAnchor,
                             &loc.child(key),
                             format!("the anchor {full} names two subschemas"),
                         ));
@@ -143,7 +144,7 @@ impl Index {
                 Some(other) => {
                     return Err(fail(
                         files,
-                        "invalid_schema",
+                        Code::InvalidSchema,
                         &loc.child(key),
                         format!(
                             "`{key}` must be a name (a letter or `_`, then letters, digits, `-`, `.`, `_`), found {other}"
@@ -244,7 +245,7 @@ impl SchemaSet {
         for (i, f) in files.iter().enumerate() {
             if let Some(prev) = by_id.insert(f.id.clone(), i) {
                 return Err(Error::new(
-                    "duplicate_schema_id",
+                    Code::DuplicateSchemaId,
                     f.path.clone(),
                     "/$id",
                     format!("`$id` {} is also declared by {}", f.id, files[prev].path),
@@ -296,7 +297,7 @@ impl SchemaSet {
             .ok_or_else(|| {
                 self.error(
                     from,
-                    "unresolved_reference",
+                    Code::UnresolvedReference,
                     format!(
                         "`$ref` {reference} (from base {base}: {target}) names no schema, anchor or node of the directory"
                     ),
@@ -305,7 +306,7 @@ impl SchemaSet {
     }
 
     /// A located error at `at`.
-    pub(crate) fn error(&self, at: &Loc, code: &'static str, message: impl Into<String>) -> Error {
+    pub(crate) fn error(&self, at: &Loc, code: Code, message: impl Into<String>) -> Error {
         let file = self
             .files
             .get(at.file)
@@ -328,7 +329,7 @@ impl SchemaSet {
 }
 
 /// A located error at `at`, found while indexing `files`.
-fn fail(files: &[SchemaFile], code: &'static str, at: &Loc, msg: String) -> Error {
+fn fail(files: &[SchemaFile], code: Code, at: &Loc, msg: String) -> Error {
     Error::new(code, files[at.file].path.clone(), at.pointer.clone(), msg)
 }
 

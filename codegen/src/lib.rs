@@ -50,7 +50,7 @@ mod plan;
 mod print;
 mod program;
 
-pub use error::{Error, Result};
+pub use error::{Code, Error, Result};
 pub use index::SchemaSet;
 pub use load::SchemaFile;
 
@@ -166,7 +166,7 @@ pub fn generate_dir(dir: &Path, options: &Options) -> Result<Output> {
     let base = options.base_uri.as_deref().unwrap_or("file:///");
     if !prp_vocabulary::uri::is_absolute(base) {
         return Err(Error::new(
-            "invalid_option",
+            Code::InvalidOption,
             "",
             "",
             format!("the base URI `{base}` is not an absolute URI"),
@@ -182,7 +182,7 @@ pub fn generate(set: SchemaSet, options: &Options) -> Result<Output> {
         && !names::is_type_name(name)
     {
         return Err(Error::new(
-            "invalid_option",
+            Code::InvalidOption,
             "",
             "",
             format!(
@@ -197,7 +197,7 @@ pub fn generate(set: SchemaSet, options: &Options) -> Result<Output> {
         emit::Emitter::new(&model, options.non_exhaustive).emit(&set, runtime_support(options)?);
     let file: syn::File = syn::parse2(tokens).map_err(|e| {
         Error::new(
-            "internal",
+            Code::Internal,
             "",
             "",
             format!("the generated tokens do not parse: {e}"),
@@ -247,7 +247,7 @@ fn runtime_support(options: &Options) -> Result<proc_macro2::TokenStream> {
         .unwrap_or(DEFAULT_RUNTIME_PATH);
     let path: syn::Path = syn::parse_str(path).map_err(|e| {
         Error::new(
-            "invalid_option",
+            Code::InvalidOption,
             "",
             "",
             format!("runtime path `{path}`: {e}"),
@@ -298,7 +298,7 @@ pub fn compile_checker(set: &SchemaSet, uri: &str, options: &Options) -> Result<
         .lookup(uri, |l| set.node(l).is_some())
         .ok_or_else(|| {
             Error::new(
-                "unknown_schema",
+                Code::UnknownSchema,
                 "",
                 "",
                 format!("`{uri}` names no schema, anchor or node of the set"),

@@ -2,6 +2,7 @@
 //! its `$id` and its `title`. What comes out is a list of [`SchemaFile`]s; the `index` stage makes
 //! them a [`SchemaSet`](crate::index::SchemaSet) whose `$ref`s resolve.
 
+use crate::error::Code;
 use crate::error::{Error, Result};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -53,7 +54,7 @@ impl Loc {
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     let entries = std::fs::read_dir(dir).map_err(|e| {
         Error::new(
-            "io",
+            Code::Io,
             dir.display().to_string(),
             "",
             format!("cannot read the directory: {e}"),
@@ -63,7 +64,7 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
         let path = entry
             .map_err(|e| {
                 Error::new(
-                    "io",
+                    Code::Io,
                     dir.display().to_string(),
                     "",
                     format!("cannot list the directory: {e}"),
@@ -93,8 +94,14 @@ pub fn read_dir(dir: &Path, base: &str) -> Result<Vec<SchemaFile>> {
             .map(|c| c.as_os_str().to_string_lossy().into_owned())
             .collect::<Vec<_>>()
             .join("/");
-        let raw = std::fs::read_to_string(&path)
-            .map_err(|e| Error::new("io", rel.clone(), "", format!("cannot read the file: {e}")))?;
+        let raw = std::fs::read_to_string(&path).map_err(|e| {
+            Error::new(
+                Code::Io,
+                rel.clone(),
+                "",
+                format!("cannot read the file: {e}"),
+            )
+        })?;
         files.push(parse(rel, &raw, base)?);
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
@@ -106,7 +113,7 @@ pub fn parse(path: String, raw: &str, base: &str) -> Result<SchemaFile> {
     let text = raw.replace("\r\n", "\n");
     let root: Value = serde_json::from_str(&text).map_err(|e| {
         Error::new(
-            "invalid_json",
+            Code::InvalidJson,
             path.clone(),
             "",
             format!("the file is not JSON: {e}"),
@@ -118,7 +125,7 @@ pub fn parse(path: String, raw: &str, base: &str) -> Result<SchemaFile> {
         Value::Bool(_) => &empty,
         _ => {
             return Err(Error::new(
-                "invalid_schema",
+                Code::InvalidSchema,
                 path,
                 "",
                 "a schema file must hold a JSON object or a boolean",
@@ -130,7 +137,7 @@ pub fn parse(path: String, raw: &str, base: &str) -> Result<SchemaFile> {
         None | Some(Some(DIALECT)) => {}
         other => {
             return Err(Error::new(
-                "unsupported_schema_dialect",
+                Code::UnsupportedSchemaDialect,
                 path,
                 "/$schema",
                 format!("`$schema` must be {DIALECT}, found {other:?}"),
@@ -147,7 +154,7 @@ pub fn parse(path: String, raw: &str, base: &str) -> Result<SchemaFile> {
         }
         Some(other) => {
             return Err(Error::new(
-                "invalid_schema_id",
+                Code::InvalidSchemaId,
                 path,
                 "/$id",
                 format!("`$id` must be an absolute URI without a fragment, found {other}"),
@@ -166,7 +173,7 @@ pub fn parse(path: String, raw: &str, base: &str) -> Result<SchemaFile> {
         Some(Value::String(t)) if !t.trim().is_empty() => t.to_owned(),
         Some(_) => {
             return Err(Error::new(
-                "missing_schema_title",
+                Code::MissingSchemaTitle,
                 path,
                 "/title",
                 "`title` must be a non-empty string",

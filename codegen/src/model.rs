@@ -117,7 +117,7 @@ impl ObjPred {
     }
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 /// One declared member of an object.
 pub struct Field {
     /// The member's JSON name.
@@ -134,7 +134,7 @@ pub struct Field {
     pub select: Option<usize>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 /// What an object does with members it does not declare.
 pub enum Extra {
     /// `additionalProperties: false`.
@@ -146,7 +146,7 @@ pub enum Extra {
 }
 
 /// `if` -> `then` on an object's own members.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Cond {
     /// The `if` predicate.
     pub when: ObjPred,
@@ -154,7 +154,7 @@ pub struct Cond {
     pub then: ObjPred,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 /// An object with declared members.
 pub struct Struct {
     /// The Rust type name.
@@ -176,7 +176,7 @@ pub struct Struct {
     pub programs: Vec<usize>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 /// A closed set of strings.
 pub struct Enum {
     /// The Rust type name.
@@ -188,7 +188,7 @@ pub struct Enum {
 }
 
 /// A closed set of integers (`enum: [0, 1, 2]`, `const: 1`).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct IntEnum {
     /// The Rust type name.
     pub name: String,
@@ -200,7 +200,7 @@ pub struct IntEnum {
 
 /// A string constrained by lengths, a pattern or the date-time format: a type of its own, one per
 /// distinct rule, so that a value of it is valid by construction.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Text {
     /// The Rust type name.
     pub name: String,
@@ -209,7 +209,7 @@ pub struct Text {
 }
 
 /// A `oneOf` whose variants are objects told apart by a constant member.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Tagged {
     /// The Rust type name.
     pub name: String,
@@ -222,7 +222,7 @@ pub struct Tagged {
 }
 
 /// A `oneOf` whose variants are told apart by JSON type.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ByType {
     /// The Rust type name.
     pub name: String,
@@ -233,7 +233,7 @@ pub struct ByType {
 }
 
 /// A member whose type depends on a sibling enum member (`allOf` of `if`/`then` rules).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Select {
     /// The Rust type name.
     pub name: String,
@@ -245,7 +245,7 @@ pub struct Select {
     pub variants: Vec<SelectVariant>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 /// One variant of a [`Select`].
 pub struct SelectVariant {
     /// The Rust variant name.
@@ -258,7 +258,7 @@ pub struct SelectVariant {
 
 /// A schema no Rust type says exactly (`anyOf` of shapes, `unevaluated*`, `$dynamicRef`, an
 /// assertion without `type`): its JSON, kept as decoded, checked by the compiled schema program.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Checked {
     /// The Rust type name.
     pub name: String,
@@ -270,7 +270,7 @@ pub struct Checked {
     pub why: String,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 /// One generated Rust item.
 pub enum Item {
     /// An object.
@@ -355,7 +355,7 @@ impl Model {
 }
 
 /// The type generated for a schema file's root.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Root {
     /// Index of the file in the schema set.
     pub file: usize,

@@ -211,7 +211,7 @@ fn malformed_input_is_a_located_error() {
         write(&dir, "thing.schema.json", base(props));
         let e = generate_dir(&dir, &Options::default()).unwrap_err();
         assert_eq!(
-            (e.code, e.file.as_str(), e.pointer.as_str()),
+            (e.code.as_str(), e.file.as_str(), e.pointer.as_str()),
             (code, "thing.schema.json", pointer),
             "{e}"
         );
@@ -264,7 +264,7 @@ fn files_are_checked_on_load() {
         assert_eq!(
             generate_dir(&dir, &Options::default())
                 .err()
-                .map(|e| e.code),
+                .map(|e| e.code.as_str()),
             code
         );
     }

@@ -491,7 +491,7 @@ fn malformed_schemas_are_located_errors() {
     ] {
         let e = generate(&[("s.json", schema.clone())]).expect_err(&schema.to_string());
         assert_eq!(
-            (e.code, e.pointer.as_str(), e.file.as_str()),
+            (e.code.as_str(), e.pointer.as_str(), e.file.as_str()),
             (code, pointer, "s.json"),
             "{schema}: {e}"
         );

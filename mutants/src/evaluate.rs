@@ -217,7 +217,7 @@ enum Generated {
 fn generate(source: &Source, files: &[File]) -> Generated {
     let set = match source.schema_set(files) {
         Ok(s) => s,
-        Err(e) => return Generated::Refused(e.code.to_owned(), e.to_string()),
+        Err(e) => return Generated::Refused(e.code.as_str().to_owned(), e.to_string()),
     };
     let options = source.options(&set);
     let outcome = std::thread::Builder::new()
@@ -227,7 +227,7 @@ fn generate(source: &Source, files: &[File]) -> Generated {
         .join();
     match outcome {
         Ok(Ok(Ok(out))) => Generated::Code(out.code, out.schemas),
-        Ok(Ok(Err(e))) => Generated::Refused(e.code.to_owned(), e.to_string()),
+        Ok(Ok(Err(e))) => Generated::Refused(e.code.as_str().to_owned(), e.to_string()),
         Ok(Err(p)) | Err(p) => Generated::Panicked(
             p.downcast_ref::<String>()
                 .cloned()

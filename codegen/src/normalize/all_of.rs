@@ -2,6 +2,7 @@
 //! that only narrow values become checks on that type.
 
 use super::{Normalizer, named_id};
+use crate::error::Code;
 use crate::error::Result;
 use crate::load::Loc;
 use crate::model::*;
@@ -41,7 +42,7 @@ impl Normalizer<'_> {
         if !own.is_empty() {
             return Err(self.err(
                 loc,
-                "unsupported_keyword",
+                Code::UnsupportedKeyword,
                 "`allOf` beside keywords other than object members is not supported",
             ));
         }
@@ -71,7 +72,7 @@ impl Normalizer<'_> {
         if says_object && !self.is_object(&base) {
             return Err(self.err(
                 loc,
-                "unsupported_keyword",
+                Code::UnsupportedKeyword,
                 "an `allOf` member says `type: object` of a type that is not an object",
             ));
         }
@@ -92,7 +93,7 @@ impl Normalizer<'_> {
             }
             _ => Err(self.err(
                 loc,
-                "unsupported_keyword",
+                Code::UnsupportedKeyword,
                 "an `allOf` narrowing applies only to object types",
             )),
         }
@@ -178,7 +179,7 @@ impl Normalizer<'_> {
         match structural {
             [] => Err(self.err(
                 loc,
-                "unsupported_keyword",
+                Code::UnsupportedKeyword,
                 "an `allOf` needs at least one member with structure",
             )),
             [one] => {
@@ -196,7 +197,7 @@ impl Normalizer<'_> {
                 if !says_object(self.node(loc)) && !many.iter().any(|m| says_object(self.node(m))) {
                     return Err(self.err(
                         loc,
-                        "unsupported_keyword",
+                        Code::UnsupportedKeyword,
                         "an `allOf` of several members is supported when they describe objects and one \
                          of them says `type: object`",
                     ));

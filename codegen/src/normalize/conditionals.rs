@@ -3,6 +3,7 @@
 //! chosen by the value of an enum sibling.
 
 use super::{Normalizer, named_id, strings};
+use crate::error::Code;
 use crate::error::Result;
 use crate::load::Loc;
 use crate::model::*;
@@ -41,7 +42,7 @@ impl Normalizer<'_> {
                         selects.entry(k).or_default().extend(v);
                     }
                 }
-                Err(e) if e.code == "unsupported_keyword" => {
+                Err(e) if e.code == Code::UnsupportedKeyword => {
                     rules.push((holder, super::objects::conditional_keywords()));
                 }
                 Err(e) => return Err(e),
@@ -58,7 +59,7 @@ impl Normalizer<'_> {
         let tobj = self
             .node(then_loc)
             .as_object()
-            .ok_or_else(|| self.err(then_loc, "invalid_schema", "`then` must be an object"))?;
+            .ok_or_else(|| self.err(then_loc, Code::InvalidSchema, "`then` must be an object"))?;
         for (k, v) in tobj {
             match k.as_str() {
                 "required" => then.required = strings(v).unwrap_or_default(),
@@ -69,7 +70,7 @@ impl Normalizer<'_> {
                     _ => {
                         return Err(self.err(
                             &then_loc.child("not"),
-                            "unsupported_keyword",
+                            Code::UnsupportedKeyword,
                             "`not` may only forbid `required` members",
                         ));
                     }
@@ -93,7 +94,7 @@ impl Normalizer<'_> {
                 other => {
                     return Err(self.err(
                         then_loc,
-                        "unsupported_keyword",
+                        Code::UnsupportedKeyword,
                         format!("`{other}` in `then` is not supported"),
                     ));
                 }
@@ -120,7 +121,7 @@ impl Normalizer<'_> {
                 .ok_or_else(|| {
                     self.err(
                         at,
-                        "unsupported_keyword",
+                        Code::UnsupportedKeyword,
                         format!("`then` selects a type for undeclared member `{member}`"),
                     )
                 })?;
@@ -210,7 +211,7 @@ impl Normalizer<'_> {
                 _ => {
                     return Err(self.err(
                         at,
-                        "unsupported_keyword",
+                        Code::UnsupportedKeyword,
                         "a type-selecting `if` must test one enum member",
                     ));
                 }
@@ -219,7 +220,7 @@ impl Normalizer<'_> {
             if selector.get_or_insert_with(|| s.clone()) != s {
                 return Err(self.err(
                     at,
-                    "unsupported_keyword",
+                    Code::UnsupportedKeyword,
                     "type-selecting rules must all test the same member",
                 ));
             }
@@ -239,14 +240,14 @@ impl Normalizer<'_> {
         let sel_field = fields.iter().find(|f| f.json == selector).ok_or_else(|| {
             self.err(
                 at,
-                "unsupported_keyword",
+                Code::UnsupportedKeyword,
                 format!("selector `{selector}` is not a declared member"),
             )
         })?;
         if !sel_field.required {
             return Err(self.err(
                 at,
-                "unsupported_keyword",
+                Code::UnsupportedKeyword,
                 format!("selector `{selector}` must be required"),
             ));
         }
@@ -255,7 +256,7 @@ impl Normalizer<'_> {
             _ => {
                 return Err(self.err(
                     at,
-                    "unsupported_keyword",
+                    Code::UnsupportedKeyword,
                     format!("selector `{selector}` must be a string enum"),
                 ));
             }

@@ -18,6 +18,7 @@
 //!   a member a whole schema, a type selected by the tested enum.
 //! - `naming`: the names of roots, `$defs` entries and everything else.
 
+use crate::error::Code;
 use crate::error::Result;
 use crate::index::SchemaSet;
 use crate::load::Loc;
@@ -181,7 +182,7 @@ impl<'a> Normalizer<'a> {
     }
 
     /// An error located at `loc` in its schema file.
-    fn err(&self, loc: &Loc, code: &'static str, msg: impl Into<String>) -> crate::Error {
+    fn err(&self, loc: &Loc, code: Code, msg: impl Into<String>) -> crate::Error {
         self.set.error(loc, code, msg)
     }
 
@@ -215,7 +216,7 @@ impl<'a> Normalizer<'a> {
             if !known(k) {
                 return Err(self.err(
                     loc,
-                    "unsupported_keyword",
+                    Code::UnsupportedKeyword,
                     format!("unsupported keyword `{k}`"),
                 ));
             }
@@ -223,7 +224,7 @@ impl<'a> Normalizer<'a> {
         if let Some(f) = obj.get("format")
             && !f.is_string()
         {
-            return Err(self.err(loc, "invalid_schema", "`format` must be a string"));
+            return Err(self.err(loc, Code::InvalidSchema, "`format` must be a string"));
         }
         Ok(())
     }

@@ -3,6 +3,7 @@
 //! node's place for everything else.
 
 use super::Normalizer;
+use crate::error::Code;
 use crate::error::Result;
 use crate::index::SchemaSet;
 use crate::load::Loc;
@@ -70,7 +71,7 @@ pub(super) fn def_names(
 /// Where a caller-chosen type name applies: the root or `$defs` entry that `key` (`$id#pointer`)
 /// names, once the name is checked to be a usable type name.
 fn chosen_name_target(set: &SchemaSet, key: &str, name: &str) -> Result<Loc> {
-    let fail = |msg: String| crate::Error::new("invalid_type_name", "", "", msg);
+    let fail = |msg: String| crate::Error::new(Code::InvalidTypeName, "", "", msg);
     if !crate::names::is_type_name(name) {
         return Err(fail(format!(
             "`{name}` (chosen for `{key}`) is not a usable type name: expected PascalCase ASCII \

@@ -3,6 +3,7 @@
 //! exactly.
 
 use super::{Normalizer, annotation, newest_item};
+use crate::error::Code;
 use crate::error::Result;
 use crate::load::Loc;
 use crate::model::*;
@@ -45,7 +46,7 @@ impl Normalizer<'_> {
         if !self.active.insert(loc.clone()) {
             return Err(self.err(
                 loc,
-                "unsupported_keyword",
+                Code::UnsupportedKeyword,
                 "a schema that contains itself (a recursive `$ref`) has no finite typed shape",
             ));
         }
@@ -55,7 +56,7 @@ impl Normalizer<'_> {
         self.depth -= 1;
         self.active.remove(loc);
         let t = match t {
-            Err(e) if e.code == "unsupported_keyword" => {
+            Err(e) if e.code == Code::UnsupportedKeyword => {
                 self.rollback(mark);
                 self.checked(loc, hint, e)?
             }
@@ -104,7 +105,7 @@ impl Normalizer<'_> {
         match t {
             Ty::Named(id) if self.depth > 0 && self.dynamic.contains(&id) => Err(self.err(
                 loc,
-                "unsupported_keyword",
+                Code::UnsupportedKeyword,
                 "a `$dynamicRef` resolved through the dynamic scope is checked from the root it is reached from",
             )),
             t => Ok(t),
@@ -121,7 +122,7 @@ impl Normalizer<'_> {
             _ => {
                 return Err(self.err(
                     loc,
-                    "invalid_schema",
+                    Code::InvalidSchema,
                     "a schema must be an object or a boolean",
                 ));
             }
@@ -150,7 +151,7 @@ impl Normalizer<'_> {
         if obj.contains_key("not") {
             return Err(self.err(
                 loc,
-                "unsupported_keyword",
+                Code::UnsupportedKeyword,
                 "`not` is supported only inside `then`",
             ));
         }
@@ -163,14 +164,18 @@ impl Normalizer<'_> {
         if let Some(e) = obj.get("enum") {
             let values = e
                 .as_array()
-                .ok_or_else(|| self.err(loc, "invalid_schema", "`enum` must be an array"))?;
+                .ok_or_else(|| self.err(loc, Code::InvalidSchema, "`enum` must be an array"))?;
             return self.enumeration(loc, values, hint);
         }
         match obj.get("type") {
             None => self.untyped(loc, obj),
             Some(Value::String(t)) => self.typed(loc, obj, t, hint),
             Some(Value::Array(ts)) => self.type_list(loc, obj, ts, hint),
-            Some(_) => Err(self.err(loc, "invalid_schema", "`type` must be a string or an array")),
+            Some(_) => Err(self.err(
+                loc,
+                Code::InvalidSchema,
+                "`type` must be a string or an array",
+            )),
         }
     }
 
@@ -229,7 +234,7 @@ impl Normalizer<'_> {
         if dynamic {
             return Err(self.err(
                 loc,
-                "unsupported_keyword",
+                Code::UnsupportedKeyword,
                 "a rule whose `$dynamicRef` resolves through the dynamic scope is checked from the root",
             ));
         }
@@ -258,7 +263,7 @@ impl Normalizer<'_> {
             None => Ok(Ty::Any),
             Some(k) => Err(self.err(
                 loc,
-                "unsupported_keyword",
+                Code::UnsupportedKeyword,
                 format!(
                     "`{k}` without `type` is not supported: it would also have to accept every \
                      value of another type"
@@ -281,7 +286,7 @@ impl Normalizer<'_> {
             [t] => self.typed(loc, obj, t, hint),
             _ => Err(self.err(
                 loc,
-                "unsupported_keyword",
+                Code::UnsupportedKeyword,
                 "a `type` list must be one type and `null`",
             )),
         }
@@ -311,7 +316,7 @@ impl Normalizer<'_> {
             "array" => self.array(loc, obj, hint)?,
             "object" => self.object_type(loc, obj, hint)?,
             other => {
-                return Err(self.err(loc, "invalid_schema", format!("unknown type `{other}`")));
+                return Err(self.err(loc, Code::InvalidSchema, format!("unknown type `{other}`")));
             }
         })
     }
@@ -324,7 +329,7 @@ impl Normalizer<'_> {
             Some(Value::Array(_)) => {
                 return Err(self.err(
                     loc,
-                    "unsupported_keyword",
+                    Code::UnsupportedKeyword,
                     "tuple `items` are not supported",
                 ));
             }
@@ -356,7 +361,7 @@ impl Normalizer<'_> {
             ) {
                 return Err(self.err(
                     loc,
-                    "unsupported_keyword",
+                    Code::UnsupportedKeyword,
                     format!("unsupported keyword `{k}`"),
                 ));
             }
@@ -380,7 +385,7 @@ impl Normalizer<'_> {
         if dynamic {
             return Err(self.err(
                 loc,
-                "unsupported_keyword",
+                Code::UnsupportedKeyword,
                 "a rule whose `$dynamicRef` resolves through the dynamic scope is checked from the root",
             ));
         }

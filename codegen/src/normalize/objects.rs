@@ -5,6 +5,7 @@
 use super::conditionals::Selects;
 use super::nodes::scalar_reads;
 use super::{Normalizer, annotation, strings};
+use crate::error::Code;
 use crate::error::Result;
 use crate::load::Loc;
 use crate::model::*;
@@ -98,7 +99,7 @@ impl Normalizer<'_> {
         if let Some(r) = parts.required.iter().find(|r| !parts.allowed(r)) {
             return Err(self.err(
                 &locs[0],
-                "unsatisfiable",
+                Code::Unsatisfiable,
                 format!("`{r}` is required but forbidden by `additionalProperties: false`"),
             ));
         }
@@ -150,7 +151,7 @@ impl Normalizer<'_> {
             .map(|(_, _, holder)| holder.clone())
             .collect();
         match self.select_members(name, at, selects, &mut fields, &parts.props) {
-            Err(e) if e.code == "unsupported_keyword" => {
+            Err(e) if e.code == Code::UnsupportedKeyword => {
                 self.rollback(mark);
                 for h in holders {
                     parts.rules.push((h, conditional_keywords()));
@@ -184,7 +185,7 @@ impl Normalizer<'_> {
             if dynamic {
                 return Err(self.err(
                     &l,
-                    "unsupported_keyword",
+                    Code::UnsupportedKeyword,
                     "a rule whose `$dynamicRef` resolves through the dynamic scope is checked from the root",
                 ));
             }
@@ -210,7 +211,7 @@ impl Normalizer<'_> {
                     parts.rules.push((l, Vec::new()));
                     continue;
                 }
-                _ => return Err(self.err(&l, "invalid_schema", "expected a schema")),
+                _ => return Err(self.err(&l, Code::InvalidSchema, "expected a schema")),
             };
             // `$ref` applies beside its siblings: its target is one more part of the object.
             if let Some(r) = obj.get("$ref").and_then(Value::as_str) {
@@ -243,7 +244,7 @@ impl Normalizer<'_> {
                 | "$dynamicAnchor" => {
                     return Err(self.err(
                         l,
-                        "unsupported_keyword",
+                        Code::UnsupportedKeyword,
                         format!("unsupported keyword `{k}`"),
                     ));
                 }
@@ -257,7 +258,7 @@ impl Normalizer<'_> {
         if let Some(f) = obj.get("format")
             && !f.is_string()
         {
-            return Err(self.err(l, "invalid_schema", "`format` must be a string"));
+            return Err(self.err(l, Code::InvalidSchema, "`format` must be a string"));
         }
         if !rest.is_empty() {
             parts.rules.push((l.clone(), rest));
@@ -284,7 +285,7 @@ impl Normalizer<'_> {
         }
         if let Some(r) = obj.get("required") {
             for s in strings(r)
-                .ok_or_else(|| self.err(l, "invalid_schema", "`required` must list strings"))?
+                .ok_or_else(|| self.err(l, Code::InvalidSchema, "`required` must list strings"))?
             {
                 if !parts.required.contains(&s) {
                     parts.required.push(s);
@@ -314,7 +315,7 @@ impl Normalizer<'_> {
         {
             return Err(self.err(
                 l,
-                "unsupported_keyword",
+                Code::UnsupportedKeyword,
                 "`propertyNames` is supported only with a schema-valued `additionalProperties`",
             ));
         }
@@ -443,7 +444,7 @@ impl Normalizer<'_> {
             } else {
                 return Err(self.err(
                     pl,
-                    "unsupported_keyword",
+                    Code::UnsupportedKeyword,
                     format!("member `{json}` is declared twice with structure"),
                 ));
             }
@@ -475,12 +476,12 @@ impl Normalizer<'_> {
         let node = self.node(nl);
         if node.get("type").is_some_and(|t| !admits(t, "string")) {
             let why = "a `propertyNames` that refuses every string is more than a string rule says";
-            return Err(self.err(nl, "unsupported_keyword", why));
+            return Err(self.err(nl, Code::UnsupportedKeyword, why));
         }
         let read = |k: &String| annotation(k) || scalar_reads(k, "string");
         if let Some(k) = node.as_object().and_then(|o| o.keys().find(|k| !read(k))) {
             let why = format!("`{k}` in `propertyNames` is more than a string rule says");
-            return Err(self.err(nl, "unsupported_keyword", why));
+            return Err(self.err(nl, Code::UnsupportedKeyword, why));
         }
         match self
             .node(nl)
@@ -491,7 +492,7 @@ impl Normalizer<'_> {
             Some(Ty::Str(r)) => Ok(r),
             _ => Err(self.err(
                 nl,
-                "unsupported_keyword",
+                Code::UnsupportedKeyword,
                 "`propertyNames` must be a string schema",
             )),
         }

@@ -2,6 +2,7 @@
 //! shared by every user, and a scalar is inlined with its constraints.
 
 use super::Normalizer;
+use crate::error::Code;
 use crate::error::Result;
 use crate::load::Loc;
 use crate::model::Ty;
@@ -20,7 +21,7 @@ impl Normalizer<'_> {
     ) -> Result<Ty> {
         let r = r
             .as_str()
-            .ok_or_else(|| self.err(loc, "invalid_schema", "`$ref` must be a string"))?;
+            .ok_or_else(|| self.err(loc, Code::InvalidSchema, "`$ref` must be a string"))?;
         let target = self.set.resolve(loc, r)?;
         let extra: Vec<&String> = obj
             .keys()
@@ -29,7 +30,7 @@ impl Normalizer<'_> {
         if !extra.is_empty() {
             return Err(self.err(
                 loc,
-                "unsupported_keyword",
+                Code::UnsupportedKeyword,
                 "`$ref` with sibling keywords is not supported; use `allOf`",
             ));
         }
@@ -52,7 +53,7 @@ impl Normalizer<'_> {
         }
         Err(self.err(
             &loc,
-            "unsupported_keyword",
+            Code::UnsupportedKeyword,
             "`$ref` chain too long or cyclic",
         ))
     }

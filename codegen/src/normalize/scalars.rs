@@ -2,6 +2,7 @@
 //! strings or integers; and the named types constrained strings get once the model is built.
 
 use super::Normalizer;
+use crate::error::Code;
 use crate::error::Result;
 use crate::load::Loc;
 use crate::model::*;
@@ -79,7 +80,7 @@ impl Normalizer<'_> {
                     if let Err(e) = regress::Regex::with_flags(p, "u") {
                         return Err(self.err(
                             loc,
-                            "invalid_pattern",
+                            Code::InvalidPattern,
                             format!("pattern {p} does not compile: {e}"),
                         ));
                     }
@@ -87,7 +88,7 @@ impl Normalizer<'_> {
                     Some(p.clone())
                 }
                 Some(_) => {
-                    return Err(self.err(loc, "invalid_schema", "`pattern` must be a string"));
+                    return Err(self.err(loc, Code::InvalidSchema, "`pattern` must be a string"));
                 }
                 None => None,
             },
@@ -158,7 +159,7 @@ impl Normalizer<'_> {
                 .ok_or_else(|| {
                     self.err(
                         loc,
-                        "unsupported_keyword",
+                        Code::UnsupportedKeyword,
                         format!("`{key}` on an integer must be an integer"),
                     )
                 }),
@@ -171,7 +172,7 @@ impl Normalizer<'_> {
         if values.is_empty() {
             return Err(self.err(
                 loc,
-                "unsupported_keyword",
+                Code::UnsupportedKeyword,
                 "an empty `enum` accepts no value; no typed shape says that",
             ));
         }
@@ -217,7 +218,7 @@ impl Normalizer<'_> {
             [Value::Null] => Ok(Ty::Null),
             _ => Err(self.err(
                 loc,
-                "unsupported_keyword",
+                Code::UnsupportedKeyword,
                 "an `enum` must hold only strings, only integers, one boolean or null",
             )),
         }

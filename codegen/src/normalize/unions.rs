@@ -2,6 +2,7 @@
 //! constant member, an enum by JSON type, or an enum whose variants are tried in turn.
 
 use super::{Normalizer, annotation};
+use crate::error::Code;
 use crate::error::Result;
 use crate::load::Loc;
 use crate::model::*;
@@ -14,7 +15,7 @@ impl Normalizer<'_> {
     pub(super) fn union(&mut self, loc: &Loc, alts: &Value, hint: &str) -> Result<Ty> {
         let alts = alts
             .as_array()
-            .ok_or_else(|| self.err(loc, "invalid_schema", "`oneOf` must be an array"))?;
+            .ok_or_else(|| self.err(loc, Code::InvalidSchema, "`oneOf` must be an array"))?;
         let key = if self.node(loc).get("oneOf").is_some() {
             "oneOf"
         } else {
@@ -36,7 +37,7 @@ impl Normalizer<'_> {
         if key == "anyOf" {
             return Err(self.err(
                 loc,
-                "unsupported_keyword",
+                Code::UnsupportedKeyword,
                 "`anyOf` is supported only as `X or null`",
             ));
         }
@@ -63,14 +64,14 @@ impl Normalizer<'_> {
         {
             return Err(self.err(
                 loc,
-                "unsupported_keyword",
+                Code::UnsupportedKeyword,
                 format!("`{key}` beside `{k}` is not supported"),
             ));
         }
         if let Some(i) = alts.iter().position(Value::is_boolean) {
             return Err(self.err(
                 &locs[i],
-                "unsupported_keyword",
+                Code::UnsupportedKeyword,
                 format!("a boolean schema as a `{key}` alternative is not supported"),
             ));
         }
@@ -84,7 +85,7 @@ impl Normalizer<'_> {
         if key == "oneOf" && self.may_accept_null(&ty) {
             return Err(self.err(
                 other,
-                "unsupported_keyword",
+                Code::UnsupportedKeyword,
                 "a `oneOf` of `null` and a schema that may accept `null` too has no typed shape",
             ));
         }
@@ -131,7 +132,7 @@ impl Normalizer<'_> {
             if !matches!(&ty, Ty::Named(i) if matches!(self.model.items[*i], Item::Struct(_))) {
                 return Err(self.err(
                     l,
-                    "unsupported_keyword",
+                    Code::UnsupportedKeyword,
                     "a `oneOf` told apart by a constant member needs every alternative to be an object type",
                 ));
             }
@@ -194,7 +195,7 @@ impl Normalizer<'_> {
         if distinct.len() != kinds.len() {
             return Err(self.err(
                 loc,
-                "unsupported_keyword",
+                Code::UnsupportedKeyword,
                 "`oneOf` variants overlap in JSON type",
             ));
         }

@@ -13,25 +13,25 @@ use std::collections::HashMap;
 /// Merges the items that describe one shape, until none are left to merge.
 pub(super) fn merge(model: &mut Model) {
     loop {
-        let mut first: HashMap<(String, String), usize> = HashMap::new();
+        // Items of one unversioned name, each with its shape: a new item merges into the first
+        // of its name whose shape is equal.
+        let mut by_name: HashMap<String, Vec<(usize, Item)>> = HashMap::new();
         let mut rep: Vec<usize> = (0..model.items.len()).collect();
         for (i, item) in model.items.iter().enumerate() {
-            let key = (unversioned(item.name()), shape(item));
-            match first.get(&key) {
-                Some(&j) => {
-                    let keep = if model.items[i].name().len() < model.items[j].name().len() {
+            let kin = by_name.entry(unversioned(item.name())).or_default();
+            let here = shape(item);
+            match kin.iter_mut().find(|(_, s)| *s == here) {
+                Some((j, _)) => {
+                    let keep = if model.items[i].name().len() < model.items[*j].name().len() {
                         i
                     } else {
-                        j
+                        *j
                     };
-                    let drop = i + j - keep;
-                    rep[drop] = keep;
+                    rep[i + *j - keep] = keep;
                     rep[keep] = keep;
-                    first.insert(key, keep);
+                    *j = keep;
                 }
-                None => {
-                    first.insert(key, i);
-                }
+                None => kin.push((i, here)),
             }
         }
         // Chains (a dropped item chosen as a keeper earlier) resolve to their last keeper.
@@ -67,7 +67,7 @@ pub(super) fn merge(model: &mut Model) {
 }
 
 /// The definition with names and descriptions blanked: what decides the generated behaviour.
-fn shape(item: &Item) -> String {
+fn shape(item: &Item) -> Item {
     let mut item = item.clone();
     match &mut item {
         Item::Struct(s) => {
@@ -101,7 +101,7 @@ fn shape(item: &Item) -> String {
             c.why.clear();
         }
     }
-    format!("{item:?}")
+    item
 }
 
 fn remap_indexes(item: &mut Item, to: &impl Fn(usize) -> usize) {

@@ -5,6 +5,7 @@
 
 use super::Program;
 use crate::Format;
+use crate::error::Code;
 use crate::error::Result;
 use crate::index::SchemaSet;
 use crate::load::Loc;
@@ -32,7 +33,7 @@ impl Site<'_> {
     fn invalid(&self, why: &str) -> crate::Error {
         self.set.error(
             self.at,
-            "invalid_schema",
+            Code::InvalidSchema,
             format!("`{}` {why}", self.k.name()),
         )
     }
@@ -83,11 +84,11 @@ impl Site<'_> {
 fn pattern(set: &SchemaSet, p: &Value, at: &Loc) -> Result<Regex> {
     let p = p
         .as_str()
-        .ok_or_else(|| set.error(at, "invalid_schema", "a pattern must be a string"))?;
+        .ok_or_else(|| set.error(at, Code::InvalidSchema, "a pattern must be a string"))?;
     Regex::new(p).map_err(|e| {
         set.error(
             at,
-            "invalid_pattern",
+            Code::InvalidPattern,
             format!("pattern {p} is not an ECMA-262 regular expression (Unicode mode): {e}"),
         )
     })
@@ -200,7 +201,7 @@ impl Program {
                         FormatTest::Pattern(Regex::new(p).map_err(|e| {
                             kw.set.error(
                                 at,
-                                "invalid_option",
+                                Code::InvalidOption,
                                 format!(
                                     "the regex given for format `{name}` does not compile: {e}"
                                 ),

@@ -6,6 +6,7 @@
 //! holds the table and the walk; `keywords` says what each keyword compiles to.
 
 use crate::Format;
+use crate::error::Code;
 use crate::error::Result;
 use crate::index::SchemaSet;
 use crate::load::{DIALECT, Loc};
@@ -165,7 +166,7 @@ impl Program {
             _ => {
                 return Err(set.error(
                     loc,
-                    "invalid_schema",
+                    Code::InvalidSchema,
                     "a schema must be an object or a boolean",
                 ));
             }
@@ -177,7 +178,7 @@ impl Program {
         {
             return Err(set.error(
                 &loc.child("$schema"),
-                "unsupported_schema_dialect",
+                Code::UnsupportedSchemaDialect,
                 format!("an embedded resource declares {d}; only {DIALECT} is generated"),
             ));
         }
@@ -226,7 +227,7 @@ impl Program {
         if !(v.is_object() || v.is_boolean()) {
             return Err(set.error(
                 at,
-                "invalid_schema",
+                Code::InvalidSchema,
                 "expected a schema (an object or a boolean)",
             ));
         }
