@@ -8,6 +8,7 @@ use crate::error::Code;
 use crate::error::{Error, Result};
 use crate::load::{self, Loc, SchemaFile};
 use prp_vocabulary::{Dialect, uri};
+use prp_vocabulary::{Keyword, Schema};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
@@ -58,7 +59,7 @@ impl Index {
             self.bases.insert(loc, (base.to_owned(), resource.clone()));
             return Ok(());
         };
-        let (base, resource) = match obj.get("$id") {
+        let (base, resource) = match obj.keyword(Keyword::Id) {
             Some(Value::String(id)) if !loc.pointer.is_empty() => {
                 let abs = uri::resolve(base, id);
                 let abs = abs.strip_suffix('#').unwrap_or(&abs).to_owned();
@@ -66,7 +67,7 @@ impl Index {
                     return Err(fail(
                         files,
                         Code::InvalidSchemaId,
-                        &loc.child("$id"),
+                        &loc.at(Keyword::Id),
                         format!("`$id` {id} has a fragment; use `$anchor` to name a subschema"),
                     ));
                 }
@@ -77,7 +78,7 @@ impl Index {
                 return Err(fail(
                     files,
                     Code::InvalidSchemaId,
-                    &loc.child("$id"),
+                    &loc.at(Keyword::Id),
                     format!("`$id` must be a string, found {other}"),
                 ));
             }

@@ -54,6 +54,7 @@ pub use error::{Code, Error, Result};
 pub use index::SchemaSet;
 pub use load::SchemaFile;
 
+use prp_vocabulary::Keyword;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -231,7 +232,7 @@ fn check_keywords(set: &SchemaSet, options: &Options) -> Result<()> {
         };
         let defs = f.root.get("$defs").and_then(serde_json::Value::as_object);
         let entries = defs.into_iter().flatten();
-        let locs = entries.map(|(name, _)| root.child("$defs").child(name));
+        let locs = entries.map(|(name, _)| root.at(Keyword::Defs).child(name));
         for loc in std::iter::once(root.clone()).chain(locs) {
             program.entry(set, &loc)?;
         }

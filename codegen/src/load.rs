@@ -43,11 +43,15 @@ pub struct Loc {
 impl Loc {
     /// The location of member or item `token` below this one.
     pub fn child(&self, token: &str) -> Loc {
-        let escaped = token.replace('~', "~0").replace('/', "~1");
         Loc {
             file: self.file,
-            pointer: format!("{}/{}", self.pointer, escaped),
+            pointer: prp_vocabulary::pointer::child(&self.pointer, token),
         }
+    }
+
+    /// The location of keyword `k`'s value under this one.
+    pub fn at(&self, k: prp_vocabulary::Keyword) -> Loc {
+        self.child(k.name())
     }
 }
 

@@ -5,7 +5,8 @@
 //! `compat` searches for a witness only where the texts differ.
 
 use prp_codegen::SchemaSet;
-use prp_vocabulary::{Dialect, Keyword, Shape, canonical, pointer};
+use prp_vocabulary::{Dialect, Shape, canonical, pointer};
+use prp_vocabulary::{Keyword, Schema};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
 
@@ -50,7 +51,7 @@ fn normal(
         return node.clone();
     };
     // Known to be an object: said here, or by a schema applying to the same instance.
-    let object = in_object || o.get("type") == Some(&json!("object"));
+    let object = in_object || o.keyword(Keyword::Type) == Some(&json!("object"));
     let mut out = Map::new();
     let mut all_of: Vec<Value> = Vec::new();
     for (k, v) in o {
@@ -172,27 +173,35 @@ fn types(v: &Value) -> Value {
 /// `{"oneOf": [B, {"type": "null"}]}` as B with `null` among its types, when B says nothing
 /// that would apply to `null` (no applicator).
 fn nullable_one_of(out: &mut Map<String, Value>) {
-    let Some(Value::Array(alts)) = out.get("oneOf") else {
+    let Some(Value::Array(alts)) = out.keyword(Keyword::OneOf) else {
         return;
     };
-    if alts.len() != 2 || out.contains_key("type") {
+    if alts.len() != 2 || out.has(Keyword::Type) {
         return;
     }
     let is_null = |v: &Value| v == &json!({ "type": "null" });
     let Some(b) = alts.iter().find(|a| !is_null(a)) else {
         return;
     };
-    let applies_to_null = ["allOf", "anyOf", "oneOf", "not", "if", "enum", "$ref"];
+    let applies_to_null = [
+        Keyword::AllOf,
+        Keyword::AnyOf,
+        Keyword::OneOf,
+        Keyword::Not,
+        Keyword::If,
+        Keyword::Enum,
+        Keyword::Ref,
+    ];
     let Some(bo) = b.as_object() else { return };
-    let Some(Value::String(t)) = bo.get("type") else {
+    let Some(Value::String(t)) = bo.keyword(Keyword::Type) else {
         return;
     };
-    if !alts.iter().any(is_null) || bo.keys().any(|k| applies_to_null.contains(&k.as_str())) {
+    if !alts.iter().any(is_null) || applies_to_null.iter().any(|&k| bo.has(k)) {
         return;
     }
     let mut merged = bo.clone();
-    merged.insert("type".into(), types(&json!([t, "null"])));
-    out.remove("oneOf");
+    merged.insert(Keyword::Type.name().into(), types(&json!([t, "null"])));
+    out.remove(Keyword::OneOf.name());
     out.extend(merged);
 }
 
@@ -202,8 +211,13 @@ fn merge_all_of(out: Map<String, Value>, members: Vec<Value>) -> Value {
     let mut flat: Vec<Value> = Vec::new();
     for m in members {
         match m.as_object() {
-            Some(o) if o.len() == 1 && o.contains_key("allOf") => {
-                flat.extend(o["allOf"].as_array().cloned().unwrap_or_default());
+            Some(o) if o.len() == 1 && o.has(Keyword::AllOf) => {
+                flat.extend(
+                    o[Keyword::AllOf.name()]
+                        .as_array()
+                        .cloned()
+                        .unwrap_or_default(),
+                );
             }
             Some(o) if o.is_empty() => {}
             _ => flat.push(m),
@@ -217,6 +231,6 @@ fn merge_all_of(out: Map<String, Value>, members: Vec<Value>) -> Value {
     }
     flat.sort_by_key(canonical::to_string);
     let mut out = out;
-    out.insert("allOf".into(), Value::Array(flat));
+    out.insert(Keyword::AllOf.name().into(), Value::Array(flat));
     Value::Object(out)
 }

@@ -36,7 +36,7 @@ impl Normalizer<'_> {
             })
             .unwrap_or_default();
         // Members without `type: object` say nothing of other JSON types, which pass: no struct.
-        if node.get("type") == Some(&Value::from("object")) {
+        if node.keyword(Keyword::Type) == Some(&Value::from("object")) {
             return self.object(loc, hint);
         }
         if !own.is_empty() {
@@ -103,16 +103,21 @@ impl Normalizer<'_> {
     /// every member that is only an `allOf` replaced by its own members.
     fn all_of_members(&self, loc: &Loc, members: &[Loc], explicit: bool) -> Vec<Loc> {
         let mut all: Vec<Loc> = members.to_vec();
-        if !explicit && let Some(a) = self.node(loc).get("allOf").and_then(Value::as_array) {
+        if !explicit
+            && let Some(a) = self
+                .node(loc)
+                .keyword(Keyword::AllOf)
+                .and_then(Value::as_array)
+        {
             for i in 0..a.len() {
-                all.push(loc.child("allOf").child(&i.to_string()));
+                all.push(loc.at(Keyword::AllOf).child(&i.to_string()));
             }
         }
         let mut i = 0;
         while i < all.len() {
             let n = self.node(&all[i]);
             let only_all_of = n.as_object().is_some_and(|o| {
-                o.contains_key("allOf")
+                o.has(Keyword::AllOf)
                     && o.keys()
                         .all(|k| matches!(k.as_str(), "allOf" | "description" | "$comment"))
             });
@@ -124,7 +129,7 @@ impl Normalizer<'_> {
                 let m = all.remove(i);
                 let count = n["allOf"].as_array().map_or(0, Vec::len);
                 for j in (0..count).rev() {
-                    all.insert(i, m.child("allOf").child(&j.to_string()));
+                    all.insert(i, m.at(Keyword::AllOf).child(&j.to_string()));
                 }
             } else {
                 i += 1;
@@ -141,10 +146,10 @@ impl Normalizer<'_> {
         let mut checks = ObjPred::default();
         for m in all {
             let m_node = self.node(m);
-            let is_ref_only =
-                m_node.get("$ref").is_some() && m_node.as_object().is_some_and(|o| o.len() == 1);
+            let is_ref_only = m_node.keyword(Keyword::Ref).is_some()
+                && m_node.as_object().is_some_and(|o| o.len() == 1);
             if !is_ref_only
-                && m_node.get("if").is_none()
+                && m_node.keyword(Keyword::If).is_none()
                 && let Some(p) = self.obj_pred(m)
             {
                 absorb(&mut checks, p);
@@ -193,7 +198,8 @@ impl Normalizer<'_> {
             many => {
                 // Merged into one struct, the members must be object schemas, and one of them
                 // (or the node itself) must say so: otherwise non-objects would be refused too.
-                let says_object = |n: &Value| n.get("type") == Some(&Value::from("object"));
+                let says_object =
+                    |n: &Value| n.keyword(Keyword::Type) == Some(&Value::from("object"));
                 if !says_object(self.node(loc)) && !many.iter().any(|m| says_object(self.node(m))) {
                     return Err(self.err(
                         loc,

@@ -8,6 +8,7 @@ use crate::error::Result;
 use crate::load::Loc;
 use crate::model::*;
 use crate::names::{join, pascal, snake, unique, unique_type, unversioned};
+use prp_vocabulary::{Keyword, Schema};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -27,7 +28,7 @@ impl Normalizer<'_> {
     pub(super) fn split_conds(
         &self,
         conds: Vec<(ObjPred, Loc)>,
-        rules: &mut Vec<(Loc, Vec<String>)>,
+        rules: &mut Vec<(Loc, Vec<Keyword>)>,
     ) -> Result<(Vec<Cond>, Selects)> {
         let mut selects = Selects::new();
         let mut plain = Vec::new();
@@ -54,7 +55,7 @@ impl Normalizer<'_> {
     /// What the `then` of the `if` in `holder` checks when `when` holds; its members with a whole
     /// schema go to `selects` instead.
     fn then_pred(&self, when: &ObjPred, holder: &Loc, selects: &mut Selects) -> Result<ObjPred> {
-        let then_loc = &holder.child("then");
+        let then_loc = &holder.at(Keyword::Then);
         let mut then = ObjPred::default();
         let tobj = self
             .node(then_loc)
@@ -63,13 +64,13 @@ impl Normalizer<'_> {
         for (k, v) in tobj {
             match k.as_str() {
                 "required" => then.required = strings(v).unwrap_or_default(),
-                "not" => match v.get("required").and_then(strings) {
+                "not" => match v.keyword(Keyword::Required).and_then(strings) {
                     Some(r) if v.as_object().is_some_and(|o| o.len() == 1) => {
                         then.not_required.push(r)
                     }
                     _ => {
                         return Err(self.err(
-                            &then_loc.child("not"),
+                            &then_loc.at(Keyword::Not),
                             Code::UnsupportedKeyword,
                             "`not` may only forbid `required` members",
                         ));
@@ -77,7 +78,7 @@ impl Normalizer<'_> {
                 },
                 "properties" => {
                     for name in v.as_object().into_iter().flat_map(|o| o.keys()) {
-                        let pl = then_loc.child("properties").child(name);
+                        let pl = then_loc.at(Keyword::Properties).child(name);
                         match self.val_pred(&pl) {
                             Some(p) => then.props.push((name.clone(), p)),
                             None => selects.entry(name.clone()).or_default().push((

@@ -24,7 +24,7 @@ use crate::index::SchemaSet;
 use crate::load::Loc;
 use crate::model::*;
 use crate::names::pascal;
-use prp_vocabulary::Keyword;
+use prp_vocabulary::{Keyword, Schema};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -148,7 +148,7 @@ impl<'a> Normalizer<'a> {
             let f = &self.set.files[file];
             let names: Vec<String> = f
                 .root
-                .get("$defs")
+                .keyword(Keyword::Defs)
                 .and_then(Value::as_object)
                 .map(|d| d.keys().cloned().collect())
                 .unwrap_or_default();
@@ -157,7 +157,7 @@ impl<'a> Normalizer<'a> {
                     file,
                     pointer: String::new(),
                 }
-                .child("$defs")
+                .at(Keyword::Defs)
                 .child(&name);
                 let hint = self
                     .def_names
@@ -195,9 +195,9 @@ impl<'a> Normalizer<'a> {
     /// The doc comment of the item for `loc`: its description, after the title for a root.
     fn doc(&self, loc: &Loc) -> Option<String> {
         let n = self.node(loc);
-        let d = n.get("description").and_then(Value::as_str);
+        let d = n.keyword(Keyword::Description).and_then(Value::as_str);
         let t = if loc.pointer.is_empty() {
-            n.get("title").and_then(Value::as_str)
+            n.keyword(Keyword::Title).and_then(Value::as_str)
         } else {
             None
         };
@@ -221,7 +221,7 @@ impl<'a> Normalizer<'a> {
                 ));
             }
         }
-        if let Some(f) = obj.get("format")
+        if let Some(f) = obj.keyword(Keyword::Format)
             && !f.is_string()
         {
             return Err(self.err(loc, Code::InvalidSchema, "`format` must be a string"));
@@ -252,12 +252,12 @@ pub fn named_id(t: &Ty) -> Option<usize> {
 /// The one value a schema allows by `const` or by a one-value `enum` (the same rule spelled two
 /// ways).
 fn single_value(schema: &Value) -> Option<&Value> {
-    schema
-        .get("const")
-        .or_else(|| match schema.get("enum")?.as_array()?.as_slice() {
+    schema.keyword(Keyword::Const).or_else(|| {
+        match schema.keyword(Keyword::Enum)?.as_array()?.as_slice() {
             [one] => Some(one),
             _ => None,
-        })
+        }
+    })
 }
 
 /// The strings of an array of strings (`required`); `None` for anything else.

@@ -8,6 +8,7 @@ use crate::error::Result;
 use crate::index::SchemaSet;
 use crate::load::Loc;
 use crate::names::{RESERVED_TYPES as RESERVED, join, pascal, unique_type};
+use prp_vocabulary::Keyword;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 
@@ -54,7 +55,7 @@ pub(super) fn def_names(
                         file: i,
                         pointer: String::new(),
                     }
-                    .child("$defs")
+                    .at(Keyword::Defs)
                     .child(k),
                     name,
                 );
@@ -101,7 +102,7 @@ fn chosen_name_target(set: &SchemaSet, key: &str, name: &str) -> Result<Loc> {
                 .is_some_and(|d| d.contains_key(k))
         });
     match def {
-        Some(k) => Ok(root.child("$defs").child(&k)),
+        Some(k) => Ok(root.at(Keyword::Defs).child(&k)),
         None => Err(fail(format!(
             "`{key}` names neither the root nor a `$defs` entry of its schema"
         ))),

@@ -8,7 +8,8 @@ use crate::error::Result;
 use crate::load::Loc;
 use crate::model::*;
 use crate::names::singular;
-use prp_vocabulary::{InstanceType, Keyword};
+use prp_vocabulary::InstanceType;
+use prp_vocabulary::{Keyword, Schema};
 use serde_json::{Map, Value};
 
 /// Whether a scalar of JSON type `t` (`string`, `integer`, `number`, `boolean`, `null`) has
@@ -132,42 +133,45 @@ impl Normalizer<'_> {
         }
         // Object and array schemas read their own keywords: what their type does not say, their
         // rules check.
-        let object = obj.get("type") == Some(&Value::from("object"));
-        if obj.get("type") == Some(&Value::from("array")) {
+        let object = obj.keyword(Keyword::Type) == Some(&Value::from("object"));
+        if obj.keyword(Keyword::Type) == Some(&Value::from("array")) {
             return self.array(loc, obj, hint);
         }
         if !object {
             self.check_keywords(loc, obj)?;
         }
-        if obj.contains_key("allOf") || obj.contains_key("if") {
+        if obj.has(Keyword::AllOf) || obj.has(Keyword::If) {
             return self.all_of(loc, hint);
         }
-        if let Some(r) = obj.get("$ref") {
+        if let Some(r) = obj.keyword(Keyword::Ref) {
             return self.reference(loc, obj, r, hint);
         }
         if object {
             return self.object_type(loc, obj, hint);
         }
-        if obj.contains_key("not") {
+        if obj.has(Keyword::Not) {
             return Err(self.err(
                 loc,
                 Code::UnsupportedKeyword,
                 "`not` is supported only inside `then`",
             ));
         }
-        if let Some(alts) = obj.get("oneOf").or_else(|| obj.get("anyOf")) {
+        if let Some(alts) = obj
+            .keyword(Keyword::OneOf)
+            .or_else(|| obj.keyword(Keyword::AnyOf))
+        {
             return self.union(loc, alts, hint);
         }
-        if let Some(c) = obj.get("const") {
+        if let Some(c) = obj.keyword(Keyword::Const) {
             return self.enumeration(loc, std::slice::from_ref(c), hint);
         }
-        if let Some(e) = obj.get("enum") {
+        if let Some(e) = obj.keyword(Keyword::Enum) {
             let values = e
                 .as_array()
                 .ok_or_else(|| self.err(loc, Code::InvalidSchema, "`enum` must be an array"))?;
             return self.enumeration(loc, values, hint);
         }
-        match obj.get("type") {
+        match obj.keyword(Keyword::Type) {
             None => self.untyped(loc, obj),
             Some(Value::String(t)) => self.typed(loc, obj, t, hint),
             Some(Value::Array(ts)) => self.type_list(loc, obj, ts, hint),
@@ -194,7 +198,7 @@ impl Normalizer<'_> {
         ];
         let applies_to_null =
             |k: &str| Keyword::from_name(k).is_some_and(|k| APPLICATORS.contains(&k));
-        let names: Vec<&str> = match obj.get("type") {
+        let names: Vec<&str> = match obj.keyword(Keyword::Type) {
             Some(Value::String(t)) => vec![t.as_str()],
             Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
             _ => return Ok(None),
@@ -204,7 +208,7 @@ impl Normalizer<'_> {
             [t, "null"] | ["null", t] if *t != "null" => (*t, true),
             _ => return Ok(None),
         };
-        if obj.contains_key("enum") || obj.contains_key("const") {
+        if obj.has(Keyword::Enum) || obj.has(Keyword::Const) {
             return Ok(None);
         }
         let scalar = matches!(t, "string" | "integer" | "number" | "boolean" | "null");
@@ -230,6 +234,7 @@ impl Normalizer<'_> {
             // The object or array reads every keyword itself; `null` is checked by the rest.
             self.typed(loc, obj, t, hint)?
         };
+        let rest: Vec<Keyword> = rest.iter().filter_map(|k| Keyword::from_name(k)).collect();
         let (n, dynamic) = self.program.rule(self.set, loc, &rest)?;
         if dynamic {
             return Err(self.err(
@@ -238,7 +243,7 @@ impl Normalizer<'_> {
                 "a rule whose `$dynamicRef` resolves through the dynamic scope is checked from the root",
             ));
         }
-        let applies_to_null = rest.iter().any(|k| applies_to_null(k));
+        let applies_to_null = rest.iter().any(|k| APPLICATORS.contains(k));
         Ok(Some(match (nullable, applies_to_null) {
             (false, _) => Ty::Ruled(Box::new(inner), vec![n]),
             (true, false) => Ty::Nullable(Box::new(Ty::Ruled(Box::new(inner), vec![n]))),
@@ -253,8 +258,8 @@ impl Normalizer<'_> {
     fn untyped(&self, loc: &Loc, obj: &Map<String, Value>) -> Result<Ty> {
         let asserting = obj.keys().find(|k| {
             // An unasserted `format` is an annotation too.
-            let unasserted_format = k.as_str() == "format"
-                && obj["format"]
+            let unasserted_format = k.as_str() == Keyword::Format.name()
+                && obj[k.as_str()]
                     .as_str()
                     .is_some_and(|f| !self.formats.contains_key(f));
             !(annotation(k) || unasserted_format)
@@ -303,13 +308,13 @@ impl Normalizer<'_> {
         Ok(match t {
             "string" => Ty::Str(self.string_rule(loc, obj)?),
             "integer" => Ty::Int(IntRule {
-                min: self.int_bound(loc, obj, "minimum")?,
-                max: self.int_bound(loc, obj, "maximum")?,
+                min: self.int_bound(loc, obj, Keyword::Minimum)?,
+                max: self.int_bound(loc, obj, Keyword::Maximum)?,
                 values: None,
             }),
             "number" => Ty::Num(NumRule {
-                min: obj.get("minimum").and_then(Value::as_f64),
-                max: obj.get("maximum").and_then(Value::as_f64),
+                min: obj.keyword(Keyword::Minimum).and_then(Value::as_f64),
+                max: obj.keyword(Keyword::Maximum).and_then(Value::as_f64),
             }),
             "boolean" => Ty::Bool(None),
             "null" => Ty::Null,
@@ -324,8 +329,8 @@ impl Normalizer<'_> {
     /// An array of one item type (any JSON without `items`), with its length bounds; tuples have
     /// no typed shape.
     fn array(&mut self, loc: &Loc, obj: &Map<String, Value>, hint: &str) -> Result<Ty> {
-        let uint = |k: &str| obj.get(k).and_then(Value::as_u64);
-        let item = match obj.get("items") {
+        let uint = |k: Keyword| obj.keyword(k).and_then(Value::as_u64);
+        let item = match obj.keyword(Keyword::Items) {
             Some(Value::Array(_)) => {
                 return Err(self.err(
                     loc,
@@ -333,15 +338,15 @@ impl Normalizer<'_> {
                     "tuple `items` are not supported",
                 ));
             }
-            Some(_) => self.ty(&loc.child("items"), &singular(hint))?,
+            Some(_) => self.ty(&loc.at(Keyword::Items), &singular(hint))?,
             None => Ty::Any,
         };
         let rules = self.array_rules(loc, obj)?;
         Ok(Ty::Array(Box::new(ArrayTy {
             item,
-            min: uint("minItems"),
-            max: uint("maxItems"),
-            unique: obj.get("uniqueItems") == Some(&Value::Bool(true)),
+            min: uint(Keyword::MinItems),
+            max: uint(Keyword::MaxItems),
+            unique: obj.keyword(Keyword::UniqueItems) == Some(&Value::Bool(true)),
             rules,
         })))
     }
@@ -370,17 +375,18 @@ impl Normalizer<'_> {
                 .and_then(Keyword::instance_type)
                 .is_some_and(|t| t != InstanceType::Array);
             let read = kw.is_some_and(|kw| TYPED.contains(&kw) || matches!(kw, Then | Else));
-            if !(read || other_type || annotation(k)) {
-                rest.push(k);
+            // A name the vocabulary does not have is an unknown keyword: it asserts nothing.
+            match kw {
+                Some(kw) if !(read || other_type || annotation(k)) => rest.push(kw),
+                _ => {}
             }
         }
-        if rest.contains(&"if") {
-            rest.extend(["then", "else"]);
+        if rest.contains(&If) {
+            rest.extend([Then, Else]);
         }
         if rest.is_empty() {
             return Ok(Vec::new());
         }
-        let rest: Vec<String> = rest.into_iter().map(str::to_owned).collect();
         let (n, dynamic) = self.program.rule(self.set, loc, &rest)?;
         if dynamic {
             return Err(self.err(

@@ -10,6 +10,7 @@ use crate::error::Result;
 use crate::load::Loc;
 use crate::model::*;
 use crate::names::{join, join_plain, pascal, snake, unique};
+use prp_vocabulary::{InstanceType, Keyword, Schema};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
@@ -35,7 +36,7 @@ struct ObjectParts {
     checks: Vec<ObjPred>,
     /// Keywords of the object schemas the typed reading leaves to the schema program, with the
     /// schema object holding them.
-    rules: Vec<(Loc, Vec<String>)>,
+    rules: Vec<(Loc, Vec<Keyword>)>,
 }
 
 impl ObjectParts {
@@ -56,11 +57,17 @@ impl Normalizer<'_> {
         hint: &str,
     ) -> Result<Ty> {
         // Keywords of other types say nothing of an object; anything else makes it a struct.
-        let open_only = obj.iter().all(|(k, v)| match k.as_str() {
-            "additionalProperties" => v == &Value::Bool(true),
-            "type" | "items" | "minItems" | "maxItems" | "uniqueItems" | "pattern" | "format"
-            | "minLength" | "maxLength" | "minimum" | "maximum" => true,
-            k => super::annotation(k),
+        let open_only = obj.iter().all(|(k, v)| match Keyword::from_name(k) {
+            Some(Keyword::AdditionalProperties) => v == &Value::Bool(true),
+            Some(kw)
+                if kw == Keyword::Type
+                    || kw
+                        .instance_type()
+                        .is_some_and(|t| t != InstanceType::Object) =>
+            {
+                true
+            }
+            _ => super::annotation(k),
         });
         if open_only {
             Ok(Ty::Object)
@@ -166,8 +173,8 @@ impl Normalizer<'_> {
 
     /// The program nodes of the rules left to the schema program, each schema object's once. A
     /// rule whose verdict would depend on the dynamic scope cannot be checked from here.
-    fn program_rules(&mut self, rules: &[(Loc, Vec<String>)]) -> Result<Vec<usize>> {
-        let mut merged: Vec<(Loc, Vec<String>)> = Vec::new();
+    fn program_rules(&mut self, rules: &[(Loc, Vec<Keyword>)]) -> Result<Vec<usize>> {
+        let mut merged: Vec<(Loc, Vec<Keyword>)> = Vec::new();
         for (l, ks) in rules {
             match merged.iter_mut().find(|(m, _)| m == l) {
                 Some((_, have)) => have.extend(
@@ -214,7 +221,7 @@ impl Normalizer<'_> {
                 _ => return Err(self.err(&l, Code::InvalidSchema, "expected a schema")),
             };
             // `$ref` applies beside its siblings: its target is one more part of the object.
-            if let Some(r) = obj.get("$ref").and_then(Value::as_str) {
+            if let Some(r) = obj.keyword(Keyword::Ref).and_then(Value::as_str) {
                 pending.push(self.set.resolve(&l, r)?);
             }
             self.left_to_program(&mut parts, &l, obj)?;
@@ -237,25 +244,29 @@ impl Normalizer<'_> {
     ) -> Result<()> {
         let mut rest = Vec::new();
         for k in obj.keys() {
-            match k.as_str() {
-                "patternProperties"
-                | "unevaluatedProperties"
-                | "$dynamicRef"
-                | "$dynamicAnchor" => {
+            // A name the vocabulary does not have is an unknown keyword: it asserts nothing.
+            let Some(kw) = Keyword::from_name(k) else {
+                continue;
+            };
+            match kw {
+                Keyword::PatternProperties
+                | Keyword::UnevaluatedProperties
+                | Keyword::DynamicRef
+                | Keyword::DynamicAnchor => {
                     return Err(self.err(
                         l,
                         Code::UnsupportedKeyword,
                         format!("unsupported keyword `{k}`"),
                     ));
                 }
-                "type" if !admits_object(&obj[k]) => rest.push(k.clone()),
+                Keyword::Type if !admits_object(&obj[k]) => rest.push(kw),
                 // Read with `if`.
-                "else" => {}
-                k if !super::known(k) => rest.push(k.to_owned()),
+                Keyword::Else => {}
+                _ if !super::known(k) => rest.push(kw),
                 _ => {}
             }
         }
-        if let Some(f) = obj.get("format")
+        if let Some(f) = obj.keyword(Keyword::Format)
             && !f.is_string()
         {
             return Err(self.err(l, Code::InvalidSchema, "`format` must be a string"));
@@ -274,16 +285,16 @@ impl Normalizer<'_> {
         l: &Loc,
         obj: &Map<String, Value>,
     ) -> Result<()> {
-        if let Some(p) = obj.get("properties").and_then(Value::as_object) {
+        if let Some(p) = obj.keyword(Keyword::Properties).and_then(Value::as_object) {
             for k in p.keys() {
-                let child = l.child("properties").child(k);
+                let child = l.at(Keyword::Properties).child(k);
                 match parts.props.iter_mut().find(|(n, _)| n == k) {
                     Some((_, v)) => v.push(child),
                     None => parts.props.push((k.clone(), vec![child])),
                 }
             }
         }
-        if let Some(r) = obj.get("required") {
+        if let Some(r) = obj.keyword(Keyword::Required) {
             for s in strings(r)
                 .ok_or_else(|| self.err(l, Code::InvalidSchema, "`required` must list strings"))?
             {
@@ -292,26 +303,31 @@ impl Normalizer<'_> {
                 }
             }
         }
-        match obj.get("additionalProperties") {
+        match obj.keyword(Keyword::AdditionalProperties) {
             None | Some(Value::Bool(true)) => {}
             Some(Value::Bool(false)) => parts.closed.push(
-                obj.get("properties")
+                obj.keyword(Keyword::Properties)
                     .and_then(Value::as_object)
                     .map(|p| p.keys().cloned().collect())
                     .unwrap_or_default(),
             ),
             Some(_) => {
                 let own = obj
-                    .get("properties")
+                    .keyword(Keyword::Properties)
                     .and_then(Value::as_object)
                     .map(|p| p.keys().cloned().collect())
                     .unwrap_or_default();
-                let names = obj.get("propertyNames").map(|_| l.child("propertyNames"));
+                let names = obj
+                    .keyword(Keyword::PropertyNames)
+                    .map(|_| l.at(Keyword::PropertyNames));
                 parts.extra_schemas.push((l.clone(), names, own));
             }
         }
-        if obj.contains_key("propertyNames")
-            && !matches!(obj.get("additionalProperties"), Some(Value::Object(_)))
+        if obj.has(Keyword::PropertyNames)
+            && !matches!(
+                obj.keyword(Keyword::AdditionalProperties),
+                Some(Value::Object(_))
+            )
         {
             return Err(self.err(
                 l,
@@ -332,35 +348,35 @@ impl Normalizer<'_> {
         obj: &Map<String, Value>,
         pending: &mut Vec<Loc>,
     ) -> Result<()> {
-        if obj.contains_key("if") {
-            let pred = if obj.contains_key("else") {
+        if obj.has(Keyword::If) {
+            let pred = if obj.has(Keyword::Else) {
                 None
             } else {
-                self.obj_pred(&l.child("if"))
+                self.obj_pred(&l.at(Keyword::If))
             };
             match pred {
-                Some(when) if obj.contains_key("then") => parts.conds.push((when, l.clone())),
+                Some(when) if obj.has(Keyword::Then) => parts.conds.push((when, l.clone())),
                 Some(_) => {}
                 None => parts.rules.push((l.clone(), conditional_keywords())),
             }
         }
-        if let Some(alts) = obj.get("oneOf").and_then(Value::as_array) {
+        if let Some(alts) = obj.keyword(Keyword::OneOf).and_then(Value::as_array) {
             let branches: Option<Vec<ObjPred>> = (0..alts.len())
-                .map(|i| self.obj_pred(&l.child("oneOf").child(&i.to_string())))
+                .map(|i| self.obj_pred(&l.at(Keyword::OneOf).child(&i.to_string())))
                 .collect();
             match branches {
                 Some(b) => parts.one_ofs.push(b),
-                None => parts.rules.push((l.clone(), vec!["oneOf".to_owned()])),
+                None => parts.rules.push((l.clone(), vec![Keyword::OneOf])),
             }
         }
-        if let Some(a) = obj.get("allOf").and_then(Value::as_array) {
+        if let Some(a) = obj.keyword(Keyword::AllOf).and_then(Value::as_array) {
             // Reversed, so that `pending.pop()` reads the members in order.
             for i in (0..a.len()).rev() {
-                let m = l.child("allOf").child(&i.to_string());
+                let m = l.at(Keyword::AllOf).child(&i.to_string());
                 let mnode = self.node(&m);
-                if mnode.get("if").is_some()
-                    || mnode.get("oneOf").is_some()
-                    || mnode.get("$ref").is_some()
+                if mnode.keyword(Keyword::If).is_some()
+                    || mnode.keyword(Keyword::OneOf).is_some()
+                    || mnode.keyword(Keyword::Ref).is_some()
                 {
                     pending.push(m);
                 } else if let Some(p) = self.obj_pred(&m) {
@@ -370,11 +386,16 @@ impl Normalizer<'_> {
                 }
             }
         }
-        let rest: Vec<String> = ["not", "anyOf", "const", "enum", "items"]
-            .into_iter()
-            .filter(|k| obj.contains_key(*k))
-            .map(str::to_owned)
-            .collect();
+        let rest: Vec<Keyword> = [
+            Keyword::Not,
+            Keyword::AnyOf,
+            Keyword::Const,
+            Keyword::Enum,
+            Keyword::Items,
+        ]
+        .into_iter()
+        .filter(|&k| obj.has(k))
+        .collect();
         if !rest.is_empty() {
             parts.rules.push((l.clone(), rest));
         }
@@ -407,7 +428,11 @@ impl Normalizer<'_> {
             }
             let doc = plocs
                 .iter()
-                .find_map(|l| self.node(l).get("description").and_then(Value::as_str))
+                .find_map(|l| {
+                    self.node(l)
+                        .keyword(Keyword::Description)
+                        .and_then(Value::as_str)
+                })
                 .map(str::to_owned);
             fields.push(Field {
                 json: json.clone(),
@@ -474,7 +499,10 @@ impl Normalizer<'_> {
     /// `enum`, an applicator, a `type` without `string`) is more than a string rule says.
     fn property_names(&mut self, nl: &Loc) -> Result<StrRule> {
         let node = self.node(nl);
-        if node.get("type").is_some_and(|t| !admits(t, "string")) {
+        if node
+            .keyword(Keyword::Type)
+            .is_some_and(|t| !admits(t, "string"))
+        {
             let why = "a `propertyNames` that refuses every string is more than a string rule says";
             return Err(self.err(nl, Code::UnsupportedKeyword, why));
         }
@@ -510,19 +538,19 @@ fn settle_extra_schemas(parts: &mut ObjectParts) {
     if let [(l, names, own)] = schemas.as_slice()
         && covers(own)
     {
-        parts.typed_extra = Some((l.child("additionalProperties"), names.clone()));
+        parts.typed_extra = Some((l.at(Keyword::AdditionalProperties), names.clone()));
         return;
     }
     for (l, names, _) in schemas {
-        let mut keywords = vec!["additionalProperties".to_owned()];
-        keywords.extend(names.map(|_| "propertyNames".to_owned()));
+        let mut keywords = vec![Keyword::AdditionalProperties];
+        keywords.extend(names.map(|_| Keyword::PropertyNames));
         parts.rules.push((l, keywords));
     }
 }
 
 /// The keywords of a conditional, checked together.
-pub(super) fn conditional_keywords() -> Vec<String> {
-    ["if", "then", "else"].map(str::to_owned).to_vec()
+pub(super) fn conditional_keywords() -> Vec<Keyword> {
+    vec![Keyword::If, Keyword::Then, Keyword::Else]
 }
 
 /// Whether a `type` value lets objects through.

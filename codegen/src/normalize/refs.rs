@@ -6,6 +6,7 @@ use crate::error::Code;
 use crate::error::Result;
 use crate::load::Loc;
 use crate::model::Ty;
+use prp_vocabulary::{Keyword, Schema};
 use serde_json::{Map, Value};
 
 impl Normalizer<'_> {
@@ -46,7 +47,11 @@ impl Normalizer<'_> {
     pub(super) fn deref(&self, loc: &Loc) -> Result<Loc> {
         let mut loc = loc.clone();
         for _ in 0..32 {
-            match self.node(&loc).get("$ref").and_then(Value::as_str) {
+            match self
+                .node(&loc)
+                .keyword(Keyword::Ref)
+                .and_then(Value::as_str)
+            {
                 Some(r) => loc = self.set.resolve(&loc, r)?,
                 None => return Ok(loc),
             }

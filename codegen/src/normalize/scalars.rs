@@ -7,6 +7,7 @@ use crate::error::Result;
 use crate::load::Loc;
 use crate::model::*;
 use crate::names::{pascal, unique, unique_type};
+use prp_vocabulary::{Keyword, Schema};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
@@ -71,11 +72,11 @@ impl Normalizer<'_> {
     /// The rule of a string schema: length bounds, a pattern that must compile (its declaration
     /// remembered to name the type), and the `format` if the caller asserts it.
     pub(super) fn string_rule(&mut self, loc: &Loc, obj: &Map<String, Value>) -> Result<StrRule> {
-        let uint = |k: &str| obj.get(k).and_then(Value::as_u64);
+        let uint = |k: Keyword| obj.keyword(k).and_then(Value::as_u64);
         Ok(StrRule {
-            min: uint("minLength"),
-            max: uint("maxLength"),
-            pattern: match obj.get("pattern") {
+            min: uint(Keyword::MinLength),
+            max: uint(Keyword::MaxLength),
+            pattern: match obj.keyword(Keyword::Pattern) {
                 Some(Value::String(p)) => {
                     if let Err(e) = regress::Regex::with_flags(p, "u") {
                         return Err(self.err(
@@ -93,7 +94,7 @@ impl Normalizer<'_> {
                 None => None,
             },
             format: obj
-                .get("format")
+                .keyword(Keyword::Format)
                 .and_then(Value::as_str)
                 .and_then(|f| self.formats.get(f).map(|c| (f.to_owned(), c.clone()))),
         })
@@ -134,7 +135,7 @@ impl Normalizer<'_> {
         match self.node(&at).as_array().map(Vec::as_slice) {
             Some([a, b]) => [a, b]
                 .iter()
-                .any(|s| s.get("type") == Some(&Value::from("null"))),
+                .any(|s| s.keyword(Keyword::Type) == Some(&Value::from("null"))),
             _ => false,
         }
     }
@@ -144,9 +145,9 @@ impl Normalizer<'_> {
         &self,
         loc: &Loc,
         obj: &Map<String, Value>,
-        key: &str,
+        key: Keyword,
     ) -> Result<Option<i64>> {
-        match obj.get(key) {
+        match obj.keyword(key) {
             None => Ok(None),
             Some(v) => v
                 .as_i64()

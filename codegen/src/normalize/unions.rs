@@ -7,6 +7,7 @@ use crate::error::Result;
 use crate::load::Loc;
 use crate::model::*;
 use crate::names::{join, pascal, unique, variant_names};
+use prp_vocabulary::{Keyword, Schema};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -16,7 +17,7 @@ impl Normalizer<'_> {
         let alts = alts
             .as_array()
             .ok_or_else(|| self.err(loc, Code::InvalidSchema, "`oneOf` must be an array"))?;
-        let key = if self.node(loc).get("oneOf").is_some() {
+        let key = if self.node(loc).keyword(Keyword::OneOf).is_some() {
             "oneOf"
         } else {
             "anyOf"
@@ -149,7 +150,7 @@ impl Normalizer<'_> {
     fn json_kinds(&self, locs: &[Loc], targets: &[Loc]) -> Vec<(String, Loc)> {
         let mut kinds = Vec::new();
         for (l, t) in locs.iter().zip(targets) {
-            match self.node(t).get("type").and_then(Value::as_str) {
+            match self.node(t).keyword(Keyword::Type).and_then(Value::as_str) {
                 Some(k @ ("string" | "integer" | "number" | "boolean")) => {
                     kinds.push((k.to_owned(), l.clone()))
                 }
@@ -216,17 +217,17 @@ impl Normalizer<'_> {
     /// A member required by every alternative, holding a distinct string constant in each.
     fn common_tag(&self, targets: &[Loc]) -> Option<String> {
         let first = self.node(targets.first()?);
-        let candidates = first.get("required")?.as_array()?;
+        let candidates = first.keyword(Keyword::Required)?.as_array()?;
         'next: for c in candidates.iter().filter_map(Value::as_str) {
             let mut seen = BTreeSet::new();
             for t in targets {
                 let n = self.node(t);
                 let required = n
-                    .get("required")
+                    .keyword(Keyword::Required)
                     .and_then(Value::as_array)
                     .is_some_and(|r| r.iter().any(|x| x == c));
                 let konst = n
-                    .get("properties")
+                    .keyword(Keyword::Properties)
                     .and_then(|p| p.get(c))
                     .and_then(super::single_value)
                     .and_then(Value::as_str);
@@ -269,5 +270,6 @@ impl Normalizer<'_> {
 
 /// Whether `v` is `{"type": "null"}` and nothing else.
 fn is_bare_null(v: &Value) -> bool {
-    v.get("type") == Some(&Value::from("null")) && v.as_object().is_some_and(|o| o.len() == 1)
+    v.keyword(Keyword::Type) == Some(&Value::from("null"))
+        && v.as_object().is_some_and(|o| o.len() == 1)
 }

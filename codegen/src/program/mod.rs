@@ -32,7 +32,7 @@ pub struct Program {
     dynamic_anchors: HashMap<Loc, Vec<(String, usize)>>,
     queue: VecDeque<(usize, Loc)>,
     /// Nodes made of some keywords of their schema object only (see [`Program::rule`]).
-    only: HashMap<usize, Vec<String>>,
+    only: HashMap<usize, Vec<Keyword>>,
     formats: BTreeMap<String, Format>,
 }
 
@@ -65,7 +65,7 @@ impl Program {
         &mut self,
         set: &SchemaSet,
         loc: &Loc,
-        keywords: &[String],
+        keywords: &[Keyword],
     ) -> Result<(usize, bool)> {
         let n = self.new_node(loc);
         self.only.insert(n, keywords.to_vec());
@@ -177,7 +177,7 @@ impl Program {
             && d.as_str() != Some(DIALECT)
         {
             return Err(set.error(
-                &loc.child("$schema"),
+                &loc.at(Keyword::Schema),
                 Code::UnsupportedSchemaDialect,
                 format!("an embedded resource declares {d}; only {DIALECT} is generated"),
             ));
@@ -186,13 +186,13 @@ impl Program {
         let mut last = Vec::new();
         let only = self.only.get(&n).cloned();
         for (name, v) in &obj {
-            if only.as_ref().is_some_and(|o| !o.contains(name)) {
-                continue;
-            }
             // A name the vocabulary does not have is an unknown keyword: it asserts nothing.
             let Some(k) = Keyword::from_name(name) else {
                 continue;
             };
+            if only.as_ref().is_some_and(|o| !o.contains(&k)) {
+                continue;
+            }
             let at = loc.child(name);
             let site = Site {
                 set,
