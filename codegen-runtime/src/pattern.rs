@@ -334,3 +334,94 @@ impl Scan {
         !self.to_end || at == b.len()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The scanner against `regress`, the engine it stands in for: patterns drawn from the subset
+    //! the scanner takes (and a little beyond, which must fall back), on strings over an alphabet
+    //! that meets their classes' edges.
+    use super::*;
+    use proptest::prelude::*;
+
+    fn atom() -> impl Strategy<Value = String> {
+        prop_oneof![
+            "[a-c0-9_./:-]".prop_map(|c| regex_escape(&c)),
+            Just("\\d".to_owned()),
+            Just("\\w".to_owned()),
+            Just(".".to_owned()),
+            Just("[a-c]".to_owned()),
+            Just("[^a]".to_owned()),
+            Just("[\\-.]".to_owned()),
+            Just("[0-9a-f]".to_owned()),
+        ]
+    }
+
+    fn quantifier() -> impl Strategy<Value = String> {
+        prop_oneof![
+            4 => Just(String::new()),
+            1 => Just("?".to_owned()),
+            1 => Just("*".to_owned()),
+            1 => Just("+".to_owned()),
+            1 => (0u8..3).prop_map(|n| format!("{{{n}}}")),
+            1 => (0u8..2, 1u8..3).prop_map(|(a, b)| format!("{{{a},{}}}", a + b)),
+        ]
+    }
+
+    fn step() -> impl Strategy<Value = String> {
+        prop_oneof![
+            4 => (atom(), quantifier()).prop_map(|(a, q)| a + &q),
+            1 => prop::collection::vec(atom(), 1..3).prop_map(|g| format!("(?:{})?", g.concat())),
+        ]
+    }
+
+    fn pattern() -> impl Strategy<Value = String> {
+        (
+            any::<bool>(),
+            prop::collection::vec(step(), 0..5),
+            any::<bool>(),
+        )
+            .prop_map(|(start, steps, end)| {
+                format!(
+                    "{}{}{}",
+                    if start { "^" } else { "" },
+                    steps.concat(),
+                    if end { "$" } else { "" }
+                )
+            })
+    }
+
+    fn regex_escape(c: &str) -> String {
+        match c {
+            "." | "/" => format!("\\{c}"),
+            _ => c.to_owned(),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn the_scanner_matches_as_regress_does(
+            source in pattern(),
+            subjects in prop::collection::vec("[a-d0-9_./:\\-\n\u{e9}\u{1F600}]{0,8}", 1..8),
+        ) {
+            let re = regress::Regex::with_flags(&source, "u").unwrap();
+            let pattern = Pattern::new(Box::leak(source.clone().into_boxed_str()));
+            for s in &subjects {
+                prop_assert_eq!(pattern.is_match(s), re.find(s).is_some(), "{:?} on {:?} (scan: {})", source, s, pattern.is_scan());
+            }
+        }
+    }
+
+    #[test]
+    fn the_common_patterns_scan_and_the_rest_fall_back() {
+        for source in ["^[a-z][a-z0-9_]*$", "^sha256:[a-f0-9]{64}$", "^https?://"] {
+            assert!(Pattern::new(source).is_scan(), "{source}");
+        }
+        for (source, abab) in [("^(ab)+$", true), ("^a|b$", true), ("^[a-c]*c$", false)] {
+            let p = Pattern::new(source);
+            assert!(!p.is_scan(), "{source}");
+            assert_eq!(p.is_match("abab"), abab, "{source}");
+        }
+    }
+}
