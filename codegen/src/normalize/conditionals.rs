@@ -44,7 +44,7 @@ impl Normalizer<'_> {
                     }
                 }
                 Err(e) if e.code == Code::UnsupportedKeyword => {
-                    rules.push((holder, super::objects::conditional_keywords()));
+                    rules.push((holder, conditional_keywords()));
                 }
                 Err(e) => return Err(e),
             }
@@ -310,4 +310,9 @@ fn value_groups(values: &[(String, String)], sets: &[BTreeSet<String>]) -> Vec<G
         }
     }
     groups
+}
+
+/// The keywords of a conditional, checked together.
+pub(super) fn conditional_keywords() -> Vec<Keyword> {
+    vec![Keyword::If, Keyword::Then, Keyword::Else]
 }

@@ -2,7 +2,7 @@
 //! members, `required`, extra members (`additionalProperties`, `propertyNames`) and the checks
 //! that narrow it.
 
-use super::conditionals::Selects;
+use super::conditionals::{Selects, conditional_keywords};
 use super::nodes::scalar_reads;
 use super::{Normalizer, annotation, strings};
 use crate::error::Code;
@@ -546,11 +546,6 @@ fn settle_extra_schemas(parts: &mut ObjectParts) {
         keywords.extend(names.map(|_| Keyword::PropertyNames));
         parts.rules.push((l, keywords));
     }
-}
-
-/// The keywords of a conditional, checked together.
-pub(super) fn conditional_keywords() -> Vec<Keyword> {
-    vec![Keyword::If, Keyword::Then, Keyword::Else]
 }
 
 /// Whether a `type` value lets objects through.
