@@ -37,7 +37,10 @@ impl Normalizer<'_> {
         for (k, v) in obj {
             match Keyword::from_name(k)? {
                 Keyword::Description | Keyword::Comment => {}
+                // A probe compares scalars: an array or object value is the schema program's.
+                Keyword::Const if !is_scalar(v) => return None,
                 Keyword::Const => preds.push(ValPred::In(vec![v.clone()])),
+                Keyword::Enum if !v.as_array()?.iter().all(is_scalar) => return None,
                 Keyword::Enum => preds.push(ValPred::In(v.as_array()?.clone())),
                 Keyword::Type => preds.push(ValPred::Types(match v {
                     Value::String(s) => vec![s.clone()],
@@ -98,4 +101,9 @@ impl Normalizer<'_> {
         }
         Some(p)
     }
+}
+
+/// Whether `v` is a value a probe compares (not an array or object).
+fn is_scalar(v: &Value) -> bool {
+    !(v.is_array() || v.is_object())
 }

@@ -27,4 +27,5 @@ features! {
     found_decode_refuses_valid_5,
     found_decode_accepts_invalid_100092,
     found_compile_100146,
+    found_decode_refuses_valid_100514,
 }
