@@ -183,6 +183,28 @@ impl<T: ReplayEvent> ReplayEvent for &T {
     }
 }
 
+/// "`x` or D": `x` if it is a string, else the default. `None` reads as an object with no members.
+pub(super) fn str_or<'a>(object: Option<&'a dyn Fields>, name: &str, default: &'a str) -> &'a str {
+    object.and_then(|o| string(o, name)).unwrap_or(default)
+}
+
+/// A non-empty string member.
+pub(super) fn non_empty<'a>(object: Option<&'a dyn Fields>, name: &str) -> Option<&'a str> {
+    object
+        .and_then(|o| string(o, name))
+        .filter(|s| !s.is_empty())
+}
+
+/// The runtime request an event describes: `payload.request` unless absent or null, else the
+/// payload itself. `None` reads as an object with no members (a `request` that is not an object).
+pub(super) fn runtime_request<'a>(event: &EventView<'a>) -> Option<&'a dyn Fields> {
+    let p = event.payload;
+    match p.field("request") {
+        Probe::Absent | Probe::Null => Some(p),
+        _ => p.json_object("request").map(|r| r as &dyn Fields),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

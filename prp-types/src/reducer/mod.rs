@@ -16,22 +16,23 @@
 
 mod event;
 pub mod goldens;
+mod items;
 mod js;
 mod plans;
 mod processed;
 mod projection;
 mod reduce;
 mod snapshot;
+mod state;
 mod summary;
 mod timeline;
 
 pub use event::{EventView, MAX_SOURCE_SEQ, ReplayEvent};
+pub use items::{Item, ItemStatus, Items};
 pub use plans::{PlanEntry, PlanProjection};
-pub use projection::{Item, ItemStatus, Items, Request};
-pub use reduce::{BatchOutcome, Gap, MAX_GAP_MISSING, Outcome};
-pub use snapshot::{
-    Integrity, SNAPSHOT_SCHEMA, SessionState, Snapshot, TurnState, create_snapshot,
-};
+pub use reduce::{BatchOutcome, Outcome};
+pub use snapshot::{SNAPSHOT_SCHEMA, Snapshot, create_snapshot};
+pub use state::{Gap, Integrity, MAX_GAP_MISSING, Request, SessionState, TurnState};
 pub use summary::ParitySummary;
 pub use timeline::{Entries, Timeline, TimelineEntry};
 

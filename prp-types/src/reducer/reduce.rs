@@ -6,38 +6,17 @@
 
 use hashbrown::HashTable;
 use hashbrown::hash_table::Entry;
-use serde::Serialize;
 
 use super::event::{EventView, ReplayEvent};
 use super::js::Utf16Ordered;
 use super::projection::project;
-use super::snapshot::{Integrity, Snapshot};
+use super::snapshot::Snapshot;
+use super::state::{Gap, Integrity, MAX_GAP_MISSING};
 use crate::issue::Issue;
 
 /// Events [`Snapshot::reduce`] probes and records together: enough for the probes' cache misses
 /// to overlap, few enough for the chunk's bookkeeping to stay in the L1 cache.
 const CHUNK: usize = 256;
-
-/// The most missing sequence numbers a gap lists.
-pub const MAX_GAP_MISSING: u64 = 256;
-
-/// A hole in one source stream: `expected` was next, `received` arrived.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Gap {
-    /// `sourceKind:sourceInstanceId`.
-    pub source_key: String,
-    /// The cursor + 1.
-    pub expected: u64,
-    /// The `sourceSeq` that arrived instead.
-    pub received: u64,
-    /// `received − expected`.
-    pub missing_count: u64,
-    /// `expected, expected + 1, …`, at most [`MAX_GAP_MISSING`] numbers.
-    pub missing: Vec<u64>,
-    /// Whether `missing` lists fewer than `missing_count` numbers.
-    pub truncated: bool,
-}
 
 /// What [`Snapshot::apply`] did with one event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

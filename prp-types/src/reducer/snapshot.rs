@@ -11,93 +11,17 @@ use indexmap::{IndexMap, IndexSet};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
+use super::items::Items;
 use super::js::Utf16Ordered;
 use super::plans::PlanProjection;
 use super::processed::ProcessedIds;
-use super::projection::{Items, Request};
-use super::reduce::Gap;
-use super::summary::ParitySummary;
+use super::state::{Gap, Integrity, OrNull, Request, Seq, SessionState, TurnState};
 use super::timeline::Timeline;
 use crate::issue::{Code, Issue};
 use crate::types::Fixture;
 
 /// The `schema` of a session snapshot.
 pub const SNAPSHOT_SCHEMA: &str = "paperclip.prp.session-snapshot.v1";
-
-/// `sessionState`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SessionState {
-    /// No session event applied yet.
-    NotStarted,
-    /// `session.started` or `session.resumed`.
-    Running,
-    /// `session.closed`.
-    Closed,
-    /// `session.failed`.
-    Failed,
-}
-
-impl SessionState {
-    /// The golden spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SessionState::NotStarted => "not_started",
-            SessionState::Running => "running",
-            SessionState::Closed => "closed",
-            SessionState::Failed => "failed",
-        }
-    }
-}
-
-/// `turnState`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum TurnState {
-    /// No turn started yet.
-    NotStarted,
-    /// `turn.started`, not yet ended.
-    Running,
-    /// `turn.completed`.
-    Completed,
-    /// `turn.failed`.
-    Failed,
-    /// `turn.interrupted`.
-    Interrupted,
-    /// `turn.cancelled`.
-    Cancelled,
-}
-
-impl TurnState {
-    /// The golden spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TurnState::NotStarted => "not_started",
-            TurnState::Running => "running",
-            TurnState::Completed => "completed",
-            TurnState::Failed => "failed",
-            TurnState::Interrupted => "interrupted",
-            TurnState::Cancelled => "cancelled",
-        }
-    }
-}
-
-/// `integrity`: whether every source stream was seen without holes or reordering.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Integrity {
-    /// Every source stream contiguous and in order so far.
-    Complete,
-    /// A gap or a stale / out-of-order event was seen.
-    GapDetected,
-}
-
-impl Integrity {
-    /// The golden spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Integrity::Complete => "complete",
-            Integrity::GapDetected => "gap_detected",
-        }
-    }
-}
 
 /// The state of one session, built by [`create_snapshot`] and advanced by
 /// [`Snapshot::reduce`] / [`Snapshot::apply`].
@@ -283,11 +207,6 @@ impl Snapshot {
         &self.plans
     }
 
-    /// The parity summary (PROTOCOL §2.6).
-    pub fn summary(&self) -> ParitySummary<'_> {
-        ParitySummary::new(self)
-    }
-
     /// The snapshot as a JSON value, keys in golden order.
     pub fn to_value(&self) -> Value {
         // Serializing into a Value fails only for non-string map keys, which this has none of.
@@ -297,31 +216,6 @@ impl Snapshot {
     /// The golden bytes: pretty JSON (PROTOCOL §0.4) with a trailing newline.
     pub fn to_pretty(&self) -> String {
         crate::json::pretty(&self.to_value())
-    }
-}
-
-/// Writes `value` or `null`.
-pub(super) struct OrNull<T>(pub(super) Option<T>);
-
-impl<T: Serialize> Serialize for OrNull<T> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match &self.0 {
-            Some(v) => v.serialize(s),
-            None => s.serialize_unit(),
-        }
-    }
-}
-
-/// Writes an iterator as a JSON array.
-pub(super) struct Seq<I>(pub(super) I);
-
-impl<I> Serialize for Seq<I>
-where
-    I: Iterator + Clone,
-    I::Item: Serialize,
-{
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.0.clone())
     }
 }
 

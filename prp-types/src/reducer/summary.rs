@@ -3,8 +3,8 @@
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 
-use super::reduce::Gap;
-use super::snapshot::{Integrity, Seq, Snapshot};
+use super::snapshot::Snapshot;
+use super::state::{Gap, Integrity, Seq};
 
 /// `parity_summary(snapshot)`, borrowed from the snapshot.
 #[derive(Debug, Clone, Copy)]
@@ -85,5 +85,12 @@ impl Serialize for ParitySummary<'_> {
         m.serialize_entry("turnTerminalState", self.turn_terminal_state())?;
         m.serialize_entry("runTerminalState", self.run_terminal_state())?;
         m.end()
+    }
+}
+
+impl Snapshot {
+    /// The parity summary (PROTOCOL §2.6).
+    pub fn summary(&self) -> ParitySummary<'_> {
+        ParitySummary::new(self)
     }
 }

@@ -7,11 +7,11 @@ use hashbrown::DefaultHashBuilder;
 use indexmap::{IndexMap, IndexSet};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use super::event::{EventView, string};
+use super::event::{EventView, non_empty, runtime_request, str_or, string};
 use super::js;
-use super::projection::Request;
+use super::state::Request;
 use crate::Str;
-use prp_codegen_runtime::{Fields, Probe};
+use prp_codegen_runtime::Fields;
 
 /// The timeline (PROTOCOL §2.4): one entry per applied event, in application order; an entry's
 /// `position` is its index + 1.
@@ -240,28 +240,6 @@ impl Serialize for GoldenEntry<'_> {
         }
         m.serialize_entry("summary", e.summary().as_ref())?;
         m.end()
-    }
-}
-
-/// "`x` or D": `x` if it is a string, else the default. `None` reads as an object with no members.
-pub(super) fn str_or<'a>(object: Option<&'a dyn Fields>, name: &str, default: &'a str) -> &'a str {
-    object.and_then(|o| string(o, name)).unwrap_or(default)
-}
-
-/// A non-empty string member.
-pub(super) fn non_empty<'a>(object: Option<&'a dyn Fields>, name: &str) -> Option<&'a str> {
-    object
-        .and_then(|o| string(o, name))
-        .filter(|s| !s.is_empty())
-}
-
-/// The runtime request an event describes: `payload.request` unless absent or null, else the
-/// payload itself. `None` reads as an object with no members (a `request` that is not an object).
-pub(super) fn runtime_request<'a>(event: &EventView<'a>) -> Option<&'a dyn Fields> {
-    let p = event.payload;
-    match p.field("request") {
-        Probe::Absent | Probe::Null => Some(p),
-        _ => p.json_object("request").map(|r| r as &dyn Fields),
     }
 }
 
