@@ -8,6 +8,8 @@
 //! `call_api`, a generic write, keeps the order of §4.4 and is refused (`idempotency_required`
 //! without a key, `input_invalid` with one): a write that cannot be made at-most-once is not run.
 
+mod steps;
+
 use super::{Phase, RunContext, decide, is_stable_id};
 use crate::catalog::{self, Declaration, Effect};
 use crate::digest::{digest, inspect, redact};
@@ -22,6 +24,7 @@ use serde_json::{Value, json};
 use sha2::{Digest as _, Sha256};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use steps::Attempt;
 
 /// The context provider: the run's current context, read anew on every call and again just
 /// before a binding runs.
@@ -325,64 +328,23 @@ impl Dispatcher {
         );
     }
 
-    /// Runs one call through the sixteen steps of §4.4.
+    /// Runs one call through the sixteen steps of §4.4 (see [`steps`] for each).
     pub fn dispatch(&self, call: &Call) -> DispatchResult {
-        // 1. Identity.
-        let c = &call.correlation;
-        let ids_ok = c.run_id == call.run_id
-            && [
-                &call.run_id,
-                &call.call_id,
-                &call.operation_id,
-                &c.normalized_session_id,
-                &c.turn_id,
-                &c.item_id,
-            ]
-            .iter()
-            .all(|s| is_stable_id(s))
-            && c.request_id.as_deref().is_none_or(is_stable_id);
-        if !ids_ok {
-            let echo = |s: &str| {
-                if is_stable_id(s) {
-                    s.to_owned()
-                } else {
-                    "invalid".to_owned()
-                }
-            };
-            return DispatchResult {
-                ok: false,
-                operation_id: echo(&call.operation_id),
-                call_id: echo(&call.call_id),
-                value: None,
-                code: None,
-                duplicate: None,
-                state_revision: None,
-                error: Some(denial_error("input_invalid")),
-                input_receipt: None,
-                result_receipt: None,
-            };
+        if let Err(end) = steps::identity(call) {
+            return *end;
         }
-        let key = call.input.get("idempotencyKey").and_then(Value::as_str);
-        let receipt_id =
-            operation_receipt_id(&c.run_id, &call.operation_id, key.unwrap_or(&call.call_id));
-        let input_digest = digest(&call.input);
-        let seen = inspect(&call.input);
-        let input_redacted = seen.contains_protected_data;
-        let deny = |code: &'static str| {
-            self.denial(call, key, &input_digest, input_redacted, &receipt_id, code)
-        };
+        let a = Attempt::new(call);
         // 2. Lookup.
         let (Some(action), Some(binding)) = (
             catalog::lookup(&call.operation_id),
             self.bindings.get(call.operation_id.as_str()),
         ) else {
-            return deny("operation_absent");
+            return self.deny(&a, "operation_absent");
         };
         // 3. Context.
         let Ok(ctx) = self.provider.context(&call.run_id) else {
-            return deny("binding_failed");
+            return self.deny(&a, "binding_failed");
         };
-        // 4. Authorization.
         let decision = decide(
             action,
             &ctx,
@@ -390,204 +352,66 @@ impl Dispatcher {
             &call.run_id,
             Some(&call.input),
         );
-        let record = |d: &super::Decision| {
-            self.record(
-                d,
-                &ctx,
-                &call.call_id,
-                Some(input_digest.clone()),
-                Some(receipt_id.clone()),
-            )
+        self.run(&a, action, binding.as_ref(), &ctx, &decision)
+            .unwrap_or_else(|end| *end)
+    }
+
+    /// Steps 4 to 16, once the operation and its context are known.
+    fn run(
+        &self,
+        a: &Attempt<'_>,
+        action: &'static Declaration,
+        binding: &dyn Binding,
+        ctx: &RunContext,
+        decision: &super::Decision,
+    ) -> Result<DispatchResult, steps::End> {
+        let mutation = self.admit(a, action, ctx, decision)?;
+        let token = match mutation {
+            true => Some(self.claim(a, action, ctx, decision)?),
+            false => None,
         };
-        if !decision.allowed {
-            record(&decision);
-            return deny(decision.code.as_str());
-        }
-        // 5. Inspection.
-        if !seen.within_bounds {
-            record(&decision);
-            return deny("input_invalid");
-        }
-        if seen.contains_protected_data {
-            record(&decision);
-            return deny("protected_data_denied");
-        }
-        // 6. The idempotency key, where the input declares one (see the module's decision).
-        let declares_key = action.input_schema["properties"]
-            .get("idempotencyKey")
-            .is_some();
-        let mutation =
-            action.effect != Effect::Read && (declares_key || action.effect == Effect::Write);
-        if mutation && key.is_none() {
-            record(&decision);
-            return deny("idempotency_required");
-        }
-        // 7. The input contract.
-        if (action.check_input)(call.input.to_string().as_bytes()).is_err() {
-            record(&decision);
-            return deny("input_invalid");
-        }
-        // 9. The claim.
-        let mut token = None;
-        if mutation {
-            let Some(store) = &self.store else {
-                record(&decision);
-                return deny("receipt_store_unavailable");
-            };
-            let scope = digest(&json!([ctx.company_id, ctx.run_id, call.operation_id, key]));
-            let request = ClaimRequest {
-                scope,
-                operation_id: call.operation_id.clone(),
-                input_digest: input_digest.clone(),
-            };
-            match store.claim(&request) {
-                Err(_) => {
-                    record(&decision);
-                    return deny("receipt_store_unavailable");
-                }
-                Ok(Claim::Conflict) => {
-                    record(&decision);
-                    return deny("idempotency_conflict");
-                }
-                Ok(Claim::InProgress) => {
-                    record(&decision);
-                    return deny("idempotency_in_progress");
-                }
-                Ok(Claim::Duplicate(stored)) => {
-                    record(&decision);
-                    return self.replay(
-                        call,
-                        action,
-                        key,
-                        &input_digest,
-                        input_redacted,
-                        &receipt_id,
-                        &stored,
-                    );
-                }
-                Ok(Claim::Claimed(t)) => token = Some(t),
-            }
-        }
-        let release = |code: &'static str| -> DispatchResult {
-            if let (Some(store), Some(t)) = (&self.store, &token)
-                && store.release(t).is_err()
-            {
-                return deny("receipt_store_unavailable");
-            }
-            deny(code)
-        };
-        // 10. The authority re-check, just before the binding.
-        let Ok(now) = self.provider.context(&call.run_id) else {
-            record(&decision);
-            return release("binding_failed");
-        };
-        let again = decide(
-            action,
-            &now,
-            Phase::Invocation,
-            &call.run_id,
-            Some(&call.input),
-        );
-        if !again.allowed {
-            record(&again);
-            return release(again.code.as_str());
-        }
+        let now = self.recheck(a, action, ctx, decision, token.as_ref())?;
         // 11. Execute; a failure keeps the claim: its effect is uncertain.
         let invocation = Invocation {
             run_id: &now.run_id,
             company_id: &now.company_id,
             actor_id: &now.actor.id,
             task_id: &now.active_task.id,
-            call_id: &call.call_id,
+            call_id: &a.call.call_id,
             operation_id: action.operation_id,
-            input: &call.input,
+            input: &a.call.input,
         };
-        let executed = match binding.execute(&invocation) {
-            Ok(v) => v,
-            Err(_) => {
-                record(&decision);
-                return deny("binding_failed");
+        let Ok(executed) = binding.execute(&invocation) else {
+            return Err(Box::new(self.refuse(a, ctx, decision, "binding_failed")));
+        };
+        let out = match Self::output(action, &executed) {
+            Ok(out) => out,
+            Err(redacted) => {
+                let mut end = self.refuse(a, ctx, decision, "binding_output_invalid");
+                if redacted && let Some(r) = &mut end.result_receipt {
+                    r.content.redaction_disposition = SafeContentRedactionDisposition::Redacted;
+                }
+                return Err(Box::new(end));
             }
         };
-        // 12.–13. The output.
-        let Some(value) = executed.get("value") else {
-            record(&decision);
-            return deny("binding_output_invalid");
-        };
-        let out = inspect(value);
-        let safe = redact(value);
-        let code = executed
-            .get("code")
-            .map(|c| c.as_str().filter(|s| is_stable_code(s)));
-        let revision = executed
-            .get("stateRevision")
-            .map(|r| r.as_u64().filter(|n| *n <= 9_007_199_254_740_991));
-        let audit = executed
-            .get("auditReceiptId")
-            .map(|a| a.as_str().filter(|s| is_stable_id(s)));
-        let output_ok = out.within_bounds
-            && !matches!(code, Some(None))
-            && !matches!(revision, Some(None))
-            && !matches!(audit, Some(None))
-            && output_valid(action, &safe);
-        if !output_ok {
-            record(&decision);
-            let mut result = deny("binding_output_invalid");
-            if out.contains_protected_data
-                && let Some(r) = &mut result.result_receipt
-            {
-                r.content.redaction_disposition = SafeContentRedactionDisposition::Redacted;
-            }
-            return result;
+        if let Some(t) = &token
+            && !self.commit(a, t, &out)
+        {
+            return Err(Box::new(self.refuse(
+                a,
+                ctx,
+                decision,
+                "receipt_recovery_failed",
+            )));
         }
-        let code = code.flatten().unwrap_or("ok").to_owned();
-        let revision = revision.flatten();
-        let audit = audit.flatten();
-        let refs = references(executed.get("references"));
-        // 15. The commit.
-        if let (Some(store), Some(t)) = (&self.store, &token) {
-            let mut stored = json!({
-                "operationId": call.operation_id, "inputDigest": input_digest,
-                "operationReceiptId": receipt_id, "value": safe, "code": code,
-                "references": refs,
-            });
-            if let Some(r) = revision {
-                stored["stateRevision"] = json!(r);
-            }
-            if let Some(a) = audit {
-                stored["auditReceiptId"] = json!(a);
-            }
-            if store.complete(t, &stored).is_err() && store.recover(t, &stored).is_err() {
-                record(&decision);
-                return deny("receipt_recovery_failed");
-            }
-        }
-        // 16. Success.
-        record(&decision);
-        let settled = Settled {
-            digest: digest(&safe),
-            redacted: out.contains_protected_data,
-            references: refs,
-            outcome: Outcome::Succeeded,
-            code: &code,
-            retryable: false,
-            receipt_id: receipt_id.clone(),
-            audit,
-            revision,
-            duplicate_of: None,
-        };
-        DispatchResult {
-            ok: true,
-            operation_id: call.operation_id.clone(),
-            call_id: call.call_id.clone(),
-            value: Some(safe.clone()),
-            code: Some(code.clone()),
-            duplicate: Some(false),
-            state_revision: revision,
-            error: None,
-            input_receipt: input_receipt(call, key, &input_digest, input_redacted),
-            result_receipt: result_receipt(call, key, settled),
-        }
+        self.record(
+            decision,
+            ctx,
+            &a.call.call_id,
+            Some(a.input_digest.clone()),
+            Some(a.receipt_id.clone()),
+        );
+        Ok(self.succeed(a, out))
     }
 
     /// §4.8: answers a duplicate from the stored outcome, or refuses a stored outcome that does
@@ -596,7 +420,7 @@ impl Dispatcher {
     fn replay(
         &self,
         call: &Call,
-        action: &Declaration,
+        action: &'static Declaration,
         key: Option<&str>,
         input_digest: &str,
         input_redacted: bool,
