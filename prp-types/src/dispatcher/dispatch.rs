@@ -328,7 +328,7 @@ impl Dispatcher {
         );
     }
 
-    /// Runs one call through the sixteen steps of §4.4 (see [`steps`] for each).
+    /// Runs one call through the sixteen steps of §4.4, each a function of the private `steps`.
     pub fn dispatch(&self, call: &Call) -> DispatchResult {
         if let Err(end) = steps::identity(call) {
             return *end;

@@ -101,7 +101,8 @@ pub struct Gap {
     pub truncated: bool,
 }
 
-/// One runtime request of the snapshot; its `requestId` is its key in [`Snapshot::requests`].
+/// One runtime request of the snapshot; its `requestId` is its key in
+/// [`Snapshot::requests`](super::Snapshot::requests).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Request {
     /// `requestKind`.
