@@ -4,7 +4,6 @@
 
 use crate::__private::*;
 use serde::de::{self};
-use std::borrow::Cow;
 use std::fmt;
 
 /// What a value fails: the schema keyword, or the decoder limit, behind a [`Failure`].
@@ -208,9 +207,7 @@ pub fn clear_failure() {
 }
 
 /// Escapes one reference token of a JSON pointer (RFC 6901).
-pub fn escape_token(token: &str) -> Cow<'_, str> {
-    prp_vocabulary::pointer::escape(token)
-}
+pub use prp_vocabulary::pointer::escape as escape_token;
 
 /// A located check failure: a stable keyword code, a JSON pointer relative to the value checked,
 /// and a sentence. Decoding turns it into a serde error; checking a built value returns it as is.

@@ -154,6 +154,19 @@ pub(super) fn issues(fixture: &Fixture, value: &Value) -> Vec<Issue> {
         pairing_issues(call_id, call, events, &mut issues);
     }
 
+    order_and_outcome_issues(fixture, value, events, &distinct, &mut issues);
+    issues
+}
+
+/// Rules 9–11: commands numbered from 1, and exactly one (distinct) proposed result, equal to the
+/// fixture's result, and one terminal. `distinct`: each sourceEventId's first delivery.
+fn order_and_outcome_issues(
+    fixture: &Fixture,
+    value: &Value,
+    events: &[Value],
+    distinct: &[usize],
+    issues: &mut Vec<Issue>,
+) {
     // 9
     for (i, command) in fixture.commands.iter().enumerate() {
         let want = i as i64 + 1;
@@ -196,7 +209,6 @@ pub(super) fn issues(fixture: &Fixture, value: &Value) -> Vec<Issue> {
             "scripted fixtures must contain exactly one unique run.terminal event".into(),
         ));
     }
-    issues
 }
 
 /// Rules 6–8 for one call: one input, exactly one outcome envelope, and the outcome agreeing with

@@ -404,13 +404,7 @@ impl Dispatcher {
                 "receipt_recovery_failed",
             )));
         }
-        self.record(
-            decision,
-            ctx,
-            &a.call.call_id,
-            Some(a.input_digest.clone()),
-            Some(a.receipt_id.clone()),
-        );
+        self.note(a, ctx, decision);
         Ok(self.succeed(a, out))
     }
 

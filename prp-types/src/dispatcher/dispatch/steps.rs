@@ -100,6 +100,22 @@ impl Dispatcher {
         )
     }
 
+    /// Records `decision` for the attempt, with its input digest and receipt id.
+    pub(super) fn note(
+        &self,
+        a: &Attempt<'_>,
+        ctx: &RunContext,
+        decision: &super::super::Decision,
+    ) {
+        self.record(
+            decision,
+            ctx,
+            &a.call.call_id,
+            Some(a.input_digest.clone()),
+            Some(a.receipt_id.clone()),
+        );
+    }
+
     /// Records `decision` for the attempt, then denies it with `code`.
     pub(super) fn refuse(
         &self,
@@ -108,13 +124,7 @@ impl Dispatcher {
         decision: &super::super::Decision,
         code: &'static str,
     ) -> DispatchResult {
-        self.record(
-            decision,
-            ctx,
-            &a.call.call_id,
-            Some(a.input_digest.clone()),
-            Some(a.receipt_id.clone()),
-        );
+        self.note(a, ctx, decision);
         self.deny(a, code)
     }
 
@@ -180,13 +190,7 @@ impl Dispatcher {
             Ok(Claim::Conflict) => Err(deny("idempotency_conflict")),
             Ok(Claim::InProgress) => Err(deny("idempotency_in_progress")),
             Ok(Claim::Duplicate(stored)) => {
-                self.record(
-                    decision,
-                    ctx,
-                    &call.call_id,
-                    Some(a.input_digest.clone()),
-                    Some(a.receipt_id.clone()),
-                );
+                self.note(a, ctx, decision);
                 let redacted = a.seen.contains_protected_data;
                 let (digest, receipt) = (&a.input_digest, &a.receipt_id);
                 Err(Box::new(self.replay(
@@ -218,13 +222,7 @@ impl Dispatcher {
         };
         let call = a.call;
         let Ok(now) = self.provider.context(&call.run_id) else {
-            self.record(
-                decision,
-                ctx,
-                &call.call_id,
-                Some(a.input_digest.clone()),
-                Some(a.receipt_id.clone()),
-            );
+            self.note(a, ctx, decision);
             return Err(release("binding_failed"));
         };
         let again = decide(
@@ -235,13 +233,7 @@ impl Dispatcher {
             Some(&call.input),
         );
         if !again.allowed {
-            self.record(
-                &again,
-                ctx,
-                &call.call_id,
-                Some(a.input_digest.clone()),
-                Some(a.receipt_id.clone()),
-            );
+            self.note(a, ctx, &again);
             return Err(release(again.code.as_str()));
         }
         Ok(now)
