@@ -142,7 +142,7 @@ macro_rules! constrained_str {
 }
 
 /// The impls of a closed set of strings, a fieldless enum declared by the generated code: its
-/// table for [`StrEnum`](crate::StrEnum) (`$code` is the [`Keyword`](crate::Keyword) a refusal
+/// table for [`StrEnum`](crate::__private::StrEnum) (`$code` is the [`Keyword`](crate::Keyword) a refusal
 /// names, `$allowed` the values in words), `as_str`, `Display`, `FromStr`, serde, and the
 /// runtime's traits. Each `$json => $variant` pairs a JSON string with its variant, in schema
 /// order.
@@ -242,7 +242,7 @@ macro_rules! setter {
 }
 
 /// The impls every generated struct shares word for word: `Deserialize` and `Verify` through its
-/// [`DecodeMembers`](crate::DecodeMembers) and [`VerifyMembers`](crate::VerifyMembers), `Probed`
+/// [`DecodeMembers`](crate::__private::DecodeMembers) and [`VerifyMembers`](crate::__private::VerifyMembers), `Probed`
 /// (an object), and its `builder()` and `member_order()`. `$builder` is the builder type the
 /// generated code declares beside it.
 #[macro_export]
@@ -280,7 +280,7 @@ macro_rules! object {
     };
 }
 
-/// A struct's decoder ([`DecodeMembers`](crate::DecodeMembers)), from its member table: a slot per
+/// A struct's decoder ([`DecodeMembers`](crate::__private::DecodeMembers)), from its member table: a slot per
 /// member, a tag member that may arrive already read (`pre`), an arm per plain member
 /// (`"json" => slot @ index: seed;`, read once and its place recorded), the generated code's own
 /// arms (undeclared members, selected members), the required members (`field = slot, "json";`),
@@ -347,7 +347,7 @@ macro_rules! decode_members {
     };
 }
 
-/// A struct's verdict-only check ([`VerifyMembers`](crate::VerifyMembers)), from the same table
+/// A struct's verdict-only check ([`VerifyMembers`](crate::__private::VerifyMembers)), from the same table
 /// as [`decode_members!`]: slots keep `()` except where a selector or a rule needs the value
 /// (`pre_kept`), plain members are checked through their verdict-only seed, required members must
 /// have come (`slot, "json";`, or `slot, "json" => local;` to bind a selector by reference: the

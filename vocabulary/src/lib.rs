@@ -4,7 +4,7 @@
 //! - [`Keyword`]: every keyword of the dialects the workspace knows, with its [`Kind`] (what it
 //!   does to an instance) and its [`Shape`] (where its subschemas are). A keyword added here is an
 //!   arm every `match` over [`Keyword`] must then handle: the compiler lists the places.
-//! - [`pointer`]: JSON pointer (RFC 6901) tokens, escaped and unescaped.
+//! - [`pointer`](mod@pointer): JSON pointer (RFC 6901) tokens, escaped and unescaped.
 //! - [`uri`]: URI references resolved against a base (RFC 3986), as `$id` and `$ref` need.
 //! - [`canonical`]: one canonical JSON text (members in code point order), and the UTF-16 key
 //!   order PRP's digests ask for, under that name.
