@@ -22,6 +22,7 @@ pub mod policy;
 /// schema-mutation tests' samples).
 pub mod sample;
 mod search;
+mod witness;
 
 use prp_codegen::{Options, SchemaSet};
 use prp_codegen_runtime::eval::Program;

@@ -87,6 +87,23 @@ fn normal(
                     }
                 }
             }
+            // Its target depends on the dynamic scope: its static one stands for it, kept under
+            // its own name, so that a change there is a change here.
+            Keyword::DynamicRef => {
+                let target = v
+                    .as_str()
+                    .and_then(|r| set.resolve_from(at, r))
+                    .unwrap_or_default();
+                let n = match set.node_at(&target) {
+                    Some((canon, t)) if depth < DEPTH && active.insert(canon.clone()) => {
+                        let n = normal(set, &canon, t, object, depth + 1, active);
+                        active.remove(&canon);
+                        n
+                    }
+                    _ => json!(target),
+                };
+                out.insert(k.clone(), n);
+            }
             Keyword::Type if in_object && v == "object" => {}
             Keyword::Type => {
                 out.insert(k.clone(), types(v));

@@ -270,17 +270,8 @@ fn own(set: &SchemaSet, at: &str, o: &Map<String, Value>, depth: usize) -> Value
         None if o.has(Keyword::Properties) || o.has(Keyword::Required) => {
             Value::Object(members(set, at, o, depth))
         }
-        Some("array") => {
-            let item = o
-                .keyword(Keyword::Items)
-                .map(|i| instance(set, &format!("{at}/items"), i, depth + 1))
-                .unwrap_or(Value::Null);
-            let n = o
-                .keyword(Keyword::MinItems)
-                .and_then(Value::as_u64)
-                .unwrap_or(0) as usize;
-            Value::Array(vec![item; n])
-        }
+        Some("array") => Value::Array(items(set, at, o, depth)),
+        None if o.has(Keyword::PrefixItems) => Value::Array(items(set, at, o, depth)),
         Some("string") => json!(string(o)),
         Some("integer") => json!(number(o).round() as i64),
         Some("number") => json!(number(o)),
@@ -291,6 +282,31 @@ fn own(set: &SchemaSet, at: &str, o: &Map<String, Value>, depth: usize) -> Value
         Some(alt) => merge(v, alt),
         None => v,
     }
+}
+
+/// An array's items: an instance of each `prefixItems` schema, then of `items` up to
+/// `minItems`.
+fn items(set: &SchemaSet, at: &str, o: &Map<String, Value>, depth: usize) -> Vec<Value> {
+    let prefix = o.keyword(Keyword::PrefixItems).and_then(Value::as_array);
+    let mut out: Vec<Value> = prefix
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .map(|(i, p)| instance(set, &format!("{at}/prefixItems/{i}"), p, depth + 1))
+        .collect();
+    let item = o
+        .keyword(Keyword::Items)
+        .map(|i| instance(set, &format!("{at}/items"), i, depth + 1))
+        .unwrap_or(Value::Null);
+    let n = o
+        .keyword(Keyword::MinItems)
+        .and_then(Value::as_u64)
+        .unwrap_or(0)
+        .min(64) as usize;
+    if out.len() < n {
+        out.resize(n, item);
+    }
+    out
 }
 
 /// The first non-null type a schema names.

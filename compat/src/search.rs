@@ -2,7 +2,7 @@
 //! (values around each change's rules on both sides, set at the change's place in plausible
 //! instances and corpus documents), and the smallest document each direction breaks on.
 
-use crate::{Checker, Direction, Error, Finding, Side, Target, Verdict, normal, sample};
+use crate::{Checker, Direction, Error, Finding, Side, Target, Verdict, normal, sample, witness};
 use prp_codegen::SchemaSet;
 use prp_vocabulary::{Keyword, Schema, pointer};
 use serde_json::{Map, Value, json};
@@ -39,6 +39,8 @@ struct Frame {
     new: String,
     /// The walk went into its `then`: its `if` must hold.
     via_then: bool,
+    /// It is an `anyOf`/`oneOf` alternative: a document reaches the change through it.
+    alternative: bool,
 }
 
 /// The findings of one target whose meaning differs.
@@ -55,7 +57,7 @@ pub(crate) fn findings(
         return Ok(Vec::new());
     };
     let changes = diff(old.set, new.set, (&ou, on), (&nu, nn));
-    let bases = bases(old, new, (&ou, on), (&nu, nn), &oc, &nc, corpus);
+    let (bases, built_bases) = bases(old, new, (&ou, on), (&nu, nn), &oc, &nc, corpus);
     let judge = Judge {
         target,
         changes: &changes,
@@ -66,11 +68,15 @@ pub(crate) fn findings(
     let mut best: [Option<(Finding, usize)>; 2] = [None, None];
     let mut tried = 0;
     'changes: for (i, change) in changes.iter().enumerate() {
-        let mut here = bases.clone();
+        // Built bases, then those routed to the change, then the corpus's documents.
+        let (built, corpus) = bases.split_at(built_bases);
+        let mut here = built.to_vec();
         for (set, side) in [(old.set, Which::Old), (new.set, Which::New)] {
-            here.extend(bases.iter().filter_map(|b| routed(set, side, b, change)));
+            here.extend(bases.iter().flat_map(|b| routed(set, side, b, change)));
         }
-        for doc in candidates(old.set, new.set, change, &here).take(PER_CHANGE) {
+        here.extend(corpus.iter().cloned());
+        let built = here.len() - corpus.len();
+        for doc in candidates(old.set, new.set, change, &here, built).take(PER_CHANGE) {
             tried += 1;
             if tried > BUDGET {
                 break 'changes;
@@ -308,11 +314,16 @@ impl Differ<'_> {
             }
             return;
         };
+        let alternative = [Keyword::AnyOf, Keyword::OneOf].iter().any(|k| {
+            let (parent, _) = o.0.rsplit_once('/').unwrap_or_default();
+            parent.ends_with(&format!("/{}", k.name()))
+        });
         self.route.push(Frame {
             depth: path.len(),
             old: o.0.to_owned(),
             new: n.0.to_owned(),
             via_then: false,
+            alternative,
         });
         let keys: BTreeSet<&String> = oo.keys().chain(no.keys()).collect();
         for k in keys
@@ -337,7 +348,7 @@ impl Differ<'_> {
             return;
         };
         match kw {
-            Keyword::Ref => {
+            Keyword::Ref | Keyword::DynamicRef => {
                 let targets = (
                     ov.as_str().and_then(|r| self.os.resolve_from(o.0, r)),
                     nv.as_str().and_then(|r| self.ns.resolve_from(n.0, r)),
@@ -396,7 +407,8 @@ impl Differ<'_> {
                     Keyword::AdditionalProperties => p.push("compatProbe".into()),
                     _ => {}
                 }
-                if ov != nv || ov.to_string().contains("$ref") {
+                let text = ov.to_string();
+                if ov != nv || text.contains("\"$ref\"") || text.contains("\"$dynamicRef\"") {
                     let then = kw == Keyword::Then;
                     if let Some(f) = self.route.last_mut() {
                         f.via_then = then;
@@ -471,7 +483,7 @@ impl Differ<'_> {
 }
 
 /// Instances to set candidate values into: a plausible instance of each side's schema, and the
-/// corpus documents either side accepts.
+/// corpus documents either side accepts; with how many are built (the corpus's come after).
 fn bases(
     old: &Side,
     new: &Side,
@@ -480,13 +492,14 @@ fn bases(
     oc: &Checker,
     nc: &Checker,
     corpus: &[Value],
-) -> Vec<Value> {
+) -> (Vec<Value>, usize) {
     let mut out = vec![
         sample::instance(old.set, o.0, o.1, 0),
         sample::instance(new.set, n.0, n.1, 0),
     ];
     out.extend(sample::conditional_instances(old.set, o.0, o.1));
     out.extend(sample::conditional_instances(new.set, n.0, n.1));
+    let built = out.len();
     let mut accepted: Vec<&Value> = corpus
         .iter()
         .filter(|d| oc.verdict(d).0.valid || nc.verdict(d).0.valid)
@@ -494,7 +507,7 @@ fn bases(
     // Smaller documents first: a witness is the smallest found.
     accepted.sort_by_key(|d| d.to_string().len());
     out.extend(accepted.into_iter().take(64).cloned());
-    out
+    (out, built)
 }
 
 /// The documents tried for `change`: each value around its rules on either side, set at its path
@@ -504,6 +517,7 @@ fn candidates<'a>(
     ns: &'a SchemaSet,
     change: &'a Change,
     bases: &'a [Value],
+    built: usize,
 ) -> impl Iterator<Item = Value> + 'a {
     let parts: Vec<(&SchemaSet, String, Value)> = [(os, &change.old), (ns, &change.new)]
         .into_iter()
@@ -515,41 +529,86 @@ fn candidates<'a>(
         .collect();
     let mut values = Vec::new();
     for (set, at, node) in &parts {
+        values.extend(witness::values(set, at, node));
         values.extend(sample::around(set, at, node));
     }
     let nodes: Vec<&Value> = parts.iter().map(|p| &p.2).collect();
     values.extend(sample::at_lengths(&values, &nodes));
-    let mut unique: Vec<Value> = Vec::new();
-    for v in values {
-        if !unique.contains(&v) {
-            unique.push(v);
-        }
-    }
+    let mut seen = std::collections::HashSet::new();
+    let unique: Vec<Value> = values
+        .into_iter()
+        .filter(|v| seen.insert(v.to_string()))
+        .collect();
     let path = &change.path;
-    let removed = bases.iter().filter_map(move |b| removed(b, path));
-    let objects: Vec<Value> = unique.iter().filter(|v| v.is_object()).cloned().collect();
-    let placed = bases.iter().flat_map(move |b| {
-        unique
-            .clone()
-            .into_iter()
-            .filter_map(move |v| with(b, path, v))
+    let firsts = bases.iter().flat_map(move |b| {
+        let edited = value_at(b, path).map(edits).unwrap_or_default();
+        let edited = edited.into_iter().filter_map(move |v| with(b, path, v));
+        std::iter::once(b.clone())
+            .chain(removed(b, path))
+            .chain(edited)
     });
-    // An object's members set over the base's own value there: a document right in all but
-    // the members a change is about.
-    let merged = bases.iter().flat_map(move |b| {
-        let here = value_at(b, path).and_then(Value::as_object).cloned();
-        objects.clone().into_iter().filter_map(move |v| {
-            let mut m = here.clone()?;
-            m.extend(v.as_object()?.clone());
-            with(b, path, Value::Object(m))
+    // Then the values, a block at a time over every base, so that each base meets the first
+    // values before the budget runs out. At the root a value replaces the base: once is enough.
+    // The built bases take every value before the corpus's documents take any.
+    let (built, corpus) = bases.split_at(built);
+    let placed = [built, corpus].into_iter().flat_map(move |group| {
+        let unique = unique.clone();
+        let blocks = (0..unique.len()).step_by(BLOCK);
+        blocks.flat_map(move |start| {
+            let block: Vec<Value> = unique.iter().skip(start).take(BLOCK).cloned().collect();
+            group.iter().enumerate().flat_map(move |(i, b)| {
+                // At the root a value replaces the base: once is enough.
+                let replace = !path.is_empty() || (i == 0 && group.as_ptr() == bases.as_ptr());
+                let block = block.clone();
+                block
+                    .into_iter()
+                    .flat_map(move |v| placed(b, path, v, replace))
+            })
         })
     });
-    bases
-        .iter()
-        .cloned()
-        .chain(removed)
-        .chain(merged)
-        .chain(placed)
+    firsts.chain(placed)
+}
+
+/// How many values are tried over every base before the next ones.
+const BLOCK: usize = 48;
+
+/// `v` at `path` in `b` (with `replace`); for an object, also its members set over what `b` has
+/// there (a document right in all but the members a change is about).
+fn placed(b: &Value, path: &[String], v: Value, replace: bool) -> Vec<Value> {
+    let mut out = Vec::new();
+    if let (Some(Value::Object(here)), Value::Object(m)) = (value_at(b, path), &v) {
+        let mut merged = here.clone();
+        merged.extend(m.clone());
+        out.extend(with(b, path, Value::Object(merged)));
+    }
+    if replace {
+        out.extend(with(b, path, v));
+    }
+    out
+}
+
+/// The value a base has at a change, edited the ways a change of counts, uniqueness or required
+/// members shows on a document otherwise right: each member removed; the first item repeated,
+/// the last removed.
+fn edits(v: &Value) -> Vec<Value> {
+    let mut out = Vec::new();
+    match v {
+        Value::Object(o) => {
+            for name in o.keys() {
+                let mut less = o.clone();
+                less.shift_remove(name);
+                out.push(Value::Object(less));
+            }
+        }
+        Value::Array(a) if !a.is_empty() => {
+            let mut more = a.clone();
+            more.push(a[0].clone());
+            out.push(Value::Array(more));
+            out.push(Value::Array(a[..a.len() - 1].to_vec()));
+        }
+        _ => {}
+    }
+    out
 }
 
 /// `base` with `v` at `path`, the objects on the way made as needed; `None` where the path
@@ -594,30 +653,72 @@ enum Which {
 
 /// `base` made to reach `change` along its route on one side: where the route's instance is
 /// missing, an instance of the schema there; where the route went into a `then`, its `if`'s
-/// constants set and what the `then` asks added. `None` when the base already is that.
-fn routed(set: &SchemaSet, side: Which, base: &Value, change: &Change) -> Option<Value> {
-    let mut doc = base.clone();
+/// constants set and what the `then` asks added; where it went into an `anyOf`/`oneOf`
+/// alternative, that alternative's instance, set over what is there and in its place. The
+/// documents that differ from `base`.
+fn routed(set: &SchemaSet, side: Which, base: &Value, change: &Change) -> Vec<Value> {
+    let mut docs = vec![base.clone()];
     for f in &change.route {
         let at = match side {
             Which::Old => &f.old,
             Which::New => &f.new,
         };
-        let (canon, node) = set.node_at(at)?;
-        let prefix = change.path.get(..f.depth)?;
-        let here = value_at(&doc, prefix).cloned();
-        let next = if f.via_then {
-            let mut members = match here {
-                Some(Value::Object(m)) => m,
-                _ => sample::instance(set, &canon, node, 1).as_object()?.clone(),
-            };
-            sample::meet(set, &canon, node, &mut members);
-            Value::Object(members)
-        } else if here.as_ref().is_none_or(Value::is_null) {
-            sample::instance(set, &canon, node, 1)
-        } else {
-            continue;
+        let Some((canon, node)) = set.node_at(at) else {
+            return Vec::new();
         };
-        doc = with(&doc, prefix, next)?;
+        let Some(prefix) = change.path.get(..f.depth) else {
+            return Vec::new();
+        };
+        let mut next = Vec::new();
+        for doc in docs {
+            for v in step(set, (&canon, node), f, value_at(&doc, prefix)) {
+                next.extend(with(&doc, prefix, v));
+            }
+            if next.is_empty() {
+                next.push(doc);
+            }
+        }
+        next.truncate(ROUTES);
+        docs = next;
     }
-    (doc != *base).then_some(doc)
+    docs.retain(|d| d != base);
+    docs
+}
+
+/// How many documents a route keeps at most (each alternative on the way doubles them).
+const ROUTES: usize = 8;
+
+/// The values to set where the frame `f` (the schema `node`) applies, given what is there.
+fn step(
+    set: &SchemaSet,
+    (canon, node): (&str, &Value),
+    f: &Frame,
+    here: Option<&Value>,
+) -> Vec<Value> {
+    if f.via_then {
+        let mut members = match here {
+            Some(Value::Object(m)) => m.clone(),
+            _ => match sample::instance(set, canon, node, 1) {
+                Value::Object(m) => m,
+                _ => return Vec::new(),
+            },
+        };
+        sample::meet(set, canon, node, &mut members);
+        return vec![Value::Object(members)];
+    }
+    let missing = here.is_none_or(Value::is_null);
+    if f.alternative && !missing {
+        let alt = sample::instance(set, canon, node, 1);
+        let mut out = vec![alt.clone()];
+        if let (Some(Value::Object(h)), Value::Object(a)) = (here, &alt) {
+            let mut m = h.clone();
+            m.extend(a.clone());
+            out.push(Value::Object(m));
+        }
+        return out;
+    }
+    if missing {
+        return vec![sample::instance(set, canon, node, 1)];
+    }
+    Vec::new()
 }

@@ -17,6 +17,7 @@ pub mod documents;
 pub mod edits;
 pub mod evaluate;
 pub mod oracle;
+pub mod recall;
 pub mod rng;
 pub mod run;
 pub mod shrink;

@@ -1,0 +1,223 @@
+//! How much of what a schema edit breaks `prp compat` shows. A mutant and the source it was made
+//! from are a pair of directories (OLD, NEW); the pair the other way round is the inverse edit.
+//! For every schema and definition on both sides, documents from both sides' schemas (with the
+//! random edits of [`documents`]) are judged by the independent validator (`jsonschema`) on each
+//! side: a document one side accepts and the other refuses is a *known* break, shown by
+//! construction. compat then compares the pair; a known break it shows no witness for (in that
+//! direction, for that schema) is a miss, and a witness the independent validator judges
+//! otherwise than compat said is unsound. A witness compat finds that the pool lacks is a known
+//! break too (the validator checked it): the pool only adds what compat must find.
+
+use crate::documents::documents;
+use crate::edits::mutate;
+use crate::oracle::Oracle;
+use crate::rng::Rng;
+use crate::source::{File, Source};
+use crate::tree::escape;
+use prp_codegen::SchemaSet;
+use prp_compat::{Direction, Report, Side};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A break one document shows: the schema (its URI) and the direction.
+pub type Key = (String, Direction);
+
+/// What one (OLD, NEW) pair came to.
+#[derive(Debug, Default)]
+pub struct Measured {
+    /// The breaks known, with the smallest document showing each.
+    pub known: BTreeMap<Key, Value>,
+    /// The breaks compat showed with a witness.
+    pub found: BTreeSet<Key>,
+    /// The schemas compat reported as suspected, by direction.
+    pub suspected: BTreeSet<Key>,
+    /// Witnesses the independent validator judges otherwise than compat: what compat said.
+    pub unsound: Vec<String>,
+}
+
+impl Measured {
+    /// The known breaks compat did not show.
+    pub fn missed(&self) -> impl Iterator<Item = (&Key, &Value)> {
+        self.known.iter().filter(|(k, _)| !self.found.contains(*k))
+    }
+}
+
+/// One pair of a run.
+#[derive(Debug)]
+pub struct Pair {
+    /// The mutant's seed.
+    pub seed: u64,
+    /// The source's name.
+    pub source: String,
+    /// The edits, as the engine describes them.
+    pub edits: Vec<String>,
+    /// Compared the other way round: the mutant as OLD, its source as NEW.
+    pub inverse: bool,
+    /// What came of it, or why it could not be compared.
+    pub outcome: Result<Measured, String>,
+}
+
+impl Pair {
+    /// The operators of its edits, each once.
+    pub fn operators(&self) -> BTreeSet<&str> {
+        self.edits
+            .iter()
+            .filter_map(|e| e.split_whitespace().next())
+            .collect()
+    }
+}
+
+/// The pair of `seed` and its inverse, each with `budget` documents per schema and side.
+pub fn pairs(sources: &[Source], seed: u64, budget: usize) -> [Pair; 2] {
+    let m = mutate(sources, seed);
+    let src = &sources[m.source];
+    // OLD: the same files before the edits (a file an edit added has no OLD).
+    let old: Vec<File> = m
+        .files
+        .iter()
+        .filter_map(|f| src.files.iter().find(|s| s.path == f.path).cloned())
+        .collect();
+    let pair = |inverse: bool| {
+        let (o, n) = if inverse {
+            (&m.files, &old)
+        } else {
+            (&old, &m.files)
+        };
+        let mut rng = Rng::new(seed ^ 0x00c0_ffee);
+        Pair {
+            seed,
+            source: src.name.clone(),
+            edits: m.edits.clone(),
+            inverse,
+            outcome: measure(src, o, n, &mut rng, budget),
+        }
+    };
+    [pair(false), pair(true)]
+}
+
+/// Measures one pair.
+pub fn measure(
+    src: &Source,
+    old: &[File],
+    new: &[File],
+    rng: &mut Rng,
+    budget: usize,
+) -> Result<Measured, String> {
+    let load = |files: &[File]| {
+        src.schema_set(files)
+            .map_err(|e| e.code.as_str().to_owned())
+    };
+    let (os, ns) = (load(old)?, load(new)?);
+    let (oo, no) = (src.options(&os), src.options(&ns));
+    let uris = common(&os, &ns);
+    let oracles = (
+        Oracle::new(src, &os, old, &oo, &uris),
+        Oracle::new(src, &ns, new, &no, &uris),
+    );
+    // A directory the checker compiler refuses (a dangling `$ref`) is the generator's to refuse.
+    if let Some(uri) = uris
+        .iter()
+        .find(|u| !oracles.0.knows(u) || !oracles.1.knows(u))
+    {
+        return Err(format!("refused: no checker for {uri}"));
+    }
+    let mut m = Measured::default();
+    for uri in &uris {
+        let mut docs = documents(&os, uri, &src.documents, rng, budget);
+        docs.extend(documents(&ns, uri, &src.documents, rng, budget));
+        for d in docs {
+            if let Some(direction) = judged(&oracles, uri, &d) {
+                keep_smallest(&mut m.known, (uri.clone(), direction), d);
+            }
+        }
+    }
+    let report = compat(&Side::new(&os, &oo), &Side::new(&ns, &no), &src.documents)?;
+    if !compat(&Side::new(&os, &oo), &Side::new(&os, &oo), &[])?
+        .findings
+        .is_empty()
+    {
+        m.unsound
+            .push("OLD compared with itself is not silent".into());
+    }
+    tally(&mut m, &report, &oracles);
+    Ok(m)
+}
+
+/// compat's comparison, a panic being an error like any other.
+fn compat(old: &Side, new: &Side, corpus: &[Value]) -> Result<Report, String> {
+    let run = std::panic::AssertUnwindSafe(|| prp_compat::compare(old, new, corpus));
+    match std::panic::catch_unwind(run) {
+        Ok(r) => r.map_err(|e| format!("compat: {e}")),
+        Err(_) => Err("compat panicked".into()),
+    }
+}
+
+/// The findings of `report` against the independent validator: each witness's verdicts checked,
+/// and each break shown counted found (and known).
+fn tally(m: &mut Measured, report: &Report, oracles: &(Oracle, Oracle)) {
+    for f in &report.findings {
+        let uri = match &f.defs {
+            Some(d) => format!("{}#/$defs/{}", f.id, escape(d)),
+            None => f.id.clone(),
+        };
+        let key = (uri.clone(), f.direction);
+        let Some(w) = &f.witness else {
+            m.suspected.insert(key);
+            continue;
+        };
+        let said = (f.old.valid, f.new.valid);
+        let independent = (
+            oracles.0.verdicts(&uri, w).and_then(|v| v.independent),
+            oracles.1.verdicts(&uri, w).and_then(|v| v.independent),
+        );
+        match independent {
+            (Some(o), Some(n)) if (o, n) != said => m.unsound.push(format!(
+                "{uri} {}: witness {w}: compat says old {} new {}, jsonschema old {o} new {n}",
+                f.direction.as_str(),
+                said.0,
+                said.1
+            )),
+            _ => {
+                keep_smallest(&mut m.known, key.clone(), w.clone());
+                m.found.insert(key);
+            }
+        }
+    }
+}
+
+/// The direction of the break `d` shows for the schema `uri`, by the independent validator.
+fn judged(oracles: &(Oracle, Oracle), uri: &str, d: &Value) -> Option<Direction> {
+    let o = oracles.0.verdicts(uri, d)?.independent?;
+    let n = oracles.1.verdicts(uri, d)?.independent?;
+    match (o, n) {
+        (true, false) => Some(Direction::Backward),
+        (false, true) => Some(Direction::Forward),
+        _ => None,
+    }
+}
+
+fn keep_smallest(known: &mut BTreeMap<Key, Value>, key: Key, d: Value) {
+    let size = |v: &Value| v.to_string().len();
+    match known.get(&key) {
+        Some(have) if size(have) <= size(&d) => {}
+        _ => {
+            known.insert(key, d);
+        }
+    }
+}
+
+/// The URIs of the schemas and definitions both sides have.
+fn common(os: &SchemaSet, ns: &SchemaSet) -> Vec<String> {
+    let uris = |set: &SchemaSet| -> BTreeSet<String> {
+        let mut out = BTreeSet::new();
+        for f in &set.files {
+            out.insert(f.id.clone());
+            let defs = f.root.get("$defs").and_then(Value::as_object);
+            for name in defs.into_iter().flatten().map(|(k, _)| k) {
+                out.insert(format!("{}#/$defs/{}", f.id, escape(name)));
+            }
+        }
+        out
+    };
+    uris(os).intersection(&uris(ns)).cloned().collect()
+}
