@@ -18,7 +18,23 @@ Policy (the default mode): a break caused by a change in a file whose version di
 (same $id, same `schema` and `schemaVersion` constants) is a violation; under a new version it
 is allowed.
 
+Formats: `format` is an annotation, as in draft 2020-12, unless --format asserts it. Comparing
+PRP's own contract (every `$id` on both sides under https://paperclip.dev/schemas/), compat
+asserts `date-time` as the contract's profile (UTC, whole seconds, optional milliseconds, as
+prp-types checks it) and says so on standard error; any --format replaces that, and
+`--format none` asserts nothing.
+
 Exit: 0 nothing the mode forbids, 1 something it forbids, 2 usage or I/O error.";
+
+/// PRP's generator options, for the contract's `date-time` profile.
+mod contract {
+    #![allow(dead_code)]
+    include!("../../prp-types/codegen_options.rs");
+    pub(crate) const DATE_TIME: &str = PRP_DATE_TIME;
+}
+
+/// Where the PRP contract's schemas have their `$id`s.
+const PRP_IDS: &str = "https://paperclip.dev/schemas/";
 
 /// Find the breaking changes between two revisions of a schema directory.
 ///
@@ -43,6 +59,11 @@ pub struct Args {
     /// witness built from a real document is smaller to read and found sooner.
     #[arg(long, value_name = "DIR")]
     corpus: Vec<PathBuf>,
+    /// Assert a format: `date-time` (RFC 3339, the one built in), NAME=REGEX (an ECMA-262
+    /// regex the string must match), or `none`. Repeatable. Without it, only PRP's own contract
+    /// has a format asserted (see below).
+    #[arg(long = "format", value_name = "NAME[=REGEX]", value_parser = format)]
+    formats: Vec<Option<(String, Format)>>,
     /// Print a JSON array, one object per finding: `id`, `defs`, `direction`, `witness`,
     /// `schemaPointer`, `instancePointer`, `old` and `new` (`{"valid", "code"}`), `policy`.
     #[arg(long)]
@@ -92,7 +113,7 @@ fn compare(args: &Args) -> Result<Status, String> {
     let load = |d: &Path| SchemaSet::load(d).map_err(|e| format!("{}: {e}", d.display()));
     let (old, new) = (load(old_dir)?, load(new_dir)?);
     let corpus = corpus(&args.corpus)?;
-    let options = Options::new().format("date-time", Format::DateTime);
+    let options = options(&args.formats, [&old, &new]);
     let report = prp_compat::compare(
         &Side::new(&old, &options),
         &Side::new(&new, &options),
@@ -123,6 +144,40 @@ fn compare(args: &Args) -> Result<Status, String> {
     } else {
         Status::Ok
     })
+}
+
+/// `NAME=REGEX` (split at the first `=`, since a regex may hold one), the built-in `date-time`,
+/// or `none`.
+fn format(v: &str) -> Result<Option<(String, Format)>, String> {
+    match v.split_once('=') {
+        Some((name, re)) => Ok(Some((name.to_owned(), Format::Pattern(re.to_owned())))),
+        None if v == "date-time" => Ok(Some((v.to_owned(), Format::DateTime))),
+        None if v == "none" => Ok(None),
+        None => Err("only date-time is built in; give NAME=REGEX, or none".to_owned()),
+    }
+}
+
+/// The checkers' options: the formats `--format` asserts; without it, PRP's `date-time`
+/// profile on PRP's own contract (said on standard error) and no format elsewhere.
+fn options(formats: &[Option<(String, Format)>], sets: [&SchemaSet; 2]) -> Options {
+    let mut options = Options::new();
+    if !formats.is_empty() {
+        for (name, check) in formats.iter().flatten() {
+            options = options.format(name, check.clone());
+        }
+        return options;
+    }
+    let prp = sets
+        .iter()
+        .all(|s| !s.files.is_empty() && s.files.iter().all(|f| f.id.starts_with(PRP_IDS)));
+    if prp {
+        eprintln!(
+            "prp compat: the PRP contract: `date-time` asserted as its profile {} (--format to choose otherwise)",
+            contract::DATE_TIME
+        );
+        options = options.format("date-time", Format::Pattern(contract::DATE_TIME.to_owned()));
+    }
+    options
 }
 
 /// Every `*.json` below the directories that parses.

@@ -133,6 +133,11 @@ impl Options {
         self
     }
 
+    /// Whether the `format` `name` is asserted (see [`Options::format`]).
+    pub fn asserts_format(&self, name: &str) -> bool {
+        self.formats.contains_key(name)
+    }
+
     /// The base URI of files without `$id`: such a file is known as this joined with its path
     /// inside the directory (default `file:///`). With `http://localhost:1234/`, a `$ref` to
     /// `http://localhost:1234/nested/a.json` finds `nested/a.json` of the directory.

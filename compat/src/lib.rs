@@ -232,7 +232,9 @@ pub fn compare(old: &Side, new: &Side, corpus: &[Value]) -> Result<Report, Error
             Some(d) => format!("{}#/$defs/{}", key.0, pointer::escape(d)),
             None => key.0.clone(),
         };
-        if normal::meaning(old.set, &uri) == normal::meaning(new.set, &uri) {
+        if normal::meaning(old.set, old.options, &uri)
+            == normal::meaning(new.set, new.options, &uri)
+        {
             continue;
         }
         let target = Target {

@@ -4,7 +4,7 @@
 //! `allOf` nested in an `allOf`). Two schemas with the same text accept the same documents, so
 //! `compat` searches for a witness only where the texts differ.
 
-use prp_codegen::SchemaSet;
+use prp_codegen::{Options, SchemaSet};
 use prp_vocabulary::{Dialect, Shape, canonical, pointer};
 use prp_vocabulary::{Keyword, Schema};
 use serde_json::{Map, Value, json};
@@ -17,8 +17,8 @@ pub(crate) fn keyword(name: &str) -> Option<Keyword> {
 }
 
 /// Whether compat ignores the keyword `k`: identifiers and annotations say nothing about whether
-/// an instance is valid (`$defs` entries matter where a `$ref` leads to them), except `format`,
-/// which compat asserts as PRP's profile does.
+/// an instance is valid (`$defs` entries matter where a `$ref` leads to them). `format` is kept
+/// here; its meaning counts only where the options assert it.
 pub(crate) fn ignored(k: Keyword) -> bool {
     k.asserts_nothing() && k != Keyword::Format
 }
@@ -26,9 +26,20 @@ pub(crate) fn ignored(k: Keyword) -> bool {
 /// How deep `$ref`s are inlined; below, a reference stays as the canonical URI it names.
 const DEPTH: usize = 24;
 
-/// The canonical text of the schema at `uri` (a canonical URI of `set`).
-pub fn meaning(set: &SchemaSet, uri: &str) -> String {
-    let mut active = BTreeSet::new();
+/// What a walk carries: the references being inlined (a recursive schema stops there), and the
+/// options saying which formats are asserted.
+struct Walk<'a> {
+    active: BTreeSet<String>,
+    options: &'a Options,
+}
+
+/// The canonical text of the schema at `uri` (a canonical URI of `set`), `format` asserted as
+/// `options` say.
+pub fn meaning(set: &SchemaSet, options: &Options, uri: &str) -> String {
+    let mut active = Walk {
+        active: BTreeSet::new(),
+        options,
+    };
     let v = match set.node_at(uri) {
         Some((canon, node)) => normal(set, &canon, node, false, 0, &mut active),
         None => Value::Null,
@@ -45,7 +56,7 @@ fn normal(
     node: &Value,
     in_object: bool,
     depth: usize,
-    active: &mut BTreeSet<String>,
+    active: &mut Walk,
 ) -> Value {
     let Some(o) = node.as_object() else {
         return node.clone();
@@ -56,7 +67,7 @@ fn normal(
     let mut all_of: Vec<Value> = Vec::new();
     for (k, v) in o {
         let here = pointer::child(at, k);
-        let sub = |v: &Value, token: &str, member: bool, active: &mut BTreeSet<String>| {
+        let sub = |v: &Value, token: &str, member: bool, active: &mut Walk| {
             normal(
                 set,
                 &format!("{here}{token}"),
@@ -72,15 +83,17 @@ fn normal(
         };
         match kw {
             kw if ignored(kw) => {}
+            // An annotation unless asserted.
+            Keyword::Format if !v.as_str().is_some_and(|f| active.options.asserts_format(f)) => {}
             Keyword::Ref => {
                 let target = v
                     .as_str()
                     .and_then(|r| set.resolve_from(at, r))
                     .unwrap_or_default();
                 match set.node_at(&target) {
-                    Some((canon, t)) if depth < DEPTH && active.insert(canon.clone()) => {
+                    Some((canon, t)) if depth < DEPTH && active.active.insert(canon.clone()) => {
                         all_of.push(normal(set, &canon, t, object, depth + 1, active));
-                        active.remove(&canon);
+                        active.active.remove(&canon);
                     }
                     _ => {
                         out.insert(k.clone(), json!(target));
@@ -95,9 +108,9 @@ fn normal(
                     .and_then(|r| set.resolve_from(at, r))
                     .unwrap_or_default();
                 let n = match set.node_at(&target) {
-                    Some((canon, t)) if depth < DEPTH && active.insert(canon.clone()) => {
+                    Some((canon, t)) if depth < DEPTH && active.active.insert(canon.clone()) => {
                         let n = normal(set, &canon, t, object, depth + 1, active);
-                        active.remove(&canon);
+                        active.active.remove(&canon);
                         n
                     }
                     _ => json!(target),

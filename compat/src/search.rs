@@ -3,7 +3,7 @@
 //! instances and corpus documents), and the smallest document each direction breaks on.
 
 use crate::{Checker, Direction, Error, Finding, Side, Target, Verdict, normal, sample, witness};
-use prp_codegen::SchemaSet;
+use prp_codegen::{Options, SchemaSet};
 use prp_vocabulary::{Keyword, Schema, pointer};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
@@ -56,7 +56,7 @@ pub(crate) fn findings(
     else {
         return Ok(Vec::new());
     };
-    let changes = diff(old.set, new.set, (&ou, on), (&nu, nn));
+    let changes = diff(old, new, (&ou, on), (&nu, nn));
     let (bases, built_bases) = bases(old, new, (&ou, on), (&nu, nn), &oc, &nc, corpus);
     let judge = Judge {
         target,
@@ -277,6 +277,8 @@ type Node<'a> = (&'a str, &'a Value);
 struct Differ<'a> {
     os: &'a SchemaSet,
     ns: &'a SchemaSet,
+    oo: &'a Options,
+    no: &'a Options,
     out: Vec<Change>,
     /// The pairs of nodes already walked: a recursive schema is walked once.
     seen: BTreeSet<(String, String)>,
@@ -286,10 +288,12 @@ struct Differ<'a> {
 
 /// Every place the schemas `o` (old) and `n` (new) differ, following `$ref`s whose targets
 /// differ in meaning.
-fn diff(os: &SchemaSet, ns: &SchemaSet, o: Node, n: Node) -> Vec<Change> {
+fn diff(old: &Side, new: &Side, o: Node, n: Node) -> Vec<Change> {
     let mut d = Differ {
-        os,
-        ns,
+        os: old.set,
+        ns: new.set,
+        oo: old.options,
+        no: new.options,
         out: Vec::new(),
         seen: BTreeSet::new(),
         route: Vec::new(),
@@ -356,7 +360,8 @@ impl Differ<'_> {
                 let (Some(ot), Some(nt)) = targets else {
                     return self.record(o, n, path, k);
                 };
-                if normal::meaning(self.os, &ot) == normal::meaning(self.ns, &nt) {
+                if normal::meaning(self.os, self.oo, &ot) == normal::meaning(self.ns, self.no, &nt)
+                {
                     return;
                 }
                 if ot != nt {
@@ -611,13 +616,17 @@ fn edits(v: &Value) -> Vec<Value> {
     out
 }
 
-/// `base` with `v` at `path`, the objects on the way made as needed; `None` where the path
-/// crosses a value that is not an object or array.
+/// `base` with `v` at `path`, the objects on the way made as needed (also in place of `null`);
+/// `None` where the path crosses another value that is not an object or array.
 fn with(base: &Value, path: &[String], v: Value) -> Option<Value> {
     let Some((first, rest)) = path.split_first() else {
         return Some(v);
     };
-    let mut out = base.clone();
+    // Nothing there yet (`null`): an object to hold the member.
+    let mut out = match base {
+        Value::Null => json!({}),
+        b => b.clone(),
+    };
     match &mut out {
         Value::Object(o) => {
             let inner = o.get(first).cloned().unwrap_or(json!({}));

@@ -439,3 +439,260 @@ fn a_change_no_document_shows_is_suspected_and_fails_no_mode() {
         }
     }
 }
+
+/// One schema file, `$id` `https://example.test/s.json`, from its JSON.
+fn single(schema: Value) -> SchemaSet {
+    let mut schema = schema;
+    schema["$id"] = json!(SYNTHETIC);
+    schema["$schema"] = json!("https://json-schema.org/draft/2020-12/schema");
+    let file = SchemaSet::parse_with_base("s.json".into(), &schema.to_string(), "file:///")
+        .expect("the schema parses");
+    SchemaSet::from_files(vec![file]).expect("the schema loads")
+}
+
+const SYNTHETIC: &str = "https://example.test/s.json";
+
+/// OLD against NEW, no format asserted: the directions broken at the root, each witness
+/// rechecked.
+fn directions(old: Value, new: Value) -> Vec<Direction> {
+    let (old, new) = (single(old), single(new));
+    let o = Options::new();
+    let r = compare(&Side::new(&old, &o), &Side::new(&new, &o), &[]).unwrap();
+    broken(&r, &old, &new, SYNTHETIC)
+}
+
+/// An edit of one keyword: each direction a document shows is found, with a witness built from
+/// the edit, and no other (the table first, then one row per keyword).
+#[test]
+fn each_single_keyword_edit_shows_its_witness() {
+    let rows: Vec<(Value, Value, &[Direction])> = vec![
+        (
+            json!({"type": "array"}),
+            json!({"type": "array", "maxItems": 2}),
+            &[B],
+        ),
+        (
+            json!({"type": "array"}),
+            json!({"type": "array", "items": {"type": "number"}}),
+            &[B],
+        ),
+        (
+            json!({"minProperties": 5}),
+            json!({"minProperties": 10}),
+            &[B],
+        ),
+        (
+            json!({"additionalProperties": true}),
+            json!({"additionalProperties": false}),
+            &[B],
+        ),
+        (
+            json!({"type": "string"}),
+            json!({"type": "string", "pattern": "^a+$"}),
+            &[B],
+        ),
+        (
+            json!({"type": "object", "additionalProperties": true}),
+            json!({"type": "object", "additionalProperties": true, "properties": {"a": {"type": "string"}}}),
+            &[B],
+        ),
+        (
+            json!({"type": "object", "additionalProperties": {"type": "integer"}}),
+            json!({"type": "object", "additionalProperties": {"type": "integer"}, "properties": {"a": {"type": "string"}}}),
+            &[B, F],
+        ),
+        (
+            json!({"anyOf": [{"const": 1}, {"const": 2}]}),
+            json!({"anyOf": [{"const": 1}]}),
+            &[B],
+        ),
+        (
+            json!({"type": "string"}),
+            json!({"type": ["string", "null"]}),
+            &[F],
+        ),
+        (
+            json!({"enum": ["a", "b"]}),
+            json!({"enum": ["a", "b", "c"]}),
+            &[F],
+        ),
+        (json!({"minimum": 0}), json!({"exclusiveMinimum": 0}), &[B]),
+        (json!({"maximum": 10}), json!({"maximum": 10.5}), &[F]),
+        (json!({"multipleOf": 2}), json!({"multipleOf": 4}), &[B]),
+        (
+            json!({"type": "string", "minLength": 1}),
+            json!({"type": "string", "minLength": 3}),
+            &[B],
+        ),
+        (
+            json!({"type": "string", "maxLength": 3}),
+            json!({"type": "string", "maxLength": 5}),
+            &[F],
+        ),
+        (
+            json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]}),
+            json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "string"}]}),
+            &[B, F],
+        ),
+        (
+            json!({"type": "array"}),
+            json!({"type": "array", "contains": {"const": 1}}),
+            &[B],
+        ),
+        (
+            json!({"type": "array", "minItems": 1}),
+            json!({"type": "array", "minItems": 1, "uniqueItems": true}),
+            &[B],
+        ),
+        (
+            json!({"type": "object"}),
+            json!({"type": "object", "required": ["a"]}),
+            &[B],
+        ),
+        (
+            json!({"type": "object"}),
+            json!({"type": "object", "patternProperties": {"^x-": {"type": "string"}}}),
+            &[B],
+        ),
+        (
+            json!({"type": "object"}),
+            json!({"type": "object", "propertyNames": {"maxLength": 3}}),
+            &[B],
+        ),
+        (
+            json!({"maxProperties": 3}),
+            json!({"maxProperties": 2}),
+            &[B],
+        ),
+        (
+            json!({"type": "object"}),
+            json!({"type": "object", "dependentRequired": {"a": ["b"]}}),
+            &[B],
+        ),
+        (
+            json!({"type": "object"}),
+            json!({"type": "object", "dependentSchemas": {"a": {"required": ["b"]}}}),
+            &[B],
+        ),
+        (
+            json!({"type": "integer"}),
+            json!({"type": "integer", "not": {"const": 0}}),
+            &[B],
+        ),
+        (
+            json!({"type": "object"}),
+            json!({"type": "object", "if": {"required": ["a"]}, "then": {"properties": {"a": {"type": "string"}}}}),
+            &[B],
+        ),
+        (
+            json!({"type": "object", "if": {"properties": {"k": {"const": 1}}}, "then": {"required": ["a"]}}),
+            json!({"type": "object", "if": {"properties": {"k": {"const": 1}}}, "then": {"required": ["a"]}, "else": {"required": ["b"]}}),
+            &[B],
+        ),
+        (
+            json!({"oneOf": [{"type": "integer"}]}),
+            json!({"oneOf": [{"type": "integer"}, {"minimum": 0}]}),
+            &[B, F],
+        ),
+        (
+            json!({"type": "number"}),
+            json!({"allOf": [{"type": "number"}, {"maximum": 1}]}),
+            &[B],
+        ),
+    ];
+    for (old, new, want) in rows {
+        let got = directions(old.clone(), new.clone());
+        assert_eq!(got, want, "{old} -> {new}");
+    }
+}
+
+/// A change in a definition shows on the root that reaches it: through a `oneOf` of `$ref`s,
+/// through `prefixItems`, through two unions inside a list.
+#[test]
+fn a_definition_s_break_shows_on_every_schema_reaching_it() {
+    let defs = |n: Value| {
+        json!({
+            "a": {"type": "object", "required": ["kind"], "properties": {"kind": {"const": "a"}, "n": n}, "additionalProperties": false},
+            "b": {"type": "object", "required": ["kind"], "properties": {"kind": {"const": "b"}}, "additionalProperties": false},
+            "p": {"anyOf": [{"$ref": "#/$defs/b"}, {"$ref": "#/$defs/a"}]}
+        })
+    };
+    let roots = [
+        json!({"oneOf": [{"$ref": "#/$defs/b"}, {"$ref": "#/$defs/a"}]}),
+        json!({"type": "array", "prefixItems": [{"type": "string"}, {"$ref": "#/$defs/a"}]}),
+        json!({"type": "array", "items": {"oneOf": [{"$ref": "#/$defs/b"}, {"type": "object", "required": ["payload"], "properties": {"payload": {"$ref": "#/$defs/p"}}}]}}),
+    ];
+    for root in roots {
+        let mut old = root.clone();
+        old["$defs"] = defs(json!({"type": "integer"}));
+        let mut new = root.clone();
+        new["$defs"] = defs(json!({"type": "integer", "maximum": 5}));
+        assert_eq!(directions(old, new), [B], "{root}");
+    }
+}
+
+/// `format` is an annotation unless asserted: `uuid` to `date-time` changes nothing a plain
+/// draft 2020-12 reader checks; asserted, it breaks.
+#[test]
+fn formats_count_only_where_asserted() {
+    let (old, new) = (
+        single(json!({"type": "string", "format": "uuid"})),
+        single(json!({"type": "string", "format": "date-time"})),
+    );
+    let plain = Options::new();
+    let r = compare(&Side::new(&old, &plain), &Side::new(&new, &plain), &[]).unwrap();
+    assert!(r.findings.is_empty(), "{:#?}", r.findings);
+    let asserted = Options::new().format("date-time", Format::DateTime);
+    let r = compare(
+        &Side::new(&old, &asserted),
+        &Side::new(&new, &asserted),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(broken(&r, &old, &new, SYNTHETIC), [B]);
+}
+
+/// A suspected change is one no document shows: for a pattern written anew that takes what the
+/// bounds already took, both checkers agree on every value of a small domain (each JSON type, and
+/// every string of up to three characters over `a`, `b` and a line feed).
+#[test]
+fn suspected_means_no_document_in_a_small_domain_shows_a_break() {
+    let old = json!({"type": "string", "minLength": 1});
+    let new = json!({"type": "string", "pattern": "^(?:a|[^a])"});
+    let (os, ns) = (single(old), single(new));
+    let o = Options::new();
+    let r = compare(&Side::new(&os, &o), &Side::new(&ns, &o), &[]).unwrap();
+    assert!(!r.findings.is_empty());
+    assert!(
+        r.findings.iter().all(|f| f.witness.is_none()),
+        "{:#?}",
+        r.findings
+    );
+    let check = |set: &SchemaSet, v: &Value| {
+        let c = prp_codegen::compile_checker(set, SYNTHETIC, &o).unwrap();
+        Program::parse(&c.text).unwrap().check(c.entry, v).is_ok()
+    };
+    let mut domain = vec![
+        json!(null),
+        json!(true),
+        json!(0),
+        json!(1.5),
+        json!({}),
+        json!([]),
+    ];
+    let mut strings = vec![String::new()];
+    for _ in 0..3 {
+        let longer: Vec<String> = strings
+            .iter()
+            .flat_map(|s| ["a", "b", "\n"].map(|c| format!("{s}{c}")))
+            .collect();
+        strings.extend(longer);
+    }
+    strings.sort();
+    strings.dedup();
+    domain.extend(strings.into_iter().map(Value::from));
+    assert!(domain.len() > 40);
+    for v in &domain {
+        assert_eq!(check(&os, v), check(&ns, v), "{v}");
+    }
+}
