@@ -100,22 +100,29 @@ fn normal(
                     }
                 }
             }
-            // Its target depends on the dynamic scope: its static one stands for it, kept under
-            // its own name, so that a change there is a change here.
+            // Its target depends on the dynamic scope: every schema it may land on stands for it
+            // (see `dynamic_targets`), kept under its own name, so that a change in any of them
+            // is a change here.
             Keyword::DynamicRef => {
-                let target = v
+                let targets = v
                     .as_str()
-                    .and_then(|r| set.resolve_from(at, r))
+                    .map(|r| dynamic_targets(set, at, r))
                     .unwrap_or_default();
-                let n = match set.node_at(&target) {
-                    Some((canon, t)) if depth < DEPTH && active.active.insert(canon.clone()) => {
-                        let n = normal(set, &canon, t, object, depth + 1, active);
-                        active.active.remove(&canon);
-                        n
-                    }
-                    _ => json!(target),
-                };
-                out.insert(k.clone(), n);
+                let mut ns: Vec<Value> = Vec::new();
+                for target in targets {
+                    ns.push(match set.node_at(&target) {
+                        Some((canon, t))
+                            if depth < DEPTH && active.active.insert(canon.clone()) =>
+                        {
+                            let n = normal(set, &canon, t, object, depth + 1, active);
+                            active.active.remove(&canon);
+                            n
+                        }
+                        _ => json!(target),
+                    });
+                }
+                ns.sort_by_key(canonical::to_string);
+                out.insert(k.clone(), Value::Array(ns));
             }
             Keyword::Type if in_object && v == "object" => {}
             Keyword::Type => {
@@ -263,4 +270,47 @@ fn merge_all_of(out: Map<String, Value>, members: Vec<Value>) -> Value {
     let mut out = out;
     out.insert(Keyword::AllOf.name().into(), Value::Array(flat));
     Value::Object(out)
+}
+
+/// The schemas a `$dynamicRef` `reference` (written at `at`) may land on, by canonical URI: the
+/// one it resolves to statically and, when its fragment names a dynamic anchor, every schema of
+/// the directory with that `$dynamicAnchor` (the dynamic scope picks among them).
+pub(crate) fn dynamic_targets(set: &SchemaSet, at: &str, reference: &str) -> Vec<String> {
+    let mut out: Vec<String> = set.resolve_from(at, reference).into_iter().collect();
+    let name = reference.rsplit_once('#').map_or("", |(_, f)| f);
+    if name.is_empty() || name.starts_with('/') {
+        return out;
+    }
+    for f in &set.files {
+        let mut found = Vec::new();
+        anchors(&f.root, String::new(), name, &mut found);
+        for pointer in found {
+            if let Some((canon, _)) = set.node_at(&format!("{}#{pointer}", f.id))
+                && !out.contains(&canon)
+            {
+                out.push(canon);
+            }
+        }
+    }
+    out
+}
+
+/// The pointers below `v` (at `at`) of the schemas whose `$dynamicAnchor` is `name`.
+fn anchors(v: &Value, at: String, name: &str, out: &mut Vec<String>) {
+    match v {
+        Value::Object(o) => {
+            if o.keyword(Keyword::DynamicAnchor).and_then(Value::as_str) == Some(name) {
+                out.push(at.clone());
+            }
+            for (k, x) in o {
+                anchors(x, pointer::child(&at, k), name, out);
+            }
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                anchors(x, format!("{at}/{i}"), name, out);
+            }
+        }
+        _ => {}
+    }
 }

@@ -6,7 +6,7 @@ use crate::{Checker, Direction, Error, Finding, Side, Target, Verdict, normal, s
 use prp_codegen::{Options, SchemaSet};
 use prp_vocabulary::{Keyword, Schema, pointer};
 use serde_json::{Map, Value, json};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// How many documents a target is tried with at most.
 const BUDGET: usize = 20_000;
@@ -27,6 +27,8 @@ pub(crate) struct Change {
     new: (String, Value),
     /// The schemas the walk went through to get here, outermost first.
     route: Vec<Frame>,
+    /// The other instance paths the same schemas apply at.
+    also: Vec<Vec<String>>,
 }
 
 /// A schema the walk went through: what a document must look like there for the change below
@@ -282,6 +284,8 @@ struct Differ<'a> {
     out: Vec<Change>,
     /// The pairs of nodes already walked: a recursive schema is walked once.
     seen: BTreeSet<(String, String)>,
+    /// Every instance path each pair of nodes was reached at.
+    reached: BTreeMap<(String, String), Vec<Vec<String>>>,
     /// The schemas being walked, outermost first.
     route: Vec<Frame>,
 }
@@ -296,10 +300,38 @@ fn diff(old: &Side, new: &Side, o: Node, n: Node) -> Vec<Change> {
         no: new.options,
         out: Vec::new(),
         seen: BTreeSet::new(),
+        reached: BTreeMap::new(),
         route: Vec::new(),
     };
     d.schemas(o, n, &[]);
-    d.out
+    let mut out = d.out;
+    for c in &mut out {
+        c.also = also(&d.reached, c);
+    }
+    out
+}
+
+/// The other places of the instance where the schemas on `c`'s route apply too (a definition
+/// two members refer to): a value that breaks there may break only when it is in all of them.
+fn also(reached: &BTreeMap<(String, String), Vec<Vec<String>>>, c: &Change) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    for f in &c.route {
+        let Some(paths) = reached.get(&(f.old.clone(), f.new.clone())) else {
+            continue;
+        };
+        let rest = c.path.get(f.depth..).unwrap_or_default();
+        for p in paths
+            .iter()
+            .filter(|p| c.path.get(..f.depth) != Some(p.as_slice()))
+        {
+            let mut full = p.clone();
+            full.extend_from_slice(rest);
+            if !out.contains(&full) {
+                out.push(full);
+            }
+        }
+    }
+    out
 }
 
 fn at(uri: &str, token: &str) -> String {
@@ -309,7 +341,12 @@ fn at(uri: &str, token: &str) -> String {
 impl Differ<'_> {
     /// The schemas `o` and `n`, applying to the instance at `path`.
     fn schemas(&mut self, o: Node, n: Node, path: &[String]) {
-        if !self.seen.insert((o.0.to_owned(), n.0.to_owned())) || path.len() > 16 {
+        let key = (o.0.to_owned(), n.0.to_owned());
+        self.reached
+            .entry(key.clone())
+            .or_default()
+            .push(path.to_vec());
+        if !self.seen.insert(key) || path.len() > 16 {
             return;
         }
         let (Some(oo), Some(no)) = (o.1.as_object(), n.1.as_object()) else {
@@ -352,7 +389,8 @@ impl Differ<'_> {
             return;
         };
         match kw {
-            Keyword::Ref | Keyword::DynamicRef => {
+            Keyword::DynamicRef => self.dynamic(o, n, path, (ov, nv)),
+            Keyword::Ref => {
                 let targets = (
                     ov.as_str().and_then(|r| self.os.resolve_from(o.0, r)),
                     nv.as_str().and_then(|r| self.ns.resolve_from(n.0, r)),
@@ -429,6 +467,28 @@ impl Differ<'_> {
         }
     }
 
+    /// A `$dynamicRef` on both sides: each schema it may land on, where both sides have it and
+    /// its meaning differs, is walked; a reference that may land elsewhere is the change.
+    fn dynamic(&mut self, o: Node, n: Node, path: &[String], (ov, nv): (&Value, &Value)) {
+        let targets = |set: &SchemaSet, at: &str, v: &Value| {
+            v.as_str()
+                .map(|r| normal::dynamic_targets(set, at, r))
+                .unwrap_or_default()
+        };
+        let (ots, nts) = (targets(self.os, o.0, ov), targets(self.ns, n.0, nv));
+        if ots != nts {
+            return self.record(o, n, path, Keyword::DynamicRef.name());
+        }
+        for t in ots {
+            if normal::meaning(self.os, self.oo, &t) == normal::meaning(self.ns, self.no, &t) {
+                continue;
+            }
+            if let (Some((ou, on)), Some((nu, nn))) = (self.os.node_at(&t), self.ns.node_at(&t)) {
+                self.schemas((&ou, on), (&nu, nn), path);
+            }
+        }
+    }
+
     /// A map of member schemas (`properties`, ...), `k`, on both sides.
     fn members(
         &mut self,
@@ -466,6 +526,7 @@ impl Differ<'_> {
                 new: (nu, b.cloned().unwrap_or(json!({}))),
                 open_member_added: open,
                 route: self.route.clone(),
+                also: Vec::new(),
             });
         }
     }
@@ -483,6 +544,7 @@ impl Differ<'_> {
             new: (n.0.to_owned(), n.1.clone()),
             open_member_added: false,
             route: self.route.clone(),
+            also: Vec::new(),
         });
     }
 }
@@ -545,6 +607,7 @@ fn candidates<'a>(
         .filter(|v| seen.insert(v.to_string()))
         .collect();
     let path = &change.path;
+    let also = &change.also;
     let firsts = bases.iter().flat_map(move |b| {
         let edited = value_at(b, path).map(edits).unwrap_or_default();
         let edited = edited.into_iter().filter_map(move |v| with(b, path, v));
@@ -567,7 +630,7 @@ fn candidates<'a>(
                 let block = block.clone();
                 block
                     .into_iter()
-                    .flat_map(move |v| placed(b, path, v, replace))
+                    .flat_map(move |v| placed(b, path, also, v, replace))
             })
         })
     });
@@ -579,7 +642,7 @@ const BLOCK: usize = 48;
 
 /// `v` at `path` in `b` (with `replace`); for an object, also its members set over what `b` has
 /// there (a document right in all but the members a change is about).
-fn placed(b: &Value, path: &[String], v: Value, replace: bool) -> Vec<Value> {
+fn placed(b: &Value, path: &[String], also: &[Vec<String>], v: Value, replace: bool) -> Vec<Value> {
     let mut out = Vec::new();
     if let (Some(Value::Object(here)), Value::Object(m)) = (value_at(b, path), &v) {
         let mut merged = here.clone();
@@ -587,7 +650,21 @@ fn placed(b: &Value, path: &[String], v: Value, replace: bool) -> Vec<Value> {
         out.extend(with(b, path, Value::Object(merged)));
     }
     if replace {
-        out.extend(with(b, path, v));
+        out.extend(with(b, path, v.clone()));
+    }
+    // The same value everywhere else the changed schema applies, where the base has a value.
+    if !also.is_empty() {
+        let everywhere: Vec<Value> = out
+            .iter()
+            .map(|d| {
+                also.iter()
+                    .fold(d.clone(), |acc, p| match value_at(&acc, p) {
+                        Some(_) => with(&acc, p, v.clone()).unwrap_or(acc),
+                        None => acc,
+                    })
+            })
+            .collect();
+        out.extend(everywhere);
     }
     out
 }

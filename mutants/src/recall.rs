@@ -1,7 +1,7 @@
 //! How much of what a schema edit breaks `prp compat` shows. A mutant and the source it was made
 //! from are a pair of directories (OLD, NEW); the pair the other way round is the inverse edit.
 //! For every schema and definition on both sides, documents from both sides' schemas (with the
-//! random edits of [`documents`]) are judged by the independent validator (`jsonschema`) on each
+//! random edits of [`documents`], and perturbations of their own) are judged by the independent validator (`jsonschema`) on each
 //! side: a document one side accepts and the other refuses is a *known* break, shown by
 //! construction. compat then compares the pair; a known break it shows no witness for (in that
 //! direction, for that schema) is a miss, and a witness the independent validator judges
@@ -16,7 +16,7 @@ use crate::source::{File, Source};
 use crate::tree::escape;
 use prp_codegen::SchemaSet;
 use prp_compat::{Direction, Report, Side};
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A break one document shows: the schema (its URI) and the direction.
@@ -122,9 +122,17 @@ pub fn measure(
         return Err(format!("refused: no checker for {uri}"));
     }
     let mut m = Measured::default();
+    let names = member_names(old.iter().chain(new));
     for uri in &uris {
         let mut docs = documents(&os, uri, &src.documents, rng, budget);
         docs.extend(documents(&ns, uri, &src.documents, rng, budget));
+        let perturbed: Vec<Value> = (0..budget)
+            .filter_map(|_| {
+                let d = rng.pick(&docs).clone();
+                perturb(rng, d, &names)
+            })
+            .collect();
+        docs.extend(perturbed);
         for d in docs {
             if let Some(direction) = judged(&oracles, uri, &d) {
                 keep_smallest(&mut m.known, (uri.clone(), direction), d);
@@ -220,4 +228,102 @@ fn common(os: &SchemaSet, ns: &SchemaSet) -> Vec<String> {
         out
     };
     uris(os).intersection(&uris(ns)).cloned().collect()
+}
+
+/// The member names the schemas declare (and one none does): what a perturbation adds.
+fn member_names<'a>(files: impl Iterator<Item = &'a File>) -> Vec<String> {
+    fn walk(v: &Value, out: &mut BTreeSet<String>) {
+        match v {
+            Value::Object(o) => {
+                if let Some(Value::Object(p)) = o.get("properties") {
+                    out.extend(p.keys().cloned());
+                }
+                o.values().for_each(|x| walk(x, out));
+            }
+            Value::Array(a) => a.iter().for_each(|x| walk(x, out)),
+            _ => {}
+        }
+    }
+    let mut out = BTreeSet::from(["undeclared".to_owned()]);
+    files.for_each(|f| walk(&f.value, &mut out));
+    out.into_iter().collect()
+}
+
+/// `doc` after one to three random edits of its own kind, made apart from compat's sampling so
+/// that the known breaks do not only hold what compat would build: a string emptied, grown or
+/// changed; a number moved by one, by a half, doubled or negated; an item repeated, dropped or
+/// all cleared; a member removed, added (a declared name or one none declares) or set to
+/// another type.
+fn perturb(rng: &mut Rng, mut doc: Value, names: &[String]) -> Option<Value> {
+    for _ in 0..=rng.below(3) {
+        let mut paths = Vec::new();
+        paths_of(&doc, String::new(), &mut paths);
+        let at = rng.pick(&paths).clone();
+        let kinds = [
+            json!(null),
+            json!(true),
+            json!(0),
+            json!("a"),
+            json!([]),
+            json!({}),
+        ];
+        let other = rng.pick(&kinds).clone();
+        let name = rng.pick(names).clone();
+        let roll = rng.below(4);
+        let target = doc.pointer_mut(&at)?;
+        *target = match (roll, target.take()) {
+            (0, _) => other,
+            (_, Value::String(s)) => json!(match rng.below(4) {
+                0 => String::new(),
+                1 => format!("{s}!"),
+                2 => s.repeat(2),
+                _ => "a".repeat(s.chars().count() + 1),
+            }),
+            (_, Value::Number(n)) => {
+                let x = n.as_f64().unwrap_or(0.0);
+                let y = [x + 1.0, x - 1.0, x + 0.5, 2.0 * x, -x][rng.below(5)];
+                match y.fract() == 0.0 && y.abs() < 9.0e15 {
+                    true => json!(y as i64),
+                    false => json!(y),
+                }
+            }
+            (_, Value::Array(mut a)) => {
+                match (rng.below(3), a.first().cloned()) {
+                    (0, Some(first)) => a.push(first),
+                    (1, Some(_)) => {
+                        a.pop();
+                    }
+                    _ => a.clear(),
+                }
+                Value::Array(a)
+            }
+            (_, Value::Object(mut o)) => {
+                match (rng.below(2), o.keys().next().cloned()) {
+                    (0, Some(k)) => {
+                        o.shift_remove(&k);
+                    }
+                    _ => {
+                        o.insert(name, other);
+                    }
+                }
+                Value::Object(o)
+            }
+            (_, v) => v,
+        };
+    }
+    Some(doc)
+}
+
+fn paths_of(v: &Value, at: String, out: &mut Vec<String>) {
+    out.push(at.clone());
+    match v {
+        Value::Object(o) => o
+            .iter()
+            .for_each(|(k, x)| paths_of(x, format!("{at}/{}", escape(k)), out)),
+        Value::Array(a) => a
+            .iter()
+            .enumerate()
+            .for_each(|(i, x)| paths_of(x, format!("{at}/{i}"), out)),
+        _ => {}
+    }
 }
