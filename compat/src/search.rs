@@ -308,7 +308,34 @@ fn diff(old: &Side, new: &Side, o: Node, n: Node) -> Vec<Change> {
     for c in &mut out {
         c.also = also(&d.reached, c);
     }
+    let hosts: Vec<Change> = out
+        .iter()
+        .filter_map(|c| conditional_host(old.set, new.set, c))
+        .collect();
+    out.extend(hosts);
     out
+}
+
+/// For a change inside an `if`, the same change seen from the schema holding the conditional:
+/// what the `if` now takes or leaves shows through what its `then` or `else` says, so the values
+/// of the whole conditional are tried there too.
+fn conditional_host(os: &SchemaSet, ns: &SchemaSet, c: &Change) -> Option<Change> {
+    let i = c.route.iter().rposition(|f| {
+        let cond = format!("{}/if", f.new);
+        c.pointer == cond || c.pointer.starts_with(&format!("{cond}/"))
+    })?;
+    let f = &c.route[i];
+    let (ou, on) = os.node_at(&f.old)?;
+    let (nu, nn) = ns.node_at(&f.new)?;
+    Some(Change {
+        pointer: c.pointer.clone(),
+        path: c.path.get(..f.depth)?.to_vec(),
+        open_member_added: false,
+        old: (ou, on.clone()),
+        new: (nu, nn.clone()),
+        route: c.route[..i].to_vec(),
+        also: Vec::new(),
+    })
 }
 
 /// The other places of the instance where the schemas on `c`'s route apply too (a definition
@@ -442,11 +469,10 @@ impl Differ<'_> {
             | Keyword::Then
             | Keyword::Else
             | Keyword::Not
-            | Keyword::Contains
             | Keyword::PropertyNames => {
                 let mut p = path.to_vec();
                 match kw {
-                    Keyword::Items | Keyword::Contains => p.push("0".into()),
+                    Keyword::Items => p.push("0".into()),
                     Keyword::AdditionalProperties => p.push("compatProbe".into()),
                     _ => {}
                 }
@@ -503,8 +529,13 @@ impl Differ<'_> {
         let names: BTreeSet<&String> = om.keys().chain(nm.keys()).collect();
         for name in names {
             let mut p = path.to_vec();
-            if kw != Keyword::DependentSchemas {
-                p.push(name.clone());
+            match kw {
+                Keyword::DependentSchemas => {}
+                // A member whose name the pattern matches.
+                Keyword::PatternProperties => {
+                    p.push(crate::pattern::example(name).unwrap_or_else(|| name.clone()));
+                }
+                _ => p.push(name.clone()),
             }
             let (ou, nu) = (at(&at(o.0, k), name), at(&at(n.0, k), name));
             let (a, b) = (om.get(name.as_str()), nm.get(name.as_str()));

@@ -16,7 +16,7 @@ use prp_vocabulary::{Keyword, Schema, pointer};
 use serde_json::{Map, Value, json};
 
 /// How deep into items, members and alternatives values are built.
-const DEPTH: usize = 2;
+const DEPTH: usize = 3;
 /// How many values a subschema contributes to its host's.
 const PER_SUBSCHEMA: usize = 48;
 /// How many values one schema gives at most.
