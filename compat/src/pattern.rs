@@ -71,9 +71,19 @@ impl Parser {
                 (self.next()? == ')').then_some(inner)
             }
             '[' => self.class().map(String::from),
-            '\\' => escape(self.next()?).map(String::from),
+            '\\' => match self.next()? {
+                'u' => self.hex(4).map(String::from),
+                'x' => self.hex(2).map(String::from),
+                c => escape(c).map(String::from),
+            },
             c => Some(c.to_string()),
         }
+    }
+
+    /// The character of the next `n` hex digits (`\u00e9`, `\x41`).
+    fn hex(&mut self, n: usize) -> Option<char> {
+        let digits: String = (0..n).map(|_| self.next()).collect::<Option<_>>()?;
+        char::from_u32(u32::from_str_radix(&digits, 16).ok()?)
     }
 
     /// A character class after its `[`: its first character, or for a negated class one of a few
@@ -179,6 +189,7 @@ mod tests {
             example("^sha256:[a-f0-9]{2}$").as_deref(),
             Some("sha256:aa")
         );
+        assert_eq!(example("\\u00e9|x").as_deref(), Some("é"));
         // Lookarounds are beyond it: no string rather than a wrong one.
         assert_eq!(example("^(?!x)a$"), None);
     }

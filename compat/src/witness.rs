@@ -166,6 +166,7 @@ fn about_arrays(o: &Map<String, Value>) -> bool {
             Keyword::UniqueItems,
             Keyword::MinContains,
             Keyword::MaxContains,
+            Keyword::UnevaluatedItems,
         ]
         .into_iter()
         .any(|k| o.has(k))
@@ -232,7 +233,12 @@ impl Builder<'_> {
         if !about_arrays(o) {
             return;
         }
-        let items = o.keyword(Keyword::Items).filter(|i| i.is_object());
+        // `unevaluatedItems` stands for `items` where there is none (what the values try is
+        // the same: an item after the prefix).
+        let items = o
+            .keyword(Keyword::Items)
+            .or_else(|| o.keyword(Keyword::UnevaluatedItems))
+            .filter(|i| i.is_object());
         let item = items.map_or(Value::Null, |i| {
             instance(self.set, &format!("{at}/items"), i, 1)
         });
@@ -272,9 +278,7 @@ impl Builder<'_> {
             }
         }
         if let Some(c) = o.keyword(Keyword::Contains) {
-            for v in self.sub(&format!("{at}/contains"), c) {
-                out.extend([json!([v.clone()]), json!([v.clone(), v])]);
-            }
+            self.contains(&format!("{at}/contains"), c, o, out);
         }
         if let Value::Array(a) = array(at_least.max(2)) {
             let mut twice = a.clone();
@@ -287,6 +291,29 @@ impl Builder<'_> {
             let mut twice = a.clone();
             twice.push(first.clone());
             out.push(Value::Array(twice));
+        }
+    }
+
+    /// Arrays of the values around the `contains` schema `c`: each alone and twice, repeated
+    /// to each count around `minContains`/`maxContains`, and two of them mixed (one item that
+    /// matches among others that may not).
+    fn contains(&self, at: &str, c: &Value, o: &Map<String, Value>, out: &mut Vec<Value>) {
+        let values = self.sub(at, c);
+        let mut counts = vec![1, 2, 3];
+        for k in [Keyword::MinContains, Keyword::MaxContains] {
+            if let Some(n) = o.keyword(k).and_then(Value::as_u64) {
+                let n = n.min(64) as usize;
+                counts.extend([n.saturating_sub(1), n, n + 1]);
+            }
+        }
+        for v in &values {
+            out.extend(counts.iter().map(|&n| Value::Array(vec![v.clone(); n])));
+        }
+        let few = &values[..values.len().min(10)];
+        for u in few {
+            for v in few.iter().filter(|v| *v != u) {
+                out.push(json!([u, v, v]));
+            }
         }
     }
 
@@ -345,7 +372,7 @@ impl Builder<'_> {
         out.extend(extra.into_iter().map(|v| with("compatProbe", v)));
         self.pattern_members(at, o, &with, out);
         self.names(at, o, &base, out);
-        self.counts(o, &base, out);
+        self.counts(at, o, &base, out);
         dependents(o, &base, out);
     }
 
@@ -394,7 +421,13 @@ impl Builder<'_> {
 
     /// The instance with members added up to and past `minProperties`/`maxProperties`, and
     /// below them (the declared names first).
-    fn counts(&self, o: &Map<String, Value>, base: &Map<String, Value>, out: &mut Vec<Value>) {
+    fn counts(
+        &self,
+        at: &str,
+        o: &Map<String, Value>,
+        base: &Map<String, Value>,
+        out: &mut Vec<Value>,
+    ) {
         let props = o.keyword(Keyword::Properties).and_then(Value::as_object);
         let declared = props.into_iter().flatten().map(|(n, _)| n.clone());
         let spare = (0..).map(|i| format!("compatProbe{i}"));
@@ -403,18 +436,28 @@ impl Builder<'_> {
             .filter(|n| !base.contains_key(n))
             .take(80)
             .collect();
+        // Padded with the declared members' instances first, or with undeclared names alone.
+        let fill = |name: &String| {
+            let declared = props.and_then(|p| p.get(name));
+            let here = format!("{at}/properties/{}", pointer::escape(name));
+            declared.map_or(json!(true), |s| instance(self.set, &here, s, 1))
+        };
+        let spare: Vec<String> = (0..80).map(|i| format!("compatProbe{i}")).collect();
         for k in [Keyword::MinProperties, Keyword::MaxProperties] {
             let Some(n) = o.keyword(k).and_then(Value::as_u64) else {
                 continue;
             };
             let n = n.min(64) as usize;
-            for want in [n.saturating_sub(1), n, n + 1] {
+            for (want, names) in [n.saturating_sub(1), n, n + 1]
+                .into_iter()
+                .flat_map(|w| [(w, &names), (w, &spare)])
+            {
                 let mut m = base.clone();
-                for name in &names {
+                for name in names {
                     if m.len() >= want {
                         break;
                     }
-                    m.insert(name.clone(), Value::Null);
+                    m.insert(name.clone(), fill(name));
                 }
                 while m.len() > want {
                     let Some(last) = m.keys().next_back().cloned() else {
