@@ -90,12 +90,9 @@ fn normal(
                     .as_str()
                     .and_then(|r| set.resolve_from(at, r))
                     .unwrap_or_default();
-                match set.node_at(&target) {
-                    Some((canon, t)) if depth < DEPTH && active.active.insert(canon.clone()) => {
-                        all_of.push(normal(set, &canon, t, object, depth + 1, active));
-                        active.active.remove(&canon);
-                    }
-                    _ => {
+                match inlined(set, &target, object, depth, active) {
+                    Some(n) => all_of.push(n),
+                    None => {
                         out.insert(k.clone(), json!(target));
                     }
                 }
@@ -104,23 +101,12 @@ fn normal(
             // (see `dynamic_targets`), kept under its own name, so that a change in any of them
             // is a change here.
             Keyword::DynamicRef => {
-                let targets = v
-                    .as_str()
-                    .map(|r| dynamic_targets(set, at, r))
-                    .unwrap_or_default();
-                let mut ns: Vec<Value> = Vec::new();
-                for target in targets {
-                    ns.push(match set.node_at(&target) {
-                        Some((canon, t))
-                            if depth < DEPTH && active.active.insert(canon.clone()) =>
-                        {
-                            let n = normal(set, &canon, t, object, depth + 1, active);
-                            active.active.remove(&canon);
-                            n
-                        }
-                        _ => json!(target),
-                    });
-                }
+                let targets = v.as_str().map(|r| dynamic_targets(set, at, r));
+                let mut ns: Vec<Value> = targets
+                    .into_iter()
+                    .flatten()
+                    .map(|t| inlined(set, &t, object, depth, active).unwrap_or(json!(t)))
+                    .collect();
                 ns.sort_by_key(canonical::to_string);
                 out.insert(k.clone(), Value::Array(ns));
             }
@@ -186,6 +172,24 @@ fn normal(
     }
     nullable_one_of(&mut out);
     merge_all_of(out, all_of)
+}
+
+/// The schema at canonical URI `target` normalized, in place of a reference to it; `None` when
+/// it is not in the directory, too deep, or being inlined already (a recursive schema).
+fn inlined(
+    set: &SchemaSet,
+    target: &str,
+    object: bool,
+    depth: usize,
+    active: &mut Walk,
+) -> Option<Value> {
+    let (canon, t) = set.node_at(target)?;
+    if depth >= DEPTH || !active.active.insert(canon.clone()) {
+        return None;
+    }
+    let n = normal(set, &canon, t, object, depth + 1, active);
+    active.active.remove(&canon);
+    Some(n)
 }
 
 /// `type` as a sorted list of names, or one name.

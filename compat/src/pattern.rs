@@ -72,11 +72,33 @@ impl Parser {
             }
             '[' => self.class().map(String::from),
             '\\' => match self.next()? {
+                'p' => self.property().map(String::from),
                 'u' => self.hex(4).map(String::from),
                 'x' => self.hex(2).map(String::from),
                 c => escape(c).map(String::from),
             },
             c => Some(c.to_string()),
+        }
+    }
+
+    /// A character of the Unicode property after `\p`: `{L}`, `{Letter}`, `{Lu}`, `{N}`, ...
+    /// (the common ones; another gives `None`).
+    fn property(&mut self) -> Option<char> {
+        if self.next()? != '{' {
+            return None;
+        }
+        let mut name = String::new();
+        loop {
+            match self.next()? {
+                '}' => break,
+                c => name.push(c),
+            }
+        }
+        match name.as_str() {
+            "L" | "Letter" | "Ll" | "Lowercase_Letter" | "Alphabetic" | "Alpha" => Some('a'),
+            "Lu" | "Uppercase_Letter" => Some('A'),
+            "N" | "Number" | "Nd" | "Decimal_Number" | "digit" => Some('0'),
+            _ => None,
         }
     }
 
@@ -190,6 +212,7 @@ mod tests {
             Some("sha256:aa")
         );
         assert_eq!(example("\\u00e9|x").as_deref(), Some("é"));
+        assert_eq!(example("^\\p{Letter}+$").as_deref(), Some("a"));
         // Lookarounds are beyond it: no string rather than a wrong one.
         assert_eq!(example("^(?!x)a$"), None);
     }

@@ -78,7 +78,8 @@ pub(crate) fn findings(
         }
         here.extend(corpus.iter().cloned());
         let built = here.len() - corpus.len();
-        for doc in candidates(old.set, new.set, change, &here, built).take(PER_CHANGE) {
+        let local = Local::new(old, new, change);
+        for doc in candidates(old.set, new.set, change, &here, built, &local).take(PER_CHANGE) {
             tried += 1;
             if tried > BUDGET {
                 break 'changes;
@@ -124,6 +125,27 @@ pub(crate) fn findings(
         }
     }
     Ok(out)
+}
+
+/// The two sides' schemas at a change, compiled on their own: a value one takes and the other
+/// refuses there is the core of a witness, so those values are tried first.
+struct Local(Option<(Checker, Checker)>);
+
+impl Local {
+    fn new(old: &Side, new: &Side, change: &Change) -> Local {
+        let pair = old
+            .checker(&change.old.0)
+            .ok()
+            .zip(new.checker(&change.new.0).ok());
+        Local(pair)
+    }
+
+    /// Whether the two schemas at the change part on `v`.
+    fn separates(&self, v: &Value) -> bool {
+        self.0
+            .as_ref()
+            .is_some_and(|(o, n)| o.verdict(v).0.valid != n.verdict(v).0.valid)
+    }
 }
 
 /// Makes findings of documents: both sides' verdicts, where they part, and the change shown.
@@ -616,6 +638,7 @@ fn candidates<'a>(
     change: &'a Change,
     bases: &'a [Value],
     built: usize,
+    local: &Local,
 ) -> impl Iterator<Item = Value> + 'a {
     let parts: Vec<(&SchemaSet, String, Value)> = [(os, &change.old), (ns, &change.new)]
         .into_iter()
@@ -633,10 +656,11 @@ fn candidates<'a>(
     let nodes: Vec<&Value> = parts.iter().map(|p| &p.2).collect();
     values.extend(sample::at_lengths(&values, &nodes));
     let mut seen = std::collections::HashSet::new();
-    let unique: Vec<Value> = values
+    let (mut unique, rest): (Vec<Value>, Vec<Value>) = values
         .into_iter()
         .filter(|v| seen.insert(v.to_string()))
-        .collect();
+        .partition(|v| local.separates(v));
+    unique.extend(rest);
     let path = &change.path;
     let also = &change.also;
     let firsts = bases.iter().flat_map(move |b| {

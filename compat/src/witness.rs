@@ -140,7 +140,14 @@ fn scalars(o: &Map<String, Value>, out: &mut Vec<Value>) {
     if let Some(p) = o.keyword(Keyword::Pattern).and_then(Value::as_str) {
         out.push(json!(""));
         if let Some(e) = pattern::example(p) {
-            out.extend([json!(format!("{e}!")), json!(format!("!{e}")), json!(e)]);
+            // Past the pattern's own counts too: its least string three times over.
+            let thrice = e.repeat(3);
+            out.extend([
+                json!(format!("{e}!")),
+                json!(format!("!{e}")),
+                json!(e),
+                json!(thrice),
+            ]);
         }
     }
     if o.keyword(Keyword::Format) == Some(&json!("date-time")) {
