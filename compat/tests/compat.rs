@@ -696,3 +696,101 @@ fn suspected_means_no_document_in_a_small_domain_shows_a_break() {
         assert_eq!(check(&os, v), check(&ns, v), "{v}");
     }
 }
+
+/// The misses of the recall runs on mutation pairs (`prp-mutants`' `compat_recall`), each cut
+/// down by hand to the edit that caused it, with the seed that found it: each is found now.
+#[test]
+fn the_recall_runs_misses_stay_found() {
+    let id_def = |id: Value| {
+        json!({
+            "type": "object", "required": ["x", "y"],
+            "properties": {"x": {"$ref": "#/$defs/id"}, "y": {"$ref": "#/$defs/id"}},
+            "$defs": {"id": id}
+        })
+    };
+    let dynamic = |items: Value| {
+        json!({
+            "$ref": "list",
+            "$defs": {
+                "foo": {"$dynamicAnchor": "items", "type": "string"},
+                "list": {"$id": "list", "type": "array", "items": {"$dynamicRef": "#/$defs/items"},
+                         "$defs": {"items": items}}
+            }
+        })
+    };
+    let conditional = |tag: &str| {
+        json!({"type": "object", "allOf": [{
+            "if": {"properties": {"t": {"const": tag}}, "required": ["t"]},
+            "then": {"properties": {"p": {"type": "object", "properties": {"q": {"type": "string"}}}}}
+        }]})
+    };
+    let rows: Vec<(&str, Value, Value, &[Direction])> = vec![
+        (
+            "10504: contains counted against maxContains",
+            json!({"contains": {"const": 1}, "minContains": 0, "maxContains": 1}),
+            json!({"contains": {"const": 2}, "minContains": 0, "maxContains": 1}),
+            &[B, F],
+        ),
+        (
+            "418: items after a prefix that uniqueItems keeps apart",
+            json!({"prefixItems": [{"type": "boolean"}, {"type": "boolean"}], "uniqueItems": true}),
+            json!({"prefixItems": [{"type": "boolean"}, {"type": "boolean"}], "uniqueItems": true, "items": {"type": "string"}}),
+            &[B],
+        ),
+        (
+            "10102: a member named for a patternProperties pattern",
+            json!({"patternProperties": {"^.*bar$": {"type": "null"}}}),
+            json!({"patternProperties": {"^.*bar$": {"anyOf": [{"type": "null"}, {"type": "integer", "minimum": 0}]}}}),
+            &[F],
+        ),
+        (
+            "30007: a \\p{Letter} pattern",
+            json!({"patternProperties": {"^\\p{Letter}+$": {"type": "null"}}}),
+            json!({"patternProperties": {"^\\p{Letter}+$": {"type": ["null", "string"]}}}),
+            &[F],
+        ),
+        (
+            "20271: a \\u escape in a pattern",
+            json!({"type": "string", "pattern": "^[a-z]+$"}),
+            json!({"type": "string", "pattern": "\\u00e9|x"}),
+            &[B, F],
+        ),
+        (
+            "30252: a string longer than a pattern's count",
+            json!({"type": "string"}),
+            json!({"type": "string", "pattern": "^.{2,5}$"}),
+            &[B],
+        ),
+        (
+            "434: a definition a $dynamicRef lands on",
+            dynamic(json!({"$dynamicAnchor": "items", "type": "number"})),
+            dynamic(json!({"$dynamicAnchor": "items", "type": "number", "maximum": 2})),
+            &[B],
+        ),
+        (
+            "183: a definition two members share",
+            id_def(json!({"type": "string"})),
+            id_def(json!({"oneOf": [{"type": "string"}, true]})),
+            &[B, F],
+        ),
+        (
+            "10518: an if that no longer holds, and the then it guarded",
+            conditional("a"),
+            conditional("b"),
+            &[B, F],
+        ),
+    ];
+    for (what, old, new, want) in rows {
+        assert_eq!(
+            directions(old.clone(), new.clone()),
+            want,
+            "{what}: {old} -> {new}"
+        );
+    }
+    // 30144: an event type removed from PRP's 105, the witness an event of that type.
+    let (r, old, new) = run("event-type-removed", "event.schema.json", |v| {
+        let types = v["properties"]["eventType"]["enum"].as_array_mut().unwrap();
+        types.retain(|t| t != "interaction.response.resolved");
+    });
+    assert_eq!(broken(&r, &old, &new, &id("event.schema.json")), [B]);
+}
