@@ -882,3 +882,53 @@ fn compat_against_a_git_revision_reads_the_directory_at_that_revision() {
         assert!(stderr(&o).starts_with("prp compat: "), "{}", stderr(&o));
     }
 }
+
+/// `format` is an annotation unless `--format` asserts it; PRP's own contract gets its
+/// `date-time` profile, and says so on standard error.
+#[test]
+fn compat_asserts_formats_only_when_asked() {
+    let dir = scratch("compat-formats");
+    for (side, format) in [("old", "uuid"), ("new", "date-time")] {
+        std::fs::create_dir_all(dir.join(side)).unwrap();
+        let schema = serde_json::json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "$id": "https://example.test/stamp.json",
+            "type": "string",
+            "format": format,
+        });
+        std::fs::write(dir.join(side).join("stamp.json"), schema.to_string()).unwrap();
+    }
+    let (old, new) = (dir.join("old"), dir.join("new"));
+    let run = |extra: &[&str]| {
+        let mut args = vec![OsStr::new("compat"), old.as_os_str(), new.as_os_str()];
+        args.extend([OsStr::new("--mode"), OsStr::new("full")]);
+        args.extend(extra.iter().map(OsStr::new));
+        prp(args)
+    };
+    let plain = run(&[]);
+    assert_eq!(code(&plain), 0, "{}{}", stdout(&plain), stderr(&plain));
+    assert!(stdout(&plain).contains("no breaking change found"));
+    assert!(stderr(&plain).is_empty(), "{}", stderr(&plain));
+    let asserted = run(&["--format", "date-time"]);
+    assert_eq!(code(&asserted), 1, "{}", stdout(&asserted));
+    assert!(
+        stdout(&asserted).contains("backward [violation]"),
+        "{}",
+        stdout(&asserted)
+    );
+    let bad = run(&["--format", "uuid"]);
+    assert_eq!(code(&bad), 2, "{}", stderr(&bad));
+
+    let schemas = project().join("schemas");
+    let prp_itself = prp([
+        OsStr::new("compat"),
+        schemas.as_os_str(),
+        schemas.as_os_str(),
+    ]);
+    assert_eq!(code(&prp_itself), 0);
+    assert!(
+        stderr(&prp_itself).contains("`date-time` asserted as its profile"),
+        "{}",
+        stderr(&prp_itself)
+    );
+}

@@ -9,10 +9,12 @@
 //! whose meaning is the same (keyword order, a subschema moved behind a `$ref`, a redundant
 //! `type`) are not searched at all: that is what keeps an unchanged directory quiet and fast.
 //!
-//! The witness search tries documents built from both sides' schemas around each change (see
-//! `sample`), set into plausible instances of the whole schema and into the documents of an
-//! optional corpus (valid documents of the protocol: the search starts from what real documents
-//! look like). [`policy`] adds PRP's versioning rules.
+//! A witness is built before it is searched for: at each change, values from every keyword of both
+//! sides (`witness`; those the two schemas there part on first) are set at the change's place in
+//! documents that reach it (plausible instances of the whole schema, routed through the
+//! alternative, conditional, `$ref` or `$dynamicRef` that leads there, then the documents of an
+//! optional corpus). `format` counts only where the [`Side`]'s options assert it, as in draft
+//! 2020-12. [`policy`] adds PRP's versioning rules.
 
 pub mod git;
 mod normal;
