@@ -126,6 +126,9 @@ pub fn measure(
     for uri in &uris {
         let mut docs = documents(&os, uri, &src.documents, rng, budget);
         docs.extend(documents(&ns, uri, &src.documents, rng, budget));
+        if docs.is_empty() {
+            continue;
+        }
         let perturbed: Vec<Value> = (0..budget)
             .filter_map(|_| {
                 let d = rng.pick(&docs).clone();
