@@ -254,11 +254,13 @@ impl SchemaSet {
             }
         }
         let index = Index::build(&files)?;
-        Ok(SchemaSet {
+        let set = SchemaSet {
             files,
             by_id,
             index,
-        })
+        };
+        crate::loops::check(&set)?;
+        Ok(set)
     }
 
     /// The schema node an absolute URI names (a resource's `$id` or location with an optional

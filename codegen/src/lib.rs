@@ -43,6 +43,7 @@ mod emit;
 mod error;
 mod index;
 mod load;
+mod loops;
 mod model;
 mod names;
 mod normalize;

@@ -1,0 +1,131 @@
+//! Schemas that apply themselves to the instance they are checking: `{"oneOf": [{"type":
+//! "integer"}, {"$ref": "#"}]}` needs its own verdict before it has one. JSON Schema's core
+//! specification calls a reference back to a schema for the same instance location an infinite
+//! loop; it never finishes evaluating, and a type for it would hold itself. The directory is
+//! refused at the schema that closes the loop. References that move into a member or an item (a
+//! tree of nodes) are recursion, and fine. `$dynamicRef` is not followed: where it lands depends
+//! on the dynamic scope, and its static target alone would refuse sound schemas.
+
+use crate::error::{Code, Result};
+use crate::index::SchemaSet;
+use crate::load::Loc;
+use prp_vocabulary::{Dialect, Keyword, Schema, pointer, subschemas};
+use std::collections::BTreeMap;
+
+/// Whether the subschemas under `k` apply to the instance their host applies to.
+fn in_place(k: Keyword) -> bool {
+    matches!(
+        k,
+        Keyword::AllOf
+            | Keyword::AnyOf
+            | Keyword::OneOf
+            | Keyword::Not
+            | Keyword::If
+            | Keyword::Then
+            | Keyword::Else
+            | Keyword::DependentSchemas
+    )
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Mark {
+    /// On the path being walked.
+    Open,
+    /// Walked, no loop through it.
+    Done,
+}
+
+/// Refuses `set` when some schema reaches itself through `$ref`s and the applicators that keep
+/// the instance where it is.
+pub(crate) fn check(set: &SchemaSet) -> Result<()> {
+    let mut marks = BTreeMap::new();
+    for (file, f) in set.files.iter().enumerate() {
+        let mut nodes = Vec::new();
+        every_node(&f.root, String::new(), &mut nodes);
+        for pointer in nodes {
+            walk(set, Loc { file, pointer }, &mut marks)?;
+        }
+    }
+    Ok(())
+}
+
+/// The pointers of every schema object below `v` (at `at`), `v` first.
+fn every_node(v: &serde_json::Value, at: String, out: &mut Vec<String>) {
+    if !v.is_object() {
+        return;
+    }
+    out.push(at.clone());
+    subschemas(v, Dialect::Draft202012, |k, place, s| {
+        let mut here = pointer::child(&at, k.name());
+        if let Some(p) = place {
+            here = pointer::child(&here, &p.token());
+        }
+        every_node(s, here, out);
+    });
+}
+
+/// The schemas `loc` applies to its own instance: its in-place subschemas and its `$ref`'s target.
+fn next(set: &SchemaSet, loc: &Loc) -> Vec<Loc> {
+    let Some(node) = set.node(loc) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    subschemas(node, Dialect::Draft202012, |k, place, _| {
+        if in_place(k) {
+            let mut pointer = pointer::child(&loc.pointer, k.name());
+            if let Some(p) = place {
+                pointer = pointer::child(&pointer, &p.token());
+            }
+            out.push(Loc {
+                file: loc.file,
+                pointer,
+            });
+        }
+    });
+    // An unresolved reference is refused where references are resolved, with its own message.
+    if let Some(r) = node.keyword(Keyword::Ref).and_then(|r| r.as_str())
+        && let Ok(target) = set.resolve(loc, r)
+    {
+        out.push(target);
+    }
+    out
+}
+
+/// Depth-first from `start`, without recursion (a long chain of references is no stack risk).
+fn walk(set: &SchemaSet, start: Loc, marks: &mut BTreeMap<Loc, Mark>) -> Result<()> {
+    if marks.contains_key(&start) {
+        return Ok(());
+    }
+    marks.insert(start.clone(), Mark::Open);
+    let mut stack = vec![(start.clone(), next(set, &start), 0usize)];
+    while let Some((loc, succ, i)) = stack.last_mut() {
+        let Some(to) = succ.get(*i).cloned() else {
+            marks.insert(loc.clone(), Mark::Done);
+            stack.pop();
+            continue;
+        };
+        *i += 1;
+        match marks.get(&to) {
+            Some(Mark::Done) => {}
+            Some(Mark::Open) => {
+                let from = loc.clone();
+                return Err(set.error(
+                    &from,
+                    Code::InvalidSchema,
+                    format!(
+                        "this schema reaches {}#{} again for the same instance (through `$ref` and \
+                         applicators that do not move into a member or an item): checking it would \
+                         never finish",
+                        set.files[to.file].id, to.pointer
+                    ),
+                ));
+            }
+            None => {
+                marks.insert(to.clone(), Mark::Open);
+                let succ = next(set, &to);
+                stack.push((to, succ, 0));
+            }
+        }
+    }
+    Ok(())
+}
