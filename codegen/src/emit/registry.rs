@@ -30,12 +30,17 @@ impl Emitter<'_> {
     pub(super) fn registry(&mut self, set: &SchemaSet) -> Registry {
         let mut roots = Vec::new();
         let mut infos = Vec::new();
+        // Two roots can mean one type (one is an `allOf` of a `$ref` to the other): the type is
+        // the first one's document, and a trait is implemented once.
+        let mut claimed = std::collections::HashSet::new();
         for root in &self.model.roots {
             let f = &set.files[root.file];
             let (id, path, title, sha) = (&f.id, &f.path, &f.title, &f.sha256);
             let info =
                 quote! { rt::SchemaInfo { id: #id, path: #path, title: #title, sha256: #sha } };
-            if let Ty::Named(i) = root.ty {
+            if let Ty::Named(i) = root.ty
+                && claimed.insert(i)
+            {
                 let n = self.name(i);
                 roots.push(
                     quote! { impl rt::Document for #n { const SCHEMA: rt::SchemaInfo = #info; } },

@@ -28,4 +28,5 @@ features! {
     found_decode_accepts_invalid_100092,
     found_compile_100146,
     found_decode_refuses_valid_100514,
+    found_compile_109919,
 }
