@@ -242,13 +242,13 @@ impl Builder<'_> {
         }
         // `unevaluatedItems` stands for `items` where there is none (what the values try is
         // the same: an item after the prefix).
-        let items = o
-            .keyword(Keyword::Items)
-            .or_else(|| o.keyword(Keyword::UnevaluatedItems))
-            .filter(|i| i.is_object());
-        let item = items.map_or(Value::Null, |i| {
-            instance(self.set, &format!("{at}/items"), i, 1)
-        });
+        let items = [Keyword::Items, Keyword::UnevaluatedItems]
+            .into_iter()
+            .find_map(|k| Some((format!("{at}/{}", k.name()), o.keyword(k)?)))
+            .filter(|(_, i)| i.is_object());
+        let item = items
+            .as_ref()
+            .map_or(Value::Null, |(here, i)| instance(self.set, here, i, 1));
         let mut prefix: Vec<Value> = self.prefix(at, o);
         if o.keyword(Keyword::UniqueItems) == Some(&json!(true)) {
             self.distinct(at, o, &mut prefix);
@@ -268,8 +268,8 @@ impl Builder<'_> {
         out.extend(lengths.into_iter().map(array));
         let min = o.keyword(Keyword::MinItems).and_then(Value::as_u64);
         let at_least = (min.unwrap_or(1).clamp(1, 64) as usize).max(prefix.len() + 1);
-        if let Some(i) = items {
-            for v in self.sub(&format!("{at}/items"), i) {
+        if let Some((here, i)) = &items {
+            for v in self.sub(here, i) {
                 let Value::Array(mut a) = array(at_least) else {
                     continue;
                 };
