@@ -111,28 +111,9 @@ fn normal(
                 out.insert(k.clone(), Value::Array(ns));
             }
             Keyword::Type if in_object && v == "object" => {}
-            Keyword::Type => {
-                out.insert(k.clone(), types(v));
-            }
-            Keyword::Const => {
-                out.insert(Keyword::Enum.name().into(), json!([v]));
-            }
-            Keyword::Enum => {
-                let mut vs: Vec<Value> = v.as_array().cloned().unwrap_or_default();
-                vs.sort_by_key(|x| x.to_string());
-                vs.dedup();
-                out.insert(k.clone(), Value::Array(vs));
-            }
-            Keyword::Required => {
-                let mut r: Vec<String> = v
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|s| s.as_str().map(str::to_owned))
-                    .collect();
-                r.sort();
-                r.dedup();
-                out.insert(k.clone(), json!(r));
+            Keyword::Type | Keyword::Const | Keyword::Enum | Keyword::Required => {
+                let (name, value) = spelled(kw, v);
+                out.insert(name.into(), value);
             }
             Keyword::AllOf => {
                 for (i, m) in v.as_array().into_iter().flatten().enumerate() {
@@ -190,6 +171,25 @@ fn inlined(
     let n = normal(set, &canon, t, object, depth + 1, active);
     active.active.remove(&canon);
     Some(n)
+}
+
+/// A keyword whose value is not a schema, in one spelling: `const` as a one-value `enum`, `enum`
+/// and `required` sorted without repeats, `type` as [`types`] writes it.
+fn spelled(kw: Keyword, v: &Value) -> (&'static str, Value) {
+    let sorted = |mut vs: Vec<Value>| {
+        vs.sort_by_key(|x| x.to_string());
+        vs.dedup();
+        Value::Array(vs)
+    };
+    match kw {
+        Keyword::Const => (Keyword::Enum.name(), json!([v])),
+        Keyword::Enum => (kw.name(), sorted(v.as_array().cloned().unwrap_or_default())),
+        Keyword::Required => {
+            let names = v.as_array().into_iter().flatten().filter(|s| s.is_string());
+            (kw.name(), sorted(names.cloned().collect()))
+        }
+        _ => (kw.name(), types(v)),
+    }
 }
 
 /// `type` as a sorted list of names, or one name.

@@ -20,6 +20,7 @@ pub mod oracle;
 pub mod recall;
 pub mod rng;
 pub mod run;
+pub mod setup;
 pub mod shrink;
 pub mod source;
 pub mod tree;

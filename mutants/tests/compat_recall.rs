@@ -9,19 +9,11 @@
 
 use prp_compat::Direction;
 use prp_mutants::recall::{Pair, pairs};
+use prp_mutants::setup::{env_or, suite_dir};
 use prp_mutants::source::Source;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
-
-fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
-    match std::env::var(name) {
-        Ok(v) => v
-            .parse()
-            .unwrap_or_else(|_| panic!("{name}={v} is not a number")),
-        Err(_) => default,
-    }
-}
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -198,25 +190,10 @@ fn sources(root: &Path) -> Vec<Source> {
         let corpus = root.join("fixtures/documents");
         out.push(Source::prp(&root.join("schemas"), Some(&corpus)).expect("PRP's schemas load"));
     }
-    if which != "prp" {
-        let dir = match std::env::var_os("JSON_SCHEMA_TEST_SUITE") {
-            Some(d) if !d.is_empty() => PathBuf::from(d),
-            _ => root.join("../shared/json-schema-test-suite"),
-        };
-        if dir.join("tests/draft2020-12").is_dir() {
-            out.extend(Source::suite(&dir).expect("the suite loads"));
-        } else {
-            let ci = std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true"));
-            assert!(
-                !ci,
-                "the JSON-Schema-Test-Suite is not at {}",
-                dir.display()
-            );
-            eprintln!(
-                "skipped: the JSON-Schema-Test-Suite is not at {}",
-                dir.display()
-            );
-        }
+    if which != "prp"
+        && let Some(dir) = suite_dir(root)
+    {
+        out.extend(Source::suite(&dir).expect("the suite loads"));
     }
     out
 }

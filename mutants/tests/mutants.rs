@@ -8,17 +8,9 @@
 //! mutants per build, `PRP_MUTANTS_SHRINK_SECONDS` (600) the time one failure is shrunk for.
 
 use prp_mutants::run::{Config, Report, run};
+use prp_mutants::setup::{env_or, in_ci, suite_dir};
 use prp_mutants::source::Source;
 use std::path::{Path, PathBuf};
-
-fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
-    match std::env::var(name) {
-        Ok(v) => v
-            .parse()
-            .unwrap_or_else(|_| panic!("{name}={v} is not a number")),
-        Err(_) => default,
-    }
-}
 
 fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -121,28 +113,4 @@ fn summary(seed: u64, r: &Report) {
         r.failed.len(),
         r.seconds
     );
-}
-
-fn suite_dir(root: &Path) -> Option<PathBuf> {
-    let dir = match std::env::var_os("JSON_SCHEMA_TEST_SUITE") {
-        Some(d) if !d.is_empty() => PathBuf::from(d),
-        _ => root.join("../shared/json-schema-test-suite"),
-    };
-    if dir.join("tests/draft2020-12").is_dir() {
-        return Some(dir);
-    }
-    assert!(
-        !in_ci(),
-        "the JSON-Schema-Test-Suite is not at {} (required when CI=true)",
-        dir.display()
-    );
-    eprintln!(
-        "skipped: the JSON-Schema-Test-Suite is not at {}; PRP's schemas only",
-        dir.display()
-    );
-    None
-}
-
-fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true"))
 }
