@@ -386,7 +386,7 @@ fn keep(
         .unwrap_or(json!({}));
     std::fs::write(case.join("options.json"), pretty(&options))?;
     if let (Some(uri), Some(doc), Some(valid)) = (&failure.uri, &failure.document, failure.valid) {
-        let key = uri.replace("~1", "/").replace("~0", "~");
+        let key = prp_vocabulary::pointer::unescape(uri);
         let docs = json!([{ "schema": key, "valid": valid, "document": doc }]);
         std::fs::write(case.join("documents.json"), pretty(&docs))?;
     }

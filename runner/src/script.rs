@@ -105,8 +105,7 @@ fn located(e: serde_path_to_error::Error<serde_json::Error>, under: &str, skip: 
     let segments: Vec<String> = e.path().iter().skip(skip).map(|s| s.to_string()).collect();
     let mut pointer = under.to_owned();
     for s in segments {
-        pointer.push('/');
-        pointer.push_str(&s.replace('~', "~0").replace('/', "~1"));
+        prp_vocabulary::pointer::push(&mut pointer, &s);
     }
     let inner = e.into_inner();
     let code = if inner.is_data() {

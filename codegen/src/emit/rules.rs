@@ -99,7 +99,7 @@ pub(super) fn val_holds(p: &TokenStream, v: &ValPred) -> TokenStream {
 }
 
 pub(super) fn val_failure(key: &str, v: &ValPred) -> TokenStream {
-    let rel = format!("/{}", key.replace('~', "~0").replace('/', "~1"));
+    let rel = prp_vocabulary::pointer::child("", key);
     let (code, msg) = match v {
         ValPred::In(vals) if vals.len() == 1 => ("const", format!("`{key}` must be {}", vals[0])),
         ValPred::In(vals) => (

@@ -93,7 +93,7 @@ fn chosen_name_target(set: &SchemaSet, key: &str, name: &str) -> Result<Loc> {
     let def = pointer
         .strip_prefix("/$defs/")
         .filter(|k| !k.contains('/'))
-        .map(|k| k.replace("~1", "/").replace("~0", "~"))
+        .map(|k| prp_vocabulary::pointer::unescape(k).into_owned())
         .filter(|k| {
             set.files[file]
                 .root

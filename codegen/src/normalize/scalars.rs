@@ -119,7 +119,7 @@ impl Normalizer<'_> {
         if !is_def && parent != Some("properties") {
             return;
         }
-        let name = pascal(&last.replace("~1", "/").replace("~0", "~"));
+        let name = pascal(&prp_vocabulary::pointer::unescape(last));
         self.pattern_names
             .entry(pattern.to_owned())
             .or_default()

@@ -34,7 +34,7 @@ fn slot_of(rust: &str) -> Ident {
 
 /// `/json` as a JSON pointer token.
 fn pointer(json: &str) -> String {
-    format!("/{}", json.replace('~', "~0").replace('/', "~1"))
+    prp_vocabulary::pointer::child("", json)
 }
 
 impl Emitter<'_> {
