@@ -4,10 +4,16 @@
 //! The caller checks the result against the real regex: an unusual pattern yields `None` or a
 //! string that does not match, and the caller falls back.
 
-/// A string `pattern` may match, built from its first branches and least counts.
+/// A string `pattern` may match, built from its first branches and least counts (`.` as `a`).
 pub fn example(pattern: &str) -> Option<String> {
+    example_with_any(pattern, 'a')
+}
+
+/// The same, with `.` as `any`: a second string for the same pattern, which another pattern
+/// that wants (or refuses) an `a` may tell apart from the first.
+pub fn example_with_any(pattern: &str, any: char) -> Option<String> {
     let chars: Vec<char> = pattern.chars().collect();
-    let mut p = Parser { chars, at: 0 };
+    let mut p = Parser { chars, at: 0, any };
     let s = p.alternation()?;
     (p.at == p.chars.len()).then_some(s)
 }
@@ -15,6 +21,8 @@ pub fn example(pattern: &str) -> Option<String> {
 struct Parser {
     chars: Vec<char>,
     at: usize,
+    /// What `.` stands for.
+    any: char,
 }
 
 impl Parser {
@@ -58,7 +66,7 @@ impl Parser {
     fn atom(&mut self) -> Option<String> {
         match self.next()? {
             '^' | '$' => Some(String::new()),
-            '.' => Some("a".into()),
+            '.' => Some(self.any.into()),
             '(' => {
                 if self.peek() == Some('?') {
                     // `(?:`: a group that does not capture; lookarounds are not handled.

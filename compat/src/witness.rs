@@ -29,7 +29,7 @@ pub(crate) fn values(set: &SchemaSet, at: &str, node: &Value) -> Vec<Value> {
 }
 
 /// Whatever the values, one of each JSON type.
-fn each_type() -> [Value; 8] {
+pub(crate) fn each_type() -> [Value; 8] {
     [
         Value::Null,
         json!(true),
@@ -148,6 +148,10 @@ fn scalars(o: &Map<String, Value>, out: &mut Vec<Value>) {
                 json!(e),
                 json!(thrice),
             ]);
+        }
+        let other = pattern::example_with_any(p, 'x');
+        if let Some(e) = other.filter(|x| Some(x) != pattern::example(p).as_ref()) {
+            out.push(json!(e));
         }
     }
     if o.keyword(Keyword::Format) == Some(&json!("date-time")) {
@@ -372,15 +376,62 @@ impl Builder<'_> {
             let here = format!("{at}/properties/{}", pointer::escape(name));
             out.extend(self.sub(&here, s).into_iter().map(|v| with(name, v)));
         }
-        let extra = match o.keyword(Keyword::AdditionalProperties) {
-            Some(s) if s.is_object() => self.sub(&format!("{at}/additionalProperties"), s),
-            _ => each_type().to_vec(),
+        let undeclared = [
+            Keyword::AdditionalProperties,
+            Keyword::UnevaluatedProperties,
+        ]
+        .into_iter()
+        .find_map(|k| Some((k, o.keyword(k).filter(|s| s.is_object())?)));
+        let extra = match undeclared {
+            Some((k, s)) => self.sub(&format!("{at}/{}", k.name()), s),
+            None => each_type().to_vec(),
         };
-        out.extend(extra.into_iter().map(|v| with("compatProbe", v)));
+        for name in self.spare_names(at, o) {
+            out.extend(extra.iter().map(|v| with(&name, v.clone())));
+        }
         self.pattern_members(at, o, &with, out);
         self.names(at, o, &base, out);
         self.counts(at, o, &base, out);
         dependents(o, &base, out);
+        self.dependent_schemas(at, o, &base, out);
+    }
+
+    /// For each `dependentSchemas` trigger, the values of its schema with the trigger present:
+    /// what that schema asks holds only once the trigger is there. The trigger's value is an
+    /// instance of what `properties` (of the host, else of the dependent schema) says of it, else
+    /// each JSON type.
+    fn dependent_schemas(
+        &self,
+        at: &str,
+        o: &Map<String, Value>,
+        base: &Map<String, Value>,
+        out: &mut Vec<Value>,
+    ) {
+        let schemas = o
+            .keyword(Keyword::DependentSchemas)
+            .and_then(Value::as_object);
+        for (trigger, s) in schemas.into_iter().flatten() {
+            let here = format!("{at}/dependentSchemas/{}", pointer::escape(trigger));
+            let declared = [(Some(o), at), (s.as_object(), here.as_str())]
+                .into_iter()
+                .find_map(|(m, at)| {
+                    let t = m?.keyword(Keyword::Properties)?.as_object()?.get(trigger)?;
+                    let at = format!("{at}/properties/{}", pointer::escape(trigger));
+                    Some(instance(self.set, &at, t, 1))
+                });
+            let values = declared.map_or_else(|| each_type().to_vec(), |v| vec![v]);
+            for v in self.sub(&here, s) {
+                let Value::Object(mut m) = v else { continue };
+                if m.contains_key(trigger) {
+                    out.push(over(&Value::Object(base.clone()), Value::Object(m)));
+                    continue;
+                }
+                for t in &values {
+                    m.insert(trigger.clone(), t.clone());
+                    out.push(over(&Value::Object(base.clone()), Value::Object(m.clone())));
+                }
+            }
+        }
     }
 
     /// Members named to match each `patternProperties` pattern, with values around its schema.
@@ -399,6 +450,24 @@ impl Builder<'_> {
             let here = format!("{at}/patternProperties/{}", pointer::escape(p));
             out.extend(self.sub(&here, s).into_iter().map(|v| with(&name, v)));
         }
+    }
+
+    /// Names for members `properties` does not declare: `compatProbe`, and where `propertyNames`
+    /// limits names, a few of the strings around its schema (some of which it takes).
+    fn spare_names(&self, at: &str, o: &Map<String, Value>) -> Vec<String> {
+        let mut names = vec!["compatProbe".to_owned()];
+        let Some(s) = o.keyword(Keyword::PropertyNames) else {
+            return names;
+        };
+        let props = o.keyword(Keyword::Properties).and_then(Value::as_object);
+        for v in self.sub(&format!("{at}/propertyNames"), s) {
+            let Value::String(name) = v else { continue };
+            let declared = props.is_some_and(|p| p.contains_key(&name));
+            if !declared && !names.contains(&name) && names.len() < 4 {
+                names.push(name);
+            }
+        }
+        names
     }
 
     /// Members named by the strings around the `propertyNames` schema.

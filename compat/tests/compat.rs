@@ -779,6 +779,49 @@ fn the_recall_runs_misses_stay_found() {
             conditional("b"),
             &[B, F],
         ),
+        (
+            "42261: what a dependent schema asks once its trigger is there",
+            json!({"dependentSchemas": {"bar": {"properties": {"bar": {"type": "integer"}}}}}),
+            json!({"allOf": [{"dependentSchemas": {"bar": {"properties": {"aB": {"type": "integer"}}}}}]}),
+            &[B, F],
+        ),
+        (
+            "42021: an unevaluated member under a propertyNames limit",
+            json!({"propertyNames": {"maxLength": 1}, "unevaluatedProperties": {"type": "number"}}),
+            json!({"propertyNames": {"maxLength": 1}, "unevaluatedProperties": {"type": "number", "exclusiveMinimum": 0}}),
+            &[B],
+        ),
+        (
+            "43447: a string the other pattern takes without its letter",
+            json!({"pattern": "a+"}),
+            json!({"pattern": "^.{2,5}$"}),
+            &[B, F],
+        ),
+        (
+            "43057: an item an inner if's contains now evaluates, beside the outer if's",
+            json!({"if": {"contains": {"const": "a"}},
+                   "then": {"if": {"contains": {"const": "b"}}}, "unevaluatedItems": false}),
+            json!({"if": {"contains": {"const": "a"}},
+                   "then": {"if": {"contains": {"anyOf": [{"const": "b"}, {"type": "array"}]}}},
+                   "unevaluatedItems": false}),
+            &[F],
+        ),
+        (
+            "40626: items after a prefix",
+            json!({"prefixItems": [{"type": "string"}], "items": {"type": "integer"}}),
+            json!({"prefixItems": [{"type": "string"}], "items": {"type": "boolean"}}),
+            &[B, F],
+        ),
+        (
+            "40528: what a dependent schema now asks of its own trigger",
+            json!({"properties": {"foo2": {}}, "dependentSchemas": {"foo2": {"properties": {"bar": {}}}},
+                   "unevaluatedProperties": false}),
+            json!({"properties": {"foo2": {}},
+                   "dependentSchemas": {"foo2": {"properties": {"bar": {}},
+                                                 "additionalProperties": {"type": ["string", "null"]}}},
+                   "unevaluatedProperties": false}),
+            &[B, F],
+        ),
     ];
     for (what, old, new, want) in rows {
         assert_eq!(

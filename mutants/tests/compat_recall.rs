@@ -166,8 +166,8 @@ impl Totals {
     }
 }
 
-/// With `PRP_RECALL_SHOW` set: each file an edit of a pair with a miss was made in, as the
-/// mutant has it.
+/// With `PRP_RECALL_SHOW` set: each file an edit of a pair with a miss was made in, as its
+/// source has it and as the mutant has it.
 fn show(sources: &[Source], all: &[Pair]) {
     for p in all.iter().filter(|p| !p.inverse) {
         let Ok(m) = &p.outcome else { continue };
@@ -175,8 +175,16 @@ fn show(sources: &[Source], all: &[Pair]) {
             continue;
         }
         let mutant = prp_mutants::mutate(sources, p.seed);
+        let source = &sources[mutant.source];
         for f in &mutant.files {
             if p.edits.iter().any(|e| e.contains(&format!(" {}#", f.path))) {
+                let was = source.files.iter().find(|o| o.path == f.path);
+                if let Some(was) = was {
+                    println!(
+                        "seed {} {} ({}) was: {}",
+                        p.seed, f.path, source.name, was.value
+                    );
+                }
                 println!("seed {} {}: {}", p.seed, f.path, f.value);
             }
         }

@@ -6,6 +6,7 @@ use super::diff::{Change, Frame};
 use super::shrink::removed;
 use crate::{Checker, Side, sample, witness};
 use prp_codegen::SchemaSet;
+use prp_vocabulary::{Keyword, Schema, pointer};
 use serde_json::{Value, json};
 
 /// Instances to set candidate values into: a plausible instance of each side's schema, and the
@@ -109,6 +110,15 @@ fn placed(b: &Value, path: &[String], also: &[Vec<String>], v: Value, replace: b
         let mut merged = here.clone();
         merged.extend(m.clone());
         out.extend(with(b, path, Value::Object(merged)));
+    }
+    // For an array, its items after what `b` has there: the items a change is about beside
+    // those that make the rest of the document right.
+    if let (Some(Value::Array(here)), Value::Array(items)) = (value_at(b, path), &v)
+        && !here.is_empty()
+        && !items.is_empty()
+    {
+        let joined = here.iter().chain(items).cloned().collect();
+        out.extend(with(b, path, Value::Array(joined)));
     }
     if replace {
         out.extend(with(b, path, v.clone()));
@@ -242,7 +252,13 @@ fn step(
     f: &Frame,
     here: Option<&Value>,
 ) -> Vec<Value> {
+    if let Some(docs) = triggered(canon, here) {
+        return docs;
+    }
     if f.via_then {
+        if let Some(items) = contained(set, (canon, node), here) {
+            return vec![items];
+        }
         let mut members = match here {
             Some(Value::Object(m)) => m.clone(),
             _ => match sample::instance(set, canon, node, 1) {
@@ -268,4 +284,48 @@ fn step(
         return vec![sample::instance(set, canon, node, 1)];
     }
     Vec::new()
+}
+
+/// For a `then` whose `if` asks for an item (`contains`): the array there (or an instance of the
+/// schema) with an instance of that item added.
+fn contained(
+    set: &SchemaSet,
+    (canon, node): (&str, &Value),
+    here: Option<&Value>,
+) -> Option<Value> {
+    let cond = node.as_object()?.keyword(Keyword::If)?;
+    let item = cond.as_object()?.keyword(Keyword::Contains)?;
+    let mut items = match here {
+        Some(Value::Array(a)) => a.clone(),
+        _ => match sample::instance(set, canon, node, 1) {
+            Value::Array(a) => a,
+            _ => Vec::new(),
+        },
+    };
+    let at = pointer::child(
+        &pointer::child(canon, Keyword::If.name()),
+        Keyword::Contains.name(),
+    );
+    items.push(sample::instance(set, &at, item, 1));
+    Some(Value::Array(items))
+}
+
+/// For a `dependentSchemas` entry: the object there with its trigger member added (as each JSON
+/// type, since what the entry asks may be of the trigger itself); nothing when it has it already.
+fn triggered(canon: &str, here: Option<&Value>) -> Option<Vec<Value>> {
+    let (parent, trigger) = pointer::split_last(canon)?;
+    if !parent.ends_with(&format!("/{}", Keyword::DependentSchemas.name())) {
+        return None;
+    }
+    let members = match here {
+        Some(Value::Object(m)) if m.contains_key(trigger.as_ref()) => return Some(Vec::new()),
+        Some(Value::Object(m)) => m.clone(),
+        _ => Default::default(),
+    };
+    let docs = witness::each_type().into_iter().map(|t| {
+        let mut m = members.clone();
+        m.insert(trigger.clone().into_owned(), t);
+        Value::Object(m)
+    });
+    Some(docs.collect())
 }

@@ -239,7 +239,8 @@ impl Differ<'_> {
             | Keyword::PropertyNames => {
                 let mut p = path.to_vec();
                 match kw {
-                    Keyword::Items => p.push("0".into()),
+                    // The first item `items` applies to: the one after the prefix.
+                    Keyword::Items => p.push(prefix_len(o.1, n.1).to_string()),
                     Keyword::AdditionalProperties => p.push("compatProbe".into()),
                     _ => {}
                 }
@@ -345,4 +346,20 @@ impl Differ<'_> {
             also: Vec::new(),
         });
     }
+}
+
+/// How many items `prefixItems` covers on either side (the longer): where `items` begins.
+fn prefix_len(o: &Value, n: &Value) -> usize {
+    [o, n]
+        .iter()
+        .filter_map(|s| {
+            Some(
+                s.as_object()?
+                    .keyword(Keyword::PrefixItems)?
+                    .as_array()?
+                    .len(),
+            )
+        })
+        .max()
+        .unwrap_or(0)
 }
