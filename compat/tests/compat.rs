@@ -724,6 +724,32 @@ fn the_recall_runs_misses_stay_found() {
             "then": {"properties": {"p": {"type": "object", "properties": {"q": {"type": "string"}}}}}
         }]})
     };
+    let provider = |first: Value| {
+        json!({
+            "required": ["p", "d"],
+            "properties": {"p": {"enum": ["a", "b"]}, "d": {"enum": ["x", "y"]}},
+            "oneOf": [{"properties": first}, {"properties": {"p": {"const": "b"}, "d": {"const": "y"}}}]
+        })
+    };
+    let variants = |title: Value, added: bool| {
+        // The changed member three objects down, past the depth the root's values reach.
+        let variant = |k: &str, title: &Value| {
+            let nested = [0, 1, 2].iter().fold(
+                title.clone(),
+                |inner, _| json!({"type": "object", "required": ["n"], "properties": {"n": inner}}),
+            );
+            json!({"type": "object", "required": ["k", "t"],
+                   "properties": {"k": {"const": k}, "t": nested}})
+        };
+        let mut alternatives = vec![json!({"$ref": "#/$defs/a"}), json!({"$ref": "#/$defs/b"})];
+        if added {
+            alternatives.push(json!({"type": "integer"}));
+        }
+        json!({
+            "oneOf": alternatives,
+            "$defs": {"a": variant("a", &title), "b": variant("b", &json!({"type": "string"}))}
+        })
+    };
     let rows: Vec<(&str, Value, Value, &[Direction])> = vec![
         (
             "10504: contains counted against maxContains",
@@ -820,6 +846,21 @@ fn the_recall_runs_misses_stay_found() {
                    "dependentSchemas": {"foo2": {"properties": {"bar": {}},
                                                  "additionalProperties": {"type": ["string", "null"]}}},
                    "unevaluatedProperties": false}),
+            &[B, F],
+        ),
+        (
+            "47275: a member's value from the host's enum, beside the alternative that lost its const",
+            provider(json!({"p": {"const": "a"}, "d": {"const": "x"}})),
+            provider(json!({"p": {"const": "a"}})),
+            &[F],
+        ),
+        (
+            "44377: a definition an alternative refers to, when an alternative is added too",
+            variants(json!({"type": ["string", "null"]}), false),
+            variants(
+                json!({"oneOf": [{"type": ["string", "null"]}, {"type": "null"}]}),
+                true,
+            ),
             &[B, F],
         ),
     ];

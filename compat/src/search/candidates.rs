@@ -62,6 +62,16 @@ pub(super) fn candidates<'a>(
     }
     let nodes: Vec<&Value> = parts.iter().map(|p| &p.2).collect();
     values.extend(sample::at_lengths(&values, &nodes));
+    // What the route's schemas declare of the same member: a host's `enum` of it, beside the
+    // alternative that changed its rule, has the values that tell the two apart.
+    for f in &change.route {
+        let rest = change.path.get(f.depth..).unwrap_or_default();
+        for (set, at) in [(os, &f.old), (ns, &f.new)] {
+            if let Some((at, node)) = member_schema(set, at, rest) {
+                values.extend(witness::values(set, &at, node));
+            }
+        }
+    }
     let mut seen = std::collections::HashSet::new();
     let (mut unique, rest): (Vec<Value>, Vec<Value>) = values
         .into_iter()
@@ -328,4 +338,21 @@ fn triggered(canon: &str, here: Option<&Value>) -> Option<Vec<Value>> {
         Value::Object(m)
     });
     Some(docs.collect())
+}
+
+/// The schema that `properties`, step by step, declares at `rest` below the node at `at`.
+fn member_schema<'s>(set: &'s SchemaSet, at: &str, rest: &[String]) -> Option<(String, &'s Value)> {
+    if rest.is_empty() {
+        return None;
+    }
+    let (mut at, mut node) = set.node_at(at)?;
+    for token in rest {
+        node = node
+            .as_object()?
+            .keyword(Keyword::Properties)?
+            .as_object()?
+            .get(token)?;
+        at = pointer::child(&pointer::child(&at, Keyword::Properties.name()), token);
+    }
+    Some((at, node))
 }

@@ -213,21 +213,28 @@ impl Differ<'_> {
                 }
             }
             Keyword::AllOf | Keyword::AnyOf | Keyword::OneOf | Keyword::PrefixItems => {
-                match (ov.as_array(), nv.as_array()) {
-                    (Some(a), Some(b)) if a.len() == b.len() => {
-                        for (i, (x, y)) in a.iter().zip(b).enumerate() {
-                            let mut p = path.to_vec();
-                            if kw == Keyword::PrefixItems {
-                                p.push(i.to_string());
-                            }
-                            let (ou, nu) = (
-                                at(&at(o.0, k), &i.to_string()),
-                                at(&at(n.0, k), &i.to_string()),
-                            );
-                            self.schemas((&ou, x), (&nu, y), &p);
-                        }
+                let (Some(a), Some(b)) = (ov.as_array(), nv.as_array()) else {
+                    return self.record(o, n, path, k);
+                };
+                if a.len() != b.len() {
+                    self.record(o, n, path, k);
+                }
+                // Same length: pairwise. Else the pairs written alike (an alternative added or
+                // removed at the end), whose `$ref`s may still land on changed schemas.
+                let same = a.len() == b.len();
+                for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                    if !same && x != y {
+                        continue;
                     }
-                    _ => self.record(o, n, path, k),
+                    let mut p = path.to_vec();
+                    if kw == Keyword::PrefixItems {
+                        p.push(i.to_string());
+                    }
+                    let (ou, nu) = (
+                        at(&at(o.0, k), &i.to_string()),
+                        at(&at(n.0, k), &i.to_string()),
+                    );
+                    self.schemas((&ou, x), (&nu, y), &p);
                 }
             }
             Keyword::Items
