@@ -863,6 +863,12 @@ fn the_recall_runs_misses_stay_found() {
             ),
             &[B, F],
         ),
+        (
+            "49925: a changed additionalProperties under a propertyNames limit",
+            json!({"propertyNames": {"maxLength": 5}, "additionalProperties": {"type": "number"}}),
+            json!({"propertyNames": {"maxLength": 5}, "additionalProperties": {"type": ["number", "boolean"]}}),
+            &[F],
+        ),
     ];
     for (what, old, new, want) in rows {
         assert_eq!(

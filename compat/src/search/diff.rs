@@ -248,7 +248,7 @@ impl Differ<'_> {
                 match kw {
                     // The first item `items` applies to: the one after the prefix.
                     Keyword::Items => p.push(prefix_len(o.1, n.1).to_string()),
-                    Keyword::AdditionalProperties => p.push("compatProbe".into()),
+                    Keyword::AdditionalProperties => p.push(self.undeclared_name(n)),
                     _ => {}
                 }
                 let text = ov.to_string();
@@ -334,6 +334,34 @@ impl Differ<'_> {
                 route: self.route.clone(),
                 also: Vec::new(),
             });
+        }
+    }
+
+    /// A member name `n`'s `properties` does not declare, for a change of what undeclared
+    /// members may be: a string its `propertyNames` allows (as far as a plausible instance
+    /// goes), else `compatProbe`.
+    fn undeclared_name(&self, n: Node) -> String {
+        let probe = || "compatProbe".to_owned();
+        let Some(o) = n.1.as_object() else {
+            return probe();
+        };
+        let declared = |name: &str| {
+            o.keyword(Keyword::Properties)
+                .and_then(Value::as_object)
+                .is_some_and(|p| p.contains_key(name))
+        };
+        let Some(names) = o.keyword(Keyword::PropertyNames) else {
+            return probe();
+        };
+        // Names are strings: the schema's instance asked for as one.
+        let mut names = names.clone();
+        if let Value::Object(m) = &mut names {
+            m.entry(Keyword::Type.name()).or_insert(json!("string"));
+        }
+        let at = at(n.0, Keyword::PropertyNames.name());
+        match crate::sample::instance(self.ns, &at, &names, 1) {
+            Value::String(name) if !declared(&name) => name,
+            _ => probe(),
         }
     }
 
