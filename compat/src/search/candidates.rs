@@ -296,8 +296,8 @@ fn step(
     Vec::new()
 }
 
-/// For a `then` whose `if` asks for an item (`contains`): the array there (or an instance of the
-/// schema) with an instance of that item added.
+/// For a `then` whose `if` asks for an item (`contains`): the array there (or, where nothing is,
+/// an instance of the schema) with an instance of that item added.
 fn contained(
     set: &SchemaSet,
     (canon, node): (&str, &Value),
@@ -307,6 +307,8 @@ fn contained(
     let item = cond.as_object()?.keyword(Keyword::Contains)?;
     let mut items = match here {
         Some(Value::Array(a)) => a.clone(),
+        // An object or scalar there: `contains` does not apply, the other routes do.
+        Some(v) if !v.is_null() => return None,
         _ => match sample::instance(set, canon, node, 1) {
             Value::Array(a) => a,
             _ => Vec::new(),
