@@ -9,23 +9,8 @@
 use crate::error::{Code, Result};
 use crate::index::SchemaSet;
 use crate::load::Loc;
-use prp_vocabulary::{Dialect, Keyword, Schema, pointer, subschemas};
+use prp_vocabulary::{Dialect, Keyword, Schema, subschema_pointer, subschemas};
 use std::collections::BTreeMap;
-
-/// Whether the subschemas under `k` apply to the instance their host applies to.
-fn in_place(k: Keyword) -> bool {
-    matches!(
-        k,
-        Keyword::AllOf
-            | Keyword::AnyOf
-            | Keyword::OneOf
-            | Keyword::Not
-            | Keyword::If
-            | Keyword::Then
-            | Keyword::Else
-            | Keyword::DependentSchemas
-    )
-}
 
 #[derive(Clone, Copy, PartialEq)]
 enum Mark {
@@ -56,11 +41,7 @@ fn every_node(v: &serde_json::Value, at: String, out: &mut Vec<String>) {
     }
     out.push(at.clone());
     subschemas(v, Dialect::Draft202012, |k, place, s| {
-        let mut here = pointer::child(&at, k.name());
-        if let Some(p) = place {
-            here = pointer::child(&here, &p.token());
-        }
-        every_node(s, here, out);
+        every_node(s, subschema_pointer(&at, k, place), out);
     });
 }
 
@@ -71,14 +52,10 @@ fn next(set: &SchemaSet, loc: &Loc) -> Vec<Loc> {
     };
     let mut out = Vec::new();
     subschemas(node, Dialect::Draft202012, |k, place, _| {
-        if in_place(k) {
-            let mut pointer = pointer::child(&loc.pointer, k.name());
-            if let Some(p) = place {
-                pointer = pointer::child(&pointer, &p.token());
-            }
+        if k.applies_in_place() {
             out.push(Loc {
                 file: loc.file,
-                pointer,
+                pointer: subschema_pointer(&loc.pointer, k, place),
             });
         }
     });

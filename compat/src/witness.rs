@@ -410,6 +410,7 @@ impl Builder<'_> {
         let schemas = o
             .keyword(Keyword::DependentSchemas)
             .and_then(Value::as_object);
+        let host = Value::Object(base.clone());
         for (trigger, s) in schemas.into_iter().flatten() {
             let here = format!("{at}/dependentSchemas/{}", pointer::escape(trigger));
             let declared = [(Some(o), at), (s.as_object(), here.as_str())]
@@ -423,12 +424,12 @@ impl Builder<'_> {
             for v in self.sub(&here, s) {
                 let Value::Object(mut m) = v else { continue };
                 if m.contains_key(trigger) {
-                    out.push(over(&Value::Object(base.clone()), Value::Object(m)));
+                    out.push(over(&host, Value::Object(m)));
                     continue;
                 }
                 for t in &values {
                     m.insert(trigger.clone(), t.clone());
-                    out.push(over(&Value::Object(base.clone()), Value::Object(m.clone())));
+                    out.push(over(&host, Value::Object(m.clone())));
                 }
             }
         }

@@ -20,11 +20,7 @@ fn walk(node: &Value, at: String, out: &mut Vec<String>) {
     }
     out.push(at.clone());
     prp_vocabulary::subschemas(node, Dialect::Draft202012, |k, place, s| {
-        let mut here = child(&at, k.name());
-        if let Some(place) = place {
-            here = child(&here, &place.token());
-        }
-        walk(s, here, out);
+        walk(s, prp_vocabulary::subschema_pointer(&at, k, place), out);
     });
 }
 

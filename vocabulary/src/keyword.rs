@@ -203,6 +203,24 @@ impl Keyword {
     pub fn asserts_nothing(self) -> bool {
         matches!(self.kind(), Kind::Identifier | Kind::Annotation)
     }
+
+    /// Whether the keyword's subschemas apply to the very instance its schema applies to
+    /// (`allOf`, `not`, `then`, `dependentSchemas`), not to its items, members or names. `$ref`
+    /// and its kin apply in place too, but hold a reference, not a subschema.
+    pub fn applies_in_place(self) -> bool {
+        matches!(
+            self,
+            Keyword::AllOf
+                | Keyword::AnyOf
+                | Keyword::OneOf
+                | Keyword::Not
+                | Keyword::If
+                | Keyword::Then
+                | Keyword::Else
+                | Keyword::DependentSchemas
+                | Keyword::Dependencies
+        )
+    }
 }
 
 impl std::fmt::Display for Keyword {
@@ -214,6 +232,22 @@ impl std::fmt::Display for Keyword {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn in_place_subschemas_are_applicators_that_do_not_move_into_the_instance() {
+        for &k in Keyword::ALL.iter().filter(|k| k.applies_in_place()) {
+            assert_eq!(k.kind(), Kind::Applicator, "{k}");
+            assert_ne!(k.shape(), Shape::None, "{k}");
+        }
+        for k in [
+            Keyword::Properties,
+            Keyword::Items,
+            Keyword::Contains,
+            Keyword::PropertyNames,
+        ] {
+            assert!(!k.applies_in_place(), "{k}");
+        }
+    }
 
     #[test]
     fn names_round_trip_and_are_unique() {

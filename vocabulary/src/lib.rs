@@ -77,6 +77,16 @@ pub fn subschemas<'v>(
     }
 }
 
+/// The pointer of a subschema [`subschemas`] visits under the schema at `at`: the keyword, then
+/// the place when the keyword holds several.
+pub fn subschema_pointer(at: &str, k: Keyword, place: Option<Place<'_>>) -> String {
+    let here = pointer::child(at, k.name());
+    match place {
+        Some(p) => pointer::child(&here, &p.token()),
+        None => here,
+    }
+}
+
 /// Where a subschema is under a keyword that holds several.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Place<'v> {
@@ -113,9 +123,15 @@ mod tests {
             "definitions": {"d": {}}
         });
         let mut seen = Vec::new();
+        let mut pointers = Vec::new();
         subschemas(&s, Dialect::Draft202012, |k, place, v| {
-            seen.push((k.name(), place.map(|p| p.token().into_owned()), v.clone()))
+            seen.push((k.name(), place.map(|p| p.token().into_owned()), v.clone()));
+            pointers.push(subschema_pointer("/x", k, place));
         });
+        assert_eq!(
+            pointers,
+            ["/x/properties/a", "/x/allOf/0", "/x/allOf/1", "/x/items"]
+        );
         assert_eq!(
             seen,
             [
