@@ -23,8 +23,7 @@
 mod rounds;
 #[path = "support/stream.rs"]
 mod stream;
-#[path = "../tests/support/mod.rs"]
-mod support;
+use prp_testkit as support;
 
 use criterion::{Criterion, Throughput};
 use prp_types::types::FixtureEvent;
@@ -173,7 +172,8 @@ fn encode_rounds(values: &[FixtureEvent], rounds: usize) {
 }
 
 fn oracle(project: &Path) -> Option<jsonschema::Validator> {
-    let corpus = project.join("../shared/prp-reference");
+    let _ = project;
+    let corpus = support::shared_path("prp-reference", support::CORPUS_ENV);
     if !corpus.is_dir() {
         eprintln!(
             "skipped (b): reference corpus not found at {}",

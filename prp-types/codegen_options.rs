@@ -2,8 +2,7 @@
 // types from rewritten schemas include this file, so that both generate the same way.
 
 /// The `date-time` format as the PRP contract asserts it (PROTOCOL §1).
-const PRP_DATE_TIME: &str =
-    r"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]{3})?Z$";
+const PRP_DATE_TIME: &str = include!("date_time_pattern.rs");
 
 /// The session-goal `$defs` keys (`capability`, `snapshot`) are too generic for crate-level
 /// names: the definitions PRP names itself, and their names.

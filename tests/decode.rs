@@ -2,7 +2,7 @@
 //! reference fixtures gets the same verdict from typed decoding as from the `jsonschema` oracle over
 //! the reference schemas, and every accepted value round-trips.
 
-mod support;
+use prp_testkit as support;
 
 use prp_codegen_runtime as rt;
 use prp_types::decode::{CHECKERS, checker};

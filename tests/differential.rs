@@ -2,7 +2,7 @@
 //! sample document, judged by the generated types and by the `jsonschema` oracle over the reference
 //! schemas. Every disagreement is a bug unless it is listed, with its reason, in `ALLOWED`.
 
-mod support;
+use prp_testkit as support;
 
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
@@ -492,7 +492,7 @@ mod round_trip {
     }
 
     fn canonical(v: &Value) -> String {
-        prp_types::json::canonical(v)
+        prp_vocabulary::canonical::to_string(v)
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! pointer that decoding their JSON gives, `encode` refuses exactly what `validate` refuses, member
 //! order survives a round trip, and repeated member names are refused wherever they occur.
 
-mod support;
+use prp_testkit as support;
 
 use prp_types::types::{
     DateTime, Event, EventBuilder, EventPayload, EventPriority, EventSchemaVersion,

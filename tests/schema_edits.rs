@@ -269,16 +269,17 @@ fn additive_edits_build_with_no_hand_edits() {
     cargo(
         &dir,
         &[
+            "test", "--quiet", "-p", "prp-peer", "--test", "contract", "--test", "replay",
+            "--test", "goals",
+        ],
+    );
+    cargo(
+        &dir,
+        &[
             "test",
             "--quiet",
             "-p",
             "prp-types",
-            "--test",
-            "contract",
-            "--test",
-            "replay",
-            "--test",
-            "goals",
             "--test",
             "encode",
             "--test",
@@ -286,4 +287,74 @@ fn additive_edits_build_with_no_hand_edits() {
         ],
     );
     assert_eq!(checked_types(), 0, "all edits: a type became checked JSON");
+}
+
+/// The workspace at `to`, without its build output and history.
+fn copy_checkout(to: &Path) {
+    let _ = std::fs::remove_dir_all(to);
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(root()).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name();
+        if name == "target" || name == ".git" {
+            continue;
+        }
+        let target = to.join(&name);
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// What the types built in `checkout` were generated from (`cargo run --example schemas`), with
+/// `target` as the target directory.
+fn schemas_built_in(checkout: &Path, target: &Path) -> String {
+    let out = Command::new(env!("CARGO"))
+        .args(["run", "--quiet", "-p", "prp-types", "--example", "schemas"])
+        .current_dir(checkout)
+        .env("CARGO_TARGET_DIR", target)
+        .env_remove("PRP_SCHEMA_DIR")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "cargo run in {}: {}",
+        checkout.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+include!("../prp-types/schema_inputs.rs");
+
+/// Two checkouts whose `schemas/` differ, built one after the other through one target directory
+/// (as `CARGO_TARGET_DIR` set globally, or two git worktrees, give): each gets the types of its own
+/// schemas, also when the second's files are older than the first's build, and again when the
+/// first is built anew. Cargo shares one compiled build script between the two, so the script
+/// must find the checkout from its environment at run time.
+#[test]
+#[ignore = "builds two copies of the workspace (minutes); .ci/run runs it"]
+fn two_checkouts_sharing_a_target_directory_get_their_own_types() {
+    let work = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("two-checkouts");
+    let (a, b) = (work.join("a"), work.join("b"));
+    copy_checkout(&a);
+    copy_checkout(&b);
+    optional_member(&b.join("schemas"));
+    let target = root().join("target/two-checkouts");
+    for checkout in [&a, &b, &a] {
+        let built = schemas_built_in(checkout, &target);
+        let own = schema_inputs(&checkout.join("schemas")).unwrap();
+        assert_eq!(
+            built,
+            own,
+            "{} built other schemas' types",
+            checkout.display()
+        );
+    }
+    assert_ne!(
+        schema_inputs(&a.join("schemas")).unwrap(),
+        schema_inputs(&b.join("schemas")).unwrap()
+    );
 }

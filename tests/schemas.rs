@@ -5,7 +5,7 @@
 //! descriptions are set aside, descriptions in the project's own words, and the same verdict from
 //! every root and `$defs` validator on every object and array inside every reference fixture.
 
-mod support;
+use prp_testkit as support;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

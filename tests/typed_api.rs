@@ -84,5 +84,5 @@ fn readme_snippets_are_excerpts_of_compiled_examples() {
         );
         checked += 1;
     }
-    assert_eq!(checked, 3, "one excerpt per way of depending on prp");
+    assert_eq!(checked, 4, "one excerpt per way of depending on prp");
 }

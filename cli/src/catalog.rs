@@ -1,7 +1,7 @@
 //! `prp catalog [--check]`: write or check the semantic action inventory (PROTOCOL §3.3).
 
 use crate::Status;
-use prp_types::catalog::{INVENTORY_PATH, inventory};
+use prp_peer::catalog::{INVENTORY_PATH, inventory};
 use std::path::PathBuf;
 
 /// Write, or check, `generated/semantic-action-catalog.json`.

@@ -26,13 +26,6 @@ prp-types checks it) and says so on standard error; any --format replaces that, 
 
 Exit: 0 nothing the mode forbids, 1 something it forbids, 2 usage or I/O error.";
 
-/// PRP's generator options, for the contract's `date-time` profile.
-mod contract {
-    #![allow(dead_code)]
-    include!("../../prp-types/codegen_options.rs");
-    pub(crate) const DATE_TIME: &str = PRP_DATE_TIME;
-}
-
 /// Where the PRP contract's schemas have their `$id`s.
 const PRP_IDS: &str = "https://paperclip.dev/schemas/";
 
@@ -173,9 +166,12 @@ fn options(formats: &[Option<(String, Format)>], sets: [&SchemaSet; 2]) -> Optio
     if prp {
         eprintln!(
             "prp compat: the PRP contract: `date-time` asserted as its profile {} (--format to choose otherwise)",
-            contract::DATE_TIME
+            prp_types::DATE_TIME_PATTERN
         );
-        options = options.format("date-time", Format::Pattern(contract::DATE_TIME.to_owned()));
+        options = options.format(
+            "date-time",
+            Format::Pattern(prp_types::DATE_TIME_PATTERN.to_owned()),
+        );
     }
     options
 }

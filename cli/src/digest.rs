@@ -2,8 +2,8 @@
 
 use crate::Status;
 use crate::input;
-use prp_types::json;
-use prp_types::validation::{JsonLines, Line};
+use prp_peer::json;
+use prp_peer::validation::{JsonLines, Line};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -52,9 +52,9 @@ fn one(bytes: &[u8], args: &Args, out: &mut impl Write) -> std::io::Result<Statu
     match json::parse(bytes) {
         Ok(value) => {
             let line = if args.canonical {
-                json::canonical(&prp_types::digest::redact(&value))
+                json::canonical(&prp_peer::digest::redact(&value))
             } else {
-                prp_types::digest::digest(&value)
+                prp_peer::digest::digest(&value)
             };
             writeln!(out, "{line}")?;
             Ok(Status::Ok)

@@ -2,7 +2,7 @@
 //! scenario, one JSON line per step.
 
 use crate::Status;
-use prp_types::dispatcher::scenario::{self, ScenarioStore};
+use prp_conformance::scenario::{self, ScenarioStore};
 use std::path::PathBuf;
 
 /// Run a dispatcher conformance scenario.

@@ -1,12 +1,12 @@
 //! `prp goals FIXTURE`: the session-goal projection of a replay fixture (PROTOCOL §5.3), a thin
-//! shell over `prp_types::goals::GoalProjection`.
+//! shell over `prp_peer::goals::GoalProjection`.
 //!
 //! Exit codes: 0 printed, 1 a rejected fixture, 2 usage or I/O.
 
 use crate::Status;
 use crate::input;
 use crate::report;
-use prp_types::goals::GoalProjection;
+use prp_peer::goals::GoalProjection;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -47,7 +47,7 @@ pub fn run(args: &Args) -> Status {
             return Status::Failed;
         }
     };
-    let text = prp_types::json::pretty(&projection.to_json());
+    let text = prp_peer::json::pretty(&projection.to_json());
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Ok(()) => Status::Ok,

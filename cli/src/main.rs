@@ -1,4 +1,5 @@
-//! `prp`: a thin command-line shell over prp-types.
+//! `prp`: a thin command-line shell over prp-types, prp-peer, prp-conformance, prp-store,
+//! prp-runner and prp-compat.
 //!
 //! Exit codes everywhere: 0 success / all valid, 1 a check failed / something invalid or stale,
 //! 2 usage or I/O error. With several inputs every one gets a verdict and the exit is the worst.

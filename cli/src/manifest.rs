@@ -1,7 +1,7 @@
 //! `prp manifest [--check] PROTOCOL_DIR`: regenerate or check the conformance manifest (PROTOCOL §7).
 
 use crate::Status;
-use prp_types::manifest::{self, Check, Error};
+use prp_conformance::manifest::{self, Check, Error};
 use std::path::PathBuf;
 
 /// Regenerate, or check, the conformance manifest of a protocol directory.

@@ -2,7 +2,7 @@
 //! (PROTOCOL §5.1).
 
 use crate::Status;
-use prp_types::negotiation::{NegotiationError, VersionRange, negotiate};
+use prp_peer::negotiation::{NegotiationError, VersionRange, negotiate};
 
 /// Print the protocol version two peers select: the highest both support.
 ///

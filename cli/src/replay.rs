@@ -1,12 +1,13 @@
 //! `prp replay FIXTURE [--summary]` and `prp goldens [--check] DIR`: the replay reducer's golden
-//! output (PROTOCOL §2.7), printed or checked. Both are thin shells over `prp_types::reducer`.
+//! output (PROTOCOL §2.7), printed or checked. Both are thin shells over `prp_peer::reducer`.
 //!
 //! Exit codes: 0 printed / written / fresh, 1 a rejected fixture or stale goldens, 2 usage or I/O.
 
 use crate::Status;
 use crate::input;
 use crate::report;
-use prp_types::reducer::{self, goldens};
+use prp_conformance::goldens;
+use prp_peer::reducer;
 use std::io::Write;
 use std::path::PathBuf;
 

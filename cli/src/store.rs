@@ -84,7 +84,7 @@ pub fn run(args: &Args) -> Status {
                     return Status::Error;
                 }
             };
-            let value = match prp_types::json::parse(&bytes) {
+            let value = match prp_peer::json::parse(&bytes) {
                 Ok(v) if v.is_object() => v,
                 Ok(_) => {
                     eprintln!("prp store: the outcome must be a JSON object");

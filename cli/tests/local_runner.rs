@@ -20,22 +20,11 @@ fn project() -> PathBuf {
 
 /// The reference scripts, or `None` (a visible skip) when the corpus is missing outside CI.
 fn reference_scripts() -> Option<PathBuf> {
-    let dir = match std::env::var_os("PRP_REFERENCE_DIR") {
-        Some(d) if !d.is_empty() => PathBuf::from(d),
-        _ => project().join("../shared/prp-reference"),
-    }
-    .join("protocol/fixtures/local-runner/scripts");
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    let in_ci = std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true"));
-    assert!(
-        !in_ci,
-        "reference scripts not found at {} (required when CI=true)",
-        dir.display()
-    );
-    eprintln!("skipped: reference scripts not found at {}", dir.display());
-    None
+    let corpus = prp_testkit::corpus_dir()?;
+    prp_testkit::required(
+        corpus.join("protocol/fixtures/local-runner/scripts"),
+        "reference scripts",
+    )
 }
 
 fn own_script(name: &str) -> PathBuf {

@@ -119,3 +119,8 @@ pub use indexmap;
 pub use serde;
 #[doc(hidden)]
 pub use serde_json;
+
+/// The README's examples, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

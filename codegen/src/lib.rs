@@ -320,3 +320,8 @@ pub fn compile_checker(set: &SchemaSet, uri: &str, options: &Options) -> Result<
         entry,
     })
 }
+
+/// The README's examples, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

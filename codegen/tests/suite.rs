@@ -19,24 +19,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn suite_dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("JSON_SCHEMA_TEST_SUITE") {
-        Some(d) if !d.is_empty() => PathBuf::from(d),
-        _ => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/json-schema-test-suite"),
-    };
-    if dir.join("tests/draft2020-12").is_dir() {
-        return Some(dir);
-    }
-    let in_ci = std::env::var("CI").is_ok_and(|v| v.eq_ignore_ascii_case("true"));
-    assert!(
-        !in_ci,
-        "the JSON-Schema-Test-Suite is not at {} (required when CI=true)",
-        dir.display()
-    );
-    eprintln!(
-        "skipped: the JSON-Schema-Test-Suite is not at {}",
-        dir.display()
-    );
-    None
+    prp_testkit::suite_dir()
 }
 
 /// What became of one group.

@@ -258,3 +258,8 @@ pub fn compare(old: &Side, new: &Side, corpus: &[Value]) -> Result<Report, Error
     });
     Ok(report)
 }
+
+/// The README's examples, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

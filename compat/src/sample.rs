@@ -623,7 +623,12 @@ mod tests {
     /// schema accepts.
     #[test]
     fn the_instance_of_every_prp_schema_and_definition_is_valid() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas");
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        if !root.join("Cargo.toml").is_file() {
+            eprintln!("skipped: PRP's schemas (no workspace around this package)");
+            return;
+        }
+        let dir = root.join("schemas");
         let set = SchemaSet::load(&dir).unwrap();
         let options = Options::new().format("date-time", Format::DateTime);
         let mut refused = Vec::new();

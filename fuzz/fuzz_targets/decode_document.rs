@@ -23,8 +23,8 @@ fuzz_target!(|data: &[u8]| {
         }
         (got, Some(expected)) => panic!("verdicts differ: {:?} vs tracked {expected:?}", got.as_ref().map(|_| ())),
     }
-    let _ = prp_types::contract::validate_fixture_bytes(data);
-    let _ = prp_types::contract::validate_event_bytes(data);
+    let _ = prp_peer::contract::validate_fixture_bytes(data);
+    let _ = prp_peer::contract::validate_event_bytes(data);
     if let Some(&first) = data.first() {
         let i = first as usize % prp_types::decode::CHECKERS.len();
         let (_, check) = prp_types::decode::CHECKERS[i];

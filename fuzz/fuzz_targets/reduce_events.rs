@@ -6,7 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use prp_types::reducer::Snapshot;
+use prp_peer::reducer::Snapshot;
 use prp_types::types::EventV2;
 use serde_json::json;
 

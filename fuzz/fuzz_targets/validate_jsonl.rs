@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use prp_types::validation::{Block, JsonBlocks, JsonLines, Line, block_lines, check};
+use prp_peer::validation::{Block, JsonBlocks, JsonLines, Line, block_lines, check};
 
 fuzz_target!(|data: &[u8]| {
     let mut lines = JsonLines::new(std::io::BufReader::new(data));

@@ -23,9 +23,13 @@ pub fn in_ci() -> bool {
 /// the project `root`), or `None`, said on standard error; under `CI=true` its absence stops
 /// the run.
 pub fn suite_dir(root: &Path) -> Option<PathBuf> {
+    let shared = match std::env::var_os("PRP_SHARED_DIR") {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => root.join("../shared"),
+    };
     let dir = match std::env::var_os("JSON_SCHEMA_TEST_SUITE") {
         Some(d) if !d.is_empty() => PathBuf::from(d),
-        _ => root.join("../shared/json-schema-test-suite"),
+        _ => shared.join("json-schema-test-suite"),
     };
     if dir.join("tests/draft2020-12").is_dir() {
         return Some(dir);

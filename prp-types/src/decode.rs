@@ -184,7 +184,7 @@ pub fn too_deep(depth: usize) -> Issue {
 
 /// The issue for a serde_json error met while decoding `bytes`. A check's failure is read from
 /// the runtime's typed record ([`rt::take_failure`]), never from the error's text.
-pub(crate) fn classify(e: &serde_json::Error, pointer: String, bytes: &[u8]) -> Issue {
+pub fn classify(e: &serde_json::Error, pointer: String, bytes: &[u8]) -> Issue {
     match e.classify() {
         serde_json::error::Category::Syntax
         | serde_json::error::Category::Eof

@@ -7,7 +7,7 @@
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
-use prp_types::json;
+use prp_peer::json;
 use prp_types::types::Command;
 
 /// The command schema the local runner reads.

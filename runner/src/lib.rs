@@ -34,3 +34,8 @@ pub mod stream;
 pub use local::{Config, Limits, Outcome, RunError, run};
 pub use script::Script;
 pub use stream::{Clock, Identity};
+
+/// The README's examples, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -698,7 +698,7 @@ impl<W: Write> Runner<'_, W> {
             }
             "diagnostic" => self.logs.push(format!(
                 "diagnostic: {}",
-                prp_types::json::canonical(&Value::Object(payload))
+                prp_peer::json::canonical(&Value::Object(payload))
             )),
             other => {
                 return self.violation(&format!(

@@ -8,8 +8,8 @@
 mod cluster;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use prp_peer::dispatcher::{Binding, Call, Dispatcher, Invocation, RunContext};
 use prp_store::{IdempotencyStore, MemoryStore, SqliteStore};
-use prp_types::dispatcher::{Binding, Call, Dispatcher, Invocation, RunContext};
 use serde_json::{Value, json};
 use std::hint::black_box;
 use std::sync::Arc;

@@ -3,7 +3,7 @@
 //! database file (as after a restart), runs its binding once; the second answer comes from the
 //! store. `cargo run -p prp-store --example durable_dispatch`.
 
-use prp_types::dispatcher::{Binding, Call, Dispatcher, Invocation, RunContext};
+use prp_peer::dispatcher::{Binding, Call, Dispatcher, Invocation, RunContext};
 use serde_json::json;
 use std::sync::atomic::{AtomicUsize, Ordering};
 

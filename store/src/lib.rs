@@ -1,6 +1,6 @@
 //! Durable idempotency stores for the PRP dispatcher (PROTOCOL §4.5).
 //!
-//! The contract and the in-memory store are in `prp-types` ([`prp_types::store`]); this crate
+//! The contract and the in-memory store are in `prp-peer` ([`prp_peer::store`]); this crate
 //! adds the stores that survive their process, each behind a cargo feature so that a user builds
 //! only the driver it uses:
 //!
@@ -43,7 +43,7 @@ pub use postgres::PostgresStore;
 #[cfg(feature = "sqlite")]
 pub use sqlite::SqliteStore;
 
-pub use prp_types::store::{
+pub use prp_peer::store::{
     Claim, ClaimRequest, Durable, Faults, IdempotencyStore, MemoryStore, Operator, PendingClaim,
     StoreError, Token,
 };
@@ -142,3 +142,8 @@ fn now_ms() -> i64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as i64)
 }
+
+/// The README's examples, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -448,7 +448,7 @@ fn a_server_restart_between_claim_and_complete(cluster: &cluster::Cluster) {
 
 #[cfg(feature = "postgres")]
 fn an_unreachable_server_is_a_clear_error_and_nothing_runs(cluster: &cluster::Cluster) {
-    use prp_types::dispatcher::{Binding, Call, Dispatcher, Invocation, RunContext};
+    use prp_peer::dispatcher::{Binding, Call, Dispatcher, Invocation, RunContext};
     use std::sync::atomic::{AtomicUsize, Ordering};
     // Nothing listens on the port of a listener just closed.
     let port = std::net::TcpListener::bind("127.0.0.1:0")

@@ -1,6 +1,7 @@
-//! A crate that depends on `prp-types` alone: it decodes an event and matches on its payload,
-//! builds and encodes one, and replays a fixture into a session snapshot. CI runs it, and fails
-//! if `prp-types` pulls in a database driver, TLS or an async runtime (`.ci/consumer-check`).
+//! A crate that depends on `prp-types` alone, as `cargo add prp-types` gives it: it decodes an
+//! event and matches on its payload, builds and encodes one, and lets a document's `schema` member
+//! choose its type. CI runs it, checks what it pulls in (`.ci/consumer-check`) and times its cold
+//! build beside a serde_json-only crate (`benches/build-cost.sh`).
 
 use prp_types::types::*;
 
@@ -56,16 +57,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         encoded.len()
     );
 
-    // Replay: the contract pipeline, then the events folded into the session snapshot.
-    let fixture = include_bytes!("../../../fixtures/replay/happy-path.json");
-    let snapshot = prp_types::reducer::replay_fixture_bytes(fixture).map_err(|issues| {
-        let first = &issues[0];
-        format!("{}: {} at {}", first.code, first.message, first.pointer)
-    })?;
-    println!(
-        "replayed happy-path: {} timeline entries, session {:?}",
-        snapshot.timeline().len(),
-        snapshot.session_state()
-    );
+    // Choose a document's type by its own `schema` member.
+    let command = br#"{"schema": "paperclip.prp.command.v2", "commandId": "cmd-1",
+      "controllerSeq": 27, "type": "session.goal.clear", "issuedAt": "2026-03-04T10:05:11Z",
+      "precondition": {"sessionState": ["open"]}, "payload": {"requestId": "goalreq-57"}}"#;
+    match prp_types::decode_document(command)? {
+        Document::CommandV2(command) => println!("a v2 command: {}", command.type_.as_str()),
+        other => return Err(format!("expected a v2 command, got {other:?}").into()),
+    }
     Ok(())
 }

@@ -1,0 +1,387 @@
+//! The conformance manifest (PROTOCOL §7): the reference corpus' manifest reproduced byte for byte,
+//! and `--check` naming what went stale in a copy of the protocol directory.
+
+use prp_testkit as support;
+
+use prp_conformance::manifest::{self, Check};
+use prp_types::Code;
+use std::fs;
+use std::path::{Path, PathBuf};
+use support::corpus_dir;
+
+fn reference_protocol() -> Option<PathBuf> {
+    Some(corpus_dir()?.join("protocol"))
+}
+
+/// A scratch directory removed when dropped (the workspace has no tempfile dependency).
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("prp-manifest-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+            // The corpus is read-only; the copy must be writable to be edited.
+            let mut perms = fs::metadata(&target).unwrap().permissions();
+            #[allow(clippy::permissions_set_readonly_false)]
+            perms.set_readonly(false);
+            fs::set_permissions(&target, perms).unwrap();
+        }
+    }
+}
+
+/// A writable copy of the reference protocol directory.
+fn protocol_copy(name: &str) -> Option<TempDir> {
+    let protocol = reference_protocol()?;
+    let tmp = TempDir::new(name);
+    copy_dir(&protocol, &tmp.0);
+    Some(tmp)
+}
+
+#[test]
+fn reference_manifest_is_reproduced_byte_for_byte() {
+    let Some(protocol) = reference_protocol() else {
+        return;
+    };
+    let generated = manifest::generate(&protocol).unwrap_or_else(|e| panic!("{e}"));
+    let expected = fs::read_to_string(protocol.join("manifest.json")).unwrap();
+    let got = generated.to_pretty();
+    if got != expected {
+        let line = got
+            .lines()
+            .zip(expected.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or(0);
+        panic!(
+            "manifest differs at line {}:\n  got:      {:?}\n  expected: {:?}",
+            line + 1,
+            got.lines().nth(line),
+            expected.lines().nth(line)
+        );
+    }
+    assert_eq!(manifest::check(&protocol).unwrap(), Check::Fresh);
+}
+
+#[test]
+fn reference_manifest_lists_25_schemas_and_54_fixtures() {
+    let Some(protocol) = reference_protocol() else {
+        return;
+    };
+    let m = manifest::generate(&protocol).unwrap();
+    assert_eq!(m.value["schemas"].as_array().unwrap().len(), 25);
+    assert_eq!(m.value["fixtures"].as_array().unwrap().len(), 54);
+}
+
+#[test]
+fn check_names_a_changed_fixture() {
+    let Some(tmp) = protocol_copy("changed") else {
+        return;
+    };
+    let path = tmp.0.join("fixtures/replay/happy-path.json");
+    let text = fs::read_to_string(&path).unwrap();
+    fs::write(&path, text.replace("Happy path", "Happy path, edited")).unwrap();
+    assert_eq!(
+        manifest::check(&tmp.0).unwrap(),
+        Check::Stale(vec![
+            "fixtures/replay/happy-path.json: `sha256` changed".into()
+        ])
+    );
+    // Writing regenerates it; the check then passes.
+    manifest::write(&tmp.0).unwrap();
+    assert_eq!(manifest::check(&tmp.0).unwrap(), Check::Fresh);
+}
+
+#[test]
+fn check_names_added_and_removed_files() {
+    let Some(tmp) = protocol_copy("added") else {
+        return;
+    };
+    fs::remove_file(tmp.0.join("fixtures/evals/harness-driver-conformance.json")).unwrap();
+    fs::write(tmp.0.join("fixtures/evals/extra.json"), "{\"note\": 1}\n").unwrap();
+    let Check::Stale(parts) = manifest::check(&tmp.0).unwrap() else {
+        panic!("a changed directory was reported fresh");
+    };
+    assert_eq!(
+        parts,
+        vec![
+            "fixtures/evals/extra.json: not listed".to_owned(),
+            "fixtures/evals/harness-driver-conformance.json: listed but no longer among the fixtures"
+                .to_owned(),
+        ]
+    );
+}
+
+#[test]
+fn check_treats_a_missing_manifest_as_empty() {
+    let Some(tmp) = protocol_copy("missing") else {
+        return;
+    };
+    fs::remove_file(tmp.0.join("manifest.json")).unwrap();
+    assert_eq!(
+        manifest::check(&tmp.0).unwrap(),
+        Check::Stale(vec!["manifest.json is missing or empty".into()])
+    );
+}
+
+#[test]
+fn check_compares_bytes_not_values() {
+    let Some(tmp) = protocol_copy("crlf") else {
+        return;
+    };
+    let path = tmp.0.join("manifest.json");
+    let text = fs::read_to_string(&path).unwrap();
+    fs::write(&path, text.replace('\n', "\r\n")).unwrap();
+    assert_eq!(
+        manifest::check(&tmp.0).unwrap(),
+        Check::Stale(vec!["the text is not the generated pretty JSON".into()])
+    );
+}
+
+#[test]
+fn fixture_hashes_ignore_crlf() {
+    let Some(tmp) = protocol_copy("fixture-crlf") else {
+        return;
+    };
+    let path = tmp.0.join("fixtures/replay/source-gap.json");
+    let text = fs::read_to_string(&path).unwrap();
+    fs::write(&path, text.replace('\n', "\r\n")).unwrap();
+    assert_eq!(manifest::check(&tmp.0).unwrap(), Check::Fresh);
+}
+
+/// The problems `generate` reports for a copy of the corpus changed by `edit`.
+fn problems_after(name: &str, edit: impl FnOnce(&Path)) -> Option<Vec<String>> {
+    let tmp = protocol_copy(name)?;
+    edit(&tmp.0);
+    match manifest::generate(&tmp.0) {
+        Ok(_) => Some(vec![]),
+        Err(manifest::Error::Invalid(problems)) => Some(
+            problems
+                .iter()
+                .map(|p| format!("{}: {}", p.code, p.message))
+                .collect(),
+        ),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+fn edit_json(path: &Path, edit: impl FnOnce(&mut serde_json::Value)) {
+    let mut value: serde_json::Value = serde_json::from_slice(&fs::read(path).unwrap()).unwrap();
+    edit(&mut value);
+    fs::write(path, serde_json::to_vec_pretty(&value).unwrap()).unwrap();
+}
+
+#[test]
+fn an_expected_rejection_that_passes_fails_the_run() {
+    let Some(problems) = problems_after("reject-passes", |dir| {
+        // Give the "unsupported" fixture a supported version and a schema-valid shape: take a valid one.
+        fs::copy(
+            dir.join("fixtures/replay/happy-path.json"),
+            dir.join("fixtures/replay/unsupported-required-version.json"),
+        )
+        .unwrap();
+    }) else {
+        return;
+    };
+    assert_eq!(
+        problems,
+        vec![
+            "invalid_fixture: fixtures/replay/unsupported-required-version.json did not fail closed"
+        ]
+    );
+}
+
+#[test]
+fn an_accepted_replay_fixture_must_use_v1_events() {
+    let Some(problems) = problems_after("v2-event", |dir| {
+        edit_json(&dir.join("fixtures/replay/happy-path.json"), |v| {
+            v["events"][1]["schema"] = "paperclip.prp.event.v2".into();
+            v["events"][1]["schemaVersion"] = 2.into();
+        });
+    }) else {
+        return;
+    };
+    assert_eq!(
+        problems,
+        vec![
+            "unsupported_required_schema: fixtures/replay/happy-path.json: events[1].schema requires paperclip.prp.event.v1"
+        ]
+    );
+}
+
+#[test]
+fn an_accepted_replay_fixture_must_pass_the_binding_checks() {
+    let Some(problems) = problems_after("binding", |dir| {
+        edit_json(&dir.join("fixtures/replay/happy-path.json"), |v| {
+            v["events"][0]["runId"] = "run_elsewhere".into();
+        });
+    }) else {
+        return;
+    };
+    assert_eq!(
+        problems,
+        vec![
+            "invalid_fixture: fixtures/replay/happy-path.json: binding_mismatch at /events/0/runId: event runId must match identity.runId"
+        ]
+    );
+}
+
+#[test]
+fn schema_catalog_problems_are_named() {
+    let Some(problems) = problems_after("catalog", |dir| {
+        edit_json(&dir.join("schemas/usage.schema.json"), |v| {
+            v["title"] = "".into();
+            v["$schema"] = "http://json-schema.org/draft-07/schema#".into();
+        });
+        edit_json(&dir.join("schemas/terminal.schema.json"), |v| {
+            v["properties"]["stopReason"]["$ref"] =
+                "https://paperclip.dev/schemas/prp/v1/nowhere.schema.json".into();
+        });
+        edit_json(&dir.join("schemas/identity.schema.json"), |v| {
+            v["properties"]["runId"] = serde_json::json!({"$ref": "#/$defs/missing"});
+        });
+    }) else {
+        return;
+    };
+    let codes: Vec<&str> = problems
+        .iter()
+        .map(|p| p.split(':').next().unwrap())
+        .collect();
+    assert_eq!(
+        codes,
+        vec![
+            "unsupported_schema_dialect",
+            "missing_schema_title",
+            "unresolved_schema_fragment",
+            "unresolved_schema_reference",
+        ],
+        "{problems:#?}"
+    );
+}
+
+#[test]
+fn conformance_pair_must_describe_one_run() {
+    let Some(problems) = problems_after("conformance", |dir| {
+        edit_json(
+            &dir.join("fixtures/conformance-expected-output.json"),
+            |v| {
+                v["runIdentity"]["sessionId"] = "session_other".into();
+                v["result"]["summary"] = "Something else.".into();
+            },
+        );
+    }) else {
+        return;
+    };
+    let codes: Vec<&str> = problems
+        .iter()
+        .map(|p| p.split(':').next().unwrap())
+        .collect();
+    assert_eq!(
+        codes,
+        vec![
+            "conformance_identity_mismatch",
+            "conformance_result_mismatch"
+        ]
+    );
+}
+
+#[test]
+fn question_fixtures_get_generic_and_adapter_checks() {
+    let Some(problems) = problems_after("questions", |dir| {
+        edit_json(&dir.join("fixtures/questions/codex.json"), |v| {
+            v["nativeRequest"]["method"] = "item/other".into();
+            v["canonicalResponse"]["answers"]["environment"]["selectedOptionIds"] =
+                serde_json::json!(["option-1", "option-9"]);
+        });
+        edit_json(&dir.join("fixtures/questions/opencode.json"), |v| {
+            v["adapter"] = "someone-else".into();
+        });
+    }) else {
+        return;
+    };
+    assert_eq!(
+        problems,
+        vec![
+            "invalid_question_adapter_fixture: fixtures/questions/codex.json: answer environment: option option-9 is not an option of the question",
+            "invalid_question_adapter_fixture: fixtures/questions/codex.json: answer environment: a single_select question takes at most one option",
+            "invalid_codex_question_fixture: fixtures/questions/codex.json: nativeRequest.method must be item/tool/requestUserInput",
+            "unsupported_provider: fixtures/questions/opencode.json: adapter someone-else is not a known question adapter",
+        ]
+    );
+}
+
+#[test]
+fn unparseable_fixtures_are_named() {
+    let Some(problems) = problems_after("invalid-json", |dir| {
+        fs::write(dir.join("fixtures/evals/broken.json"), "{").unwrap();
+    }) else {
+        return;
+    };
+    assert_eq!(problems.len(), 1);
+    assert!(
+        problems[0].starts_with("invalid_json: fixtures/evals/broken.json: "),
+        "{problems:?}"
+    );
+}
+
+#[test]
+fn provider_schemas_stay_out_of_the_project_manifest() {
+    // The project's schemas/ keeps the ACPX sidecar schema in a subdirectory; only the 25 PRP
+    // schemas beside it are listed, and a missing fixtures/ is an I/O error, not an empty list.
+    let tmp = TempDir::new("project-schemas");
+    copy_dir(&support::project_schema_dir(), &tmp.0.join("schemas"));
+    fs::create_dir_all(tmp.0.join("fixtures")).unwrap();
+    let m = manifest::generate(&tmp.0).unwrap_or_else(|e| panic!("{e}"));
+    let schemas = m.value["schemas"].as_array().unwrap();
+    assert_eq!(schemas.len(), 25);
+    assert!(
+        schemas
+            .iter()
+            .all(|s| s["id"].as_str().unwrap().starts_with(manifest::ID_PREFIX))
+    );
+    fs::remove_dir_all(tmp.0.join("fixtures")).unwrap();
+    assert!(matches!(
+        manifest::generate(&tmp.0),
+        Err(manifest::Error::Io { .. })
+    ));
+}
+
+#[test]
+fn problem_codes_print_snake_case() {
+    assert_eq!(
+        Code::UnresolvedSchemaFragment.to_string(),
+        "unresolved_schema_fragment"
+    );
+}
+
+/// The project's own protocol directory (this repository: `schemas/`, `fixtures/`, `manifest.json`)
+/// passes every check and its checked-in manifest is fresh (`prp manifest .` regenerates it).
+#[test]
+fn the_projects_manifest_is_fresh() {
+    let root = prp_testkit::project_dir();
+    match manifest::check(&root) {
+        Ok(Check::Fresh) => {}
+        Ok(Check::Stale(parts)) => {
+            panic!("manifest.json is stale, run `prp manifest .`: {parts:?}")
+        }
+        Err(e) => panic!("the project's fixtures fail the manifest checks: {e}"),
+    }
+}
