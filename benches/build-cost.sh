@@ -20,8 +20,8 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 # The packages, unpacked: what the registry would serve.
-cargo package --workspace --no-verify --quiet --exclude prp-mutants --exclude prp-testkit \
-    --exclude prp-consumer --exclude prp-peer-consumer 2>/dev/null
+cargo package --workspace --no-verify --allow-dirty --quiet --exclude prp-mutants --exclude prp-testkit \
+    --exclude prp-consumer --exclude prp-peer-consumer 2>&1 | { grep -v "^warning: ignoring" >&2 || true; }
 mkdir -p "$scratch/registry"
 for crate in target/package/*.crate; do
     tar -xzf "$crate" -C "$scratch/registry"
