@@ -1,6 +1,7 @@
-//! `prp-codegen SCHEMA_DIR [-o FILE] [--document-union NAME:MEMBER] [--runtime-path PATH]
+//! `prp-codegen SCHEMA_DIR [-o FILE [--check]] [--document-union NAME:MEMBER] [--runtime-path PATH]
 //! [--name ID#POINTER=TYPE]... [--format NAME[=REGEX]]... [--base-uri URI]`: the generator on any
-//! schema directory. Exits 2 on a usage error, 1 when the schemas cannot be generated.
+//! schema directory. Exits 2 on a usage error, 1 when the schemas cannot be generated or, with
+//! `--check`, when FILE is not what they generate.
 
 use clap::Parser;
 use prp_codegen::{Format, Options};
@@ -18,6 +19,10 @@ struct Args {
     /// Write the module to FILE rather than standard output.
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
+    /// Write nothing: exit 1 (naming FILE) when FILE is not exactly what the schemas generate, as
+    /// a check that a generated file committed beside its schemas is fresh.
+    #[arg(long, requires = "output")]
+    check: bool,
     /// Also emit an enum NAME over every root document with the string constant member MEMBER.
     #[arg(long, value_name = "NAME:MEMBER", value_parser = document_union)]
     document_union: Option<(String, String)>,
@@ -93,6 +98,9 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    if let (true, Some(path)) = (args.check, &args.output) {
+        return check(path, &output.code);
+    }
     let written = match &args.output {
         Some(path) => std::fs::write(path, output.code),
         None => {
@@ -106,6 +114,24 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("cannot write the output: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// `--check`: success when `path` holds exactly `code`.
+fn check(path: &std::path::Path, code: &str) -> ExitCode {
+    match std::fs::read(path) {
+        Ok(current) if current == code.as_bytes() => ExitCode::SUCCESS,
+        Ok(_) => {
+            eprintln!(
+                "stale: {} is not what the schemas generate now",
+                path.display()
+            );
+            ExitCode::from(1)
+        }
+        Err(e) => {
+            eprintln!("cannot read {}: {e}", path.display());
             ExitCode::from(2)
         }
     }

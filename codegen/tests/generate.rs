@@ -399,6 +399,24 @@ fn the_binary_maps_flags_to_options_and_failures_to_exit_codes() {
     let out = run(&[missing.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("error: io: "));
+
+    // `--check`: 0 for a fresh file, 1 naming a stale one, which it leaves as it was; it needs -o.
+    let scratch = temp_dir("binary-check");
+    let file = scratch.join("thing.rs");
+    let check =
+        |file: &Path| run(&[&[path, "-o", file.to_str().unwrap(), "--check"][..], &flags].concat());
+    std::fs::write(&file, &want).unwrap();
+    assert_eq!(check(&file).status.code(), Some(0));
+    std::fs::write(&file, format!("{want}// edited\n")).unwrap();
+    let out = check(&file);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("stale: "));
+    assert!(
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .ends_with("// edited\n")
+    );
+    assert_eq!(run(&[path, "--check"]).status.code(), Some(2));
 }
 
 #[test]
