@@ -54,7 +54,7 @@ fn build(root: &Path, schema_dir: Option<PathBuf>) -> Result<(), String> {
     if !edited && std::fs::read_to_string(&shipped).ok().as_deref() != Some(output.code.as_str()) {
         println!(
             "cargo:warning=the shipped module {SHIPPED_MODULE} is not what schemas/ generate now; \
-             refresh it with `UPDATE_GENERATED=1 cargo test -p prp-types --test generated`"
+             refresh it with `{REFRESH}`"
         );
     }
     Ok(())
@@ -80,7 +80,7 @@ fn build(root: &Path, schema_dir: Option<PathBuf>) -> Result<(), String> {
         return Err(format!(
             "the schemas under {} are not the ones {SHIPPED_MODULE} was generated from \
              (see {SHIPPED_INPUTS}); regenerate with RUSTFLAGS='--cfg prp_regenerate', or refresh \
-             the shipped module with `UPDATE_GENERATED=1 cargo test -p prp-types --test generated`",
+             the shipped module with `{REFRESH}`",
             schemas.display()
         ));
     }

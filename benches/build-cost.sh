@@ -20,17 +20,8 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 # The packages, unpacked: what the registry would serve.
-cargo package --workspace --no-verify --allow-dirty --quiet --exclude prp-mutants --exclude prp-testkit \
-    --exclude prp-consumer --exclude prp-peer-consumer 2>&1 | { grep -v "^warning: ignoring" >&2 || true; }
-mkdir -p "$scratch/registry"
-for crate in target/package/*.crate; do
-    tar -xzf "$crate" -C "$scratch/registry"
-done
-patch=""
-for dir in "$scratch"/registry/*/; do
-    name=$(sed -n 's/^name = "\(.*\)"$/\1/p' "$dir/Cargo.toml" | head -1)
-    patch+="$name = { path = \"$dir\" }"$'\n'
-done
+bash .ci/unpack-packages "$scratch/registry"
+patch=$(cat "$scratch/registry/patch.toml")
 
 # consumer NAME EXAMPLE DEPS: a copy of examples/EXAMPLE as a crate of its own.
 consumer() {

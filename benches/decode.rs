@@ -171,8 +171,7 @@ fn encode_rounds(values: &[FixtureEvent], rounds: usize) {
     );
 }
 
-fn oracle(project: &Path) -> Option<jsonschema::Validator> {
-    let _ = project;
+fn oracle() -> Option<jsonschema::Validator> {
     let corpus = support::shared_path("prp-reference", support::CORPUS_ENV);
     if !corpus.is_dir() {
         eprintln!(
@@ -302,7 +301,7 @@ fn main() {
     let data = stream::jsonl(project, env_usize("PRP_BENCH_MB", 100) * 1024 * 1024);
     let lines = stream::lines(&data);
     eprintln!("stream: {} events, {} bytes", lines.len(), data.len());
-    let validator = oracle(project);
+    let validator = oracle();
 
     let mut c = Criterion::default().configure_from_args();
     {

@@ -8,6 +8,9 @@
 const SHIPPED_MODULE: &str = "prp-types/src/generated/prp_types.rs";
 #[allow(dead_code)]
 const SHIPPED_INPUTS: &str = "prp-types/src/generated/schemas.sha256";
+/// How to make the shipped module and its record what the schemas generate now.
+#[allow(dead_code)]
+const REFRESH: &str = "UPDATE_GENERATED=1 cargo test -p prp-types --test generated";
 
 /// The record of the `*.json` files under `dir`.
 #[allow(dead_code)]

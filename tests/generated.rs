@@ -43,7 +43,7 @@ fn the_shipped_module_is_what_the_schemas_generate() {
     .collect();
     assert!(
         stale.is_empty(),
-        "stale: {stale:?}; refresh with `UPDATE_GENERATED=1 cargo test -p prp-types --test generated`"
+        "stale: {stale:?}; refresh with `{REFRESH}`"
     );
 }
 

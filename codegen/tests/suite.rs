@@ -18,10 +18,6 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn suite_dir() -> Option<PathBuf> {
-    prp_testkit::suite_dir()
-}
-
 /// What became of one group.
 enum Generated {
     /// The module's source.
@@ -110,7 +106,7 @@ fn root_type(code: &str, schema: &Value) -> Option<String> {
 
 #[test]
 fn the_official_suite_loud_or_right() {
-    let Some(suite) = suite_dir() else {
+    let Some(suite) = prp_testkit::suite_dir() else {
         return;
     };
     let work = Path::new(env!("CARGO_TARGET_TMPDIR")).join("json-schema-suite");

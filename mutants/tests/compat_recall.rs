@@ -199,7 +199,7 @@ fn sources(root: &Path) -> Vec<Source> {
         out.push(Source::prp(&root.join("schemas"), Some(&corpus)).expect("PRP's schemas load"));
     }
     if which != "prp"
-        && let Some(dir) = suite_dir(root)
+        && let Some(dir) = suite_dir()
     {
         out.extend(Source::suite(&dir).expect("the suite loads"));
     }

@@ -24,7 +24,7 @@ fn main() {
             .push(Source::prp(&root.join("schemas"), Some(&corpus)).expect("PRP's schemas load"));
     }
     if which != "prp" {
-        match suite_dir(&root) {
+        match suite_dir() {
             Some(dir) => sources.extend(Source::suite(&dir).expect("the suite loads")),
             None if which == "suite" => return,
             None => {}
