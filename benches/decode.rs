@@ -172,15 +172,15 @@ fn encode_rounds(values: &[FixtureEvent], rounds: usize) {
 }
 
 fn oracle() -> Option<jsonschema::Validator> {
-    let corpus = support::shared_path("prp-reference", support::CORPUS_ENV);
-    if !corpus.is_dir() {
+    let contract = support::shared_path("prp-reference-v3", support::CONTRACT_ENV);
+    if !contract.is_dir() {
         eprintln!(
-            "skipped (b): reference corpus not found at {}",
-            corpus.display()
+            "skipped (b): reference contract not found at {}",
+            contract.display()
         );
         return None;
     }
-    let oracle = support::Oracle::from_dirs(&support::reference_schema_dirs(&corpus));
+    let oracle = support::Oracle::from_dirs(&support::reference_schema_dirs(&contract));
     Some(oracle.compile(&serde_json::json!({"oneOf": [
         {"$ref": "https://paperclip.dev/schemas/prp/v1/event.schema.json"},
         {"$ref": "https://paperclip.dev/schemas/prp/v2/event.schema.json"}

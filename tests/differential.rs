@@ -277,7 +277,10 @@ fn entry<F: Copy>(table: &[(&str, F)], key: &str) -> F {
 #[test]
 fn typed_decoding_agrees_with_the_oracle_on_mutations() {
     let Some(corpus) = corpus_dir() else { return };
-    let oracle = Oracle::from_dirs(&reference_schema_dirs(&corpus));
+    let Some(contract) = contract_dir() else {
+        return;
+    };
+    let oracle = Oracle::from_dirs(&reference_schema_dirs(&contract));
     // Bases: every container node of the reference fixtures and of the project's own documents,
     // grouped under every schema that accepts them.
     let mut bases: BTreeMap<&str, BTreeMap<String, Value>> = BTreeMap::new();
@@ -498,7 +501,10 @@ mod round_trip {
     #[test]
     fn accepted_values_round_trip() {
         let Some(corpus) = corpus_dir() else { return };
-        let oracle = Oracle::from_dirs(&reference_schema_dirs(&corpus));
+        let Some(contract) = contract_dir() else {
+            return;
+        };
+        let oracle = Oracle::from_dirs(&reference_schema_dirs(&contract));
         let mut bases: Vec<(&str, Value)> = Vec::new();
         let mut docs: Vec<Value> = json_files(&reference_fixture_dir(&corpus))
             .iter()
@@ -962,8 +968,8 @@ mod typed_edits {
     #[test]
     fn validate_agrees_with_the_oracle_on_typed_edits() {
         let corpus = corpus_dir();
-        let dirs = match &corpus {
-            Some(c) => reference_schema_dirs(c),
+        let dirs = match contract_dir() {
+            Some(c) => reference_schema_dirs(&c),
             None => vec![project_schema_dir()],
         };
         let oracle = Oracle::from_dirs(&dirs);

@@ -107,12 +107,12 @@ fn one_of_alternative(dir: &Path) {
     });
 }
 
-/// Protocol version 3: event, command and capabilities files of their own, written the way a
+/// Protocol version 4: event, command and capabilities files of their own, written the way a
 /// later revision writes them (a redundant `type: object` in every `if` and `then`, a rule on a
 /// nested member, `if`/`then`/`else`, a `oneOf` as a whole `then`, `contains` and an `allOf` on
 /// an array, a nullable object, `const: false`), joined to the fixture's unions.
 fn protocol_version(dir: &Path) {
-    let event = version_three(dir, "event", |v| {
+    let event = version_four(dir, "event", |v| {
         v["allOf"].as_array_mut().unwrap().extend([
             json!({
                 "if": { "properties": { "payload": {
@@ -141,19 +141,19 @@ fn protocol_version(dir: &Path) {
         );
         props.insert("replayed".into(), json!({ "const": false }));
     });
-    let command = version_three(dir, "command", |v| {
+    let command = version_four(dir, "command", |v| {
         v["allOf"].as_array_mut().unwrap().push(json!({
             "if": { "properties": { "type": { "const": "turn.stop" } } },
             "then": { "oneOf": [{ "required": ["deadlineAt"] }, { "required": ["precondition"] }] }
         }));
     });
-    let capabilities = version_three(dir, "capabilities", |_| {});
+    let capabilities = version_four(dir, "capabilities", |_| {});
     edit(dir, "fixture.schema.json", |v| {
         let p = &mut v["properties"];
         p["protocolVersion"]["enum"]
             .as_array_mut()
             .unwrap()
-            .push(json!(3));
+            .push(json!(4));
         let join = |alts: &mut Value, id: &str| {
             alts.as_array_mut().unwrap().push(json!({ "$ref": id }));
         };
@@ -163,14 +163,14 @@ fn protocol_version(dir: &Path) {
     });
 }
 
-/// `<kind>-v3.schema.json`, made from the v2 file and changed by `more`; its `$id`.
-fn version_three(dir: &Path, kind: &str, more: impl FnOnce(&mut Value)) -> String {
-    let mut v = read(dir, &format!("{kind}-v2.schema.json"));
-    let id = v["$id"].as_str().unwrap().replace("/v2/", "/v3/");
+/// `<kind>-v4.schema.json`, made from the v3 file and changed by `more`; its `$id`.
+fn version_four(dir: &Path, kind: &str, more: impl FnOnce(&mut Value)) -> String {
+    let mut v = read(dir, &format!("{kind}-v3.schema.json"));
+    let id = v["$id"].as_str().unwrap().replace("/v3/", "/v4/");
     v["$id"] = json!(id);
-    v["properties"]["schema"] = json!({ "const": format!("paperclip.prp.{kind}.v3") });
+    v["properties"]["schema"] = json!({ "const": format!("paperclip.prp.{kind}.v4") });
     if v["properties"].get("schemaVersion").is_some() {
-        v["properties"]["schemaVersion"] = json!({ "const": 3 });
+        v["properties"]["schemaVersion"] = json!({ "const": 4 });
     }
     // (`get_mut`: indexing a missing member would insert `"allOf": null`, a schema the generator
     // refuses.)
@@ -187,7 +187,7 @@ fn version_three(dir: &Path, kind: &str, more: impl FnOnce(&mut Value)) -> Strin
         }
     }
     more(&mut v);
-    write(dir, &format!("{kind}-v3.schema.json"), &v);
+    write(dir, &format!("{kind}-v4.schema.json"), &v);
     id
 }
 

@@ -1,4 +1,4 @@
-//! The project's `schemas/` against the reference corpus' schemas.
+//! The project's `schemas/` against upstream's current schemas (`prp-reference-v3`).
 //!
 //! The project writes its own schema documents; these tests prove they state the same contract:
 //! the same documents (`$id`, `title`, file name), the same constraints node for node once
@@ -16,8 +16,8 @@ use support::{Oracle, SchemaDoc};
 
 /// `$id` prefix of the PRP schema directory (the provider schema lives elsewhere).
 const PRP_ID_PREFIX: &str = "https://paperclip.dev/schemas/prp/";
-/// Number of documents in the PRP schema directory.
-const PRP_SCHEMA_COUNT: usize = 25;
+/// Number of documents in the PRP schema directory: v1/v2's 25 and the three `-v3` schemas.
+const PRP_SCHEMA_COUNT: usize = 28;
 /// `$id` of the one provider schema kept outside the PRP directory.
 const SIDECAR_ID: &str = "https://paperclip.dev/schemas/acpx-sidecar/v2/message.schema.json";
 
@@ -45,7 +45,7 @@ fn layout_name(doc: &SchemaDoc, base: &Path) -> String {
 }
 
 struct SchemaSets {
-    corpus: PathBuf,
+    contract: PathBuf,
     project: BTreeMap<String, SchemaDoc>,
     reference: BTreeMap<String, SchemaDoc>,
 }
@@ -55,13 +55,13 @@ fn by_id(docs: Vec<SchemaDoc>) -> BTreeMap<String, SchemaDoc> {
 }
 
 fn schema_sets() -> Option<SchemaSets> {
-    let corpus = support::corpus_dir()?;
+    let contract = support::contract_dir()?;
     let project = by_id(support::load_schemas(&[support::project_schema_dir()]));
     let reference = by_id(support::load_schemas(&support::reference_schema_dirs(
-        &corpus,
+        &contract,
     )));
     Some(SchemaSets {
-        corpus,
+        contract,
         project,
         reference,
     })
@@ -72,13 +72,13 @@ struct Oracles {
     reference: Oracle,
 }
 
-/// Both oracles, built once per test binary.
-fn oracles(corpus: &Path) -> &'static Oracles {
+/// Both oracles, built once per test binary; the reference one from the contract's schemas.
+fn oracles(contract: &Path) -> &'static Oracles {
     static ORACLES: OnceLock<Oracles> = OnceLock::new();
     ORACLES.get_or_init(|| {
         let (project, reference) = std::thread::scope(|scope| {
             let project = scope.spawn(|| Oracle::from_dirs(&[support::project_schema_dir()]));
-            let reference = Oracle::from_dirs(&support::reference_schema_dirs(corpus));
+            let reference = Oracle::from_dirs(&support::reference_schema_dirs(contract));
             (
                 project.join().expect("building the project oracle"),
                 reference,
@@ -117,7 +117,7 @@ fn same_documents_ids_and_titles_as_reference() {
     );
 
     let project_base = support::project_schema_dir();
-    let reference_base = sets.corpus.join("protocol");
+    let reference_base = sets.contract.join("protocol");
     for (id, reference) in &sets.reference {
         let project = &sets.project[id];
         let title = reference.title.as_deref().unwrap_or_default();
@@ -190,7 +190,10 @@ fn same_verdicts_as_reference_on_every_fixture_node() {
     let Some(corpus) = support::corpus_dir() else {
         return;
     };
-    let oracles = oracles(&corpus);
+    let Some(contract) = support::contract_dir() else {
+        return;
+    };
+    let oracles = oracles(&contract);
 
     let project_keys: BTreeSet<&str> = oracles.project.keys().collect();
     let reference_keys: BTreeSet<&str> = oracles.reference.keys().collect();
@@ -199,8 +202,15 @@ fn same_verdicts_as_reference_on_every_fixture_node() {
         "the project's root and `$defs` validators differ from the reference's"
     );
 
-    let fixtures = support::json_files(&support::reference_fixture_dir(&corpus));
+    // The v1/v2 corpus' fixtures, the v3 one, and the project's own (which hold v3 documents).
+    let mut fixtures = support::json_files(&support::reference_fixture_dir(&corpus));
     assert!(!fixtures.is_empty(), "no fixtures found in the corpus");
+    fixtures.extend(support::json_files(&support::reference_fixture_dir(
+        &contract,
+    )));
+    fixtures.extend(support::json_files(
+        &support::project_dir().join("fixtures"),
+    ));
 
     let mut nodes = 0usize;
     let mut checks = 0usize;
@@ -265,10 +275,16 @@ fn oracle_accepts_and_rejects_the_known_replay_fixtures() {
     let Some(corpus) = support::corpus_dir() else {
         return;
     };
-    let oracles = oracles(&corpus);
+    let Some(contract) = support::contract_dir() else {
+        return;
+    };
+    let oracles = oracles(&contract);
     let replay = support::reference_fixture_dir(&corpus).join("replay");
     let happy = support::read_json(&replay.join("happy-path.json"));
-    let unsupported = support::read_json(&replay.join("unsupported-required-version.json"));
+    // protocolVersion 4, which a v3 consumer must refuse.
+    let unsupported = support::read_json(
+        &support::reference_fixture_dir(&contract).join("replay/unsupported-required-version.json"),
+    );
 
     for (name, oracle) in [
         ("project", &oracles.project),
@@ -297,7 +313,10 @@ fn oracle_asserts_prp_date_time_and_ecmascript_patterns() {
     let Some(corpus) = support::corpus_dir() else {
         return;
     };
-    let oracles = oracles(&corpus);
+    let Some(contract) = support::contract_dir() else {
+        return;
+    };
+    let oracles = oracles(&contract);
     let replay = support::reference_fixture_dir(&corpus).join("replay");
     let happy = support::read_json(&replay.join("happy-path.json"));
     let command = happy["commands"][0].clone();

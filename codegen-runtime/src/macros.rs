@@ -614,8 +614,9 @@ macro_rules! __builder {
 /// A union of objects told apart by a constant member (`$tag`): `Deserialize` and the
 /// verdict-only `Verify`, its `tag()`, and `From` each variant type no other variant holds. When
 /// the tag comes first, the variant reads the rest of the object in the same pass (`fast`: each
-/// variant's tag value, variant and struct); otherwise the object is kept, its tag found, and the
-/// variant read from what was kept (`slow`: each variant's seed). `$rel` points at the tag,
+/// variant's tag value, variant and struct); otherwise, or when the variant is a union of its own,
+/// the object is kept, its tag found, and the variant read from what was kept (`slow`: each
+/// variant's seed). `$rel` points at the tag,
 /// `$unknown` says which values it takes and `$missing` that it is needed.
 #[macro_export]
 macro_rules! tagged {
@@ -663,6 +664,13 @@ macro_rules! tagged {
                                     ::core::option::Option::Some(($tag, $fv)),
                                 )
                                 .map($name::$fvar),)*)?
+                                other if [$($($sv,)*)?].contains(&other) => {
+                                    let raw = $crate::__private::buffer_rest_after($tag, other, &mut map)?;
+                                    match other {
+                                        $($($sv => $crate::__private::decode_raw::<_, __A::Error>(&raw, "", $seed).map($name::$svar),)*)?
+                                        _ => ::core::result::Result::Err($crate::__private::unknown_tag($rel, other, $unknown)),
+                                    }
+                                }
                                 other => ::core::result::Result::Err($crate::__private::unknown_tag(
                                     $rel, other, $unknown,
                                 )),
@@ -709,6 +717,13 @@ macro_rules! tagged {
                                     ::core::option::Option::Some(($tag, $fv)),
                                     ::core::option::Option::None,
                                 ),)*)?
+                                other if [$($($sv,)*)?].contains(&other) => {
+                                    let raw = $crate::__private::buffer_rest_after($tag, other, &mut map)?;
+                                    match other {
+                                        $($($sv => $crate::__private::verify_raw::<_, __A::Error>(&raw, $seed),)*)?
+                                        _ => ::core::result::Result::Err($crate::__private::unknown_tag($rel, other, $unknown)),
+                                    }
+                                }
                                 other => ::core::result::Result::Err($crate::__private::unknown_tag(
                                     $rel, other, $unknown,
                                 )),

@@ -240,6 +240,26 @@ pub fn buffer_rest<'de, A: MapAccess<'de>>(
         let v = map.next_value_seed(AnyValue)?;
         object.insert(k.0.into_owned(), v);
     }
+    buffer_into(object, map)
+}
+
+/// Collects an object whose first member, the string `tag` = `value`, is read already: for a
+/// tagged union whose variant is a union of its own, which reads the object whole.
+pub fn buffer_rest_after<'de, A: MapAccess<'de>>(
+    tag: &str,
+    value: &str,
+    map: &mut A,
+) -> Result<Box<serde_json::value::RawValue>, A::Error> {
+    let mut object = serde_json::Map::new();
+    object.insert(tag.to_owned(), serde_json::Value::from(value));
+    buffer_into(object, map)
+}
+
+/// The members left in `map` added to `object`, as JSON text; a repeated member is refused.
+fn buffer_into<'de, A: MapAccess<'de>>(
+    mut object: serde_json::Map<String, serde_json::Value>,
+    map: &mut A,
+) -> Result<Box<serde_json::value::RawValue>, A::Error> {
     while let Some(k) = map.next_key::<Key<'de>>()? {
         if object.contains_key(k.as_str()) {
             return Err(duplicate(map, k.as_str()));

@@ -289,6 +289,45 @@ fn tagged_unions_pick_the_variant_by_constant() {
 }
 
 #[test]
+fn alternatives_sharing_a_tag_are_told_apart_by_a_second_one() {
+    use grouped_tagged::*;
+    // `schema` picks `note.v1` or the `note.v2` group, `kind` the alternative inside the group,
+    // whichever member comes first.
+    let m: Message = ok(r#"{"schema":"note.v2","kind":"alert","level":2}"#);
+    assert!(matches!(&m, Message::MessageV2(MessageV2::MessageAlertV2(a)) if a.level == 2));
+    let m: Message = ok(r#"{"kind":"plain","text":"hi","schema":"note.v2"}"#);
+    assert!(
+        matches!(&m, Message::MessageV2(MessageV2::MessagePlainV2(p)) if p.text.as_str() == "hi")
+    );
+    let m: Message = ok(r#"{"schema":"note.v1","kind":"alert","text":""}"#);
+    assert!(matches!(m, Message::MessageV1(_)));
+    assert_eq!(
+        code::<Message>(r#"{"schema":"note.v2","kind":"alert","level":4}"#),
+        "maximum"
+    );
+    assert_eq!(
+        code::<Message>(r#"{"schema":"note.v2","kind":"plain","text":""}"#),
+        "min_length"
+    );
+    assert_eq!(
+        code::<Message>(r#"{"schema":"note.v2","kind":"loud","text":"x"}"#),
+        "one_of"
+    );
+    assert_eq!(
+        code::<Message>(r#"{"schema":"note.v3","kind":"plain","text":"x"}"#),
+        "one_of"
+    );
+    // The document union maps every value of `schema`, the shared one included.
+    let d: AnyDocument = ok(r#"{"schema":"note.v2","kind":"plain","text":"hi"}"#);
+    assert!(matches!(
+        d,
+        AnyDocument::MessageV2(MessageV2::MessagePlainV2(_))
+    ));
+    let d: AnyDocument = ok(r#"{"schema":"note.v1","kind":"plain","text":"hi"}"#);
+    assert!(matches!(d, AnyDocument::MessageV1(_)));
+}
+
+#[test]
 fn conditional_members_are_typed_by_their_selector() {
     use select::*;
     let m: Message = ok(r#"{"body":{"text":"hi"},"type":"text"}"#);

@@ -25,6 +25,8 @@ pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
 
 /// Environment variable that overrides where the reference corpus is looked for.
 pub const CORPUS_ENV: &str = "PRP_REFERENCE_DIR";
+/// Overrides where the current (v3) reference contract is.
+pub const CONTRACT_ENV: &str = "PRP_REFERENCE_V3_DIR";
 
 /// Environment variable that says where the shared folder is (default: `../shared` beside the
 /// workspace).
@@ -89,6 +91,19 @@ pub fn corpus_dir() -> Option<PathBuf> {
     required(shared_path("prp-reference", CORPUS_ENV), "reference corpus")
 }
 
+/// Upstream's current contract (`shared/prp-reference-v3`, or `$PRP_REFERENCE_V3_DIR`): the schema
+/// directory the project's `schemas/` follow, and the one v3 fixture whose content changed. Its
+/// schemas are the reference every typed verdict is compared with; the fixtures of
+/// [`corpus_dir`] (v1/v2) still hold under it.
+///
+/// `None` after a visible skip when missing (a failure under `CI=true`).
+pub fn contract_dir() -> Option<PathBuf> {
+    required(
+        shared_path("prp-reference-v3", CONTRACT_ENV),
+        "current reference contract (v3)",
+    )
+}
+
 /// The official JSON-Schema-Test-Suite (`shared/json-schema-test-suite`, or
 /// `$JSON_SCHEMA_TEST_SUITE`), or `None` after a visible skip (a failure under `CI=true`).
 pub fn suite_dir() -> Option<PathBuf> {
@@ -96,7 +111,8 @@ pub fn suite_dir() -> Option<PathBuf> {
     required(dir.join("tests/draft2020-12"), "the JSON-Schema-Test-Suite").map(|_| dir)
 }
 
-/// The reference corpus' schema directories: the PRP schemas and the provider schemas.
+/// A reference corpus' schema directories (of [`corpus_dir`] or [`contract_dir`]): the PRP schemas
+/// and the provider schemas.
 pub fn reference_schema_dirs(corpus: &Path) -> Vec<PathBuf> {
     vec![
         corpus.join("protocol/schemas"),

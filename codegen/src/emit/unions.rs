@@ -77,13 +77,7 @@ impl Emitter<'_> {
     /// Reading members by name through whichever variant the value is, so that code reading the
     /// members every variant has (a version's envelope, say) need not list the variants.
     fn fields_by_variant(&self, t: &Tagged, name: &Ident) -> Option<TokenStream> {
-        let readable = t.variants.iter().all(|(_, _, ty)| {
-            matches!(
-                crate::normalize::named_id(ty).map(|i| &self.model.items[i]),
-                Some(Item::Struct(_) | Item::Checked(_))
-            )
-        });
-        if !readable {
+        if !self.readable(t) {
             return None;
         }
         let vs: Vec<Ident> = t.variants.iter().map(|(_, v, _)| ident(v)).collect();
@@ -115,6 +109,18 @@ impl Emitter<'_> {
         })
     }
 
+    /// Whether every variant of `t` reads its members by name: a struct, a checked object, or a
+    /// union of those.
+    fn readable(&self, t: &Tagged) -> bool {
+        t.variants.iter().all(|(_, _, ty)| {
+            match crate::normalize::named_id(ty).map(|i| &self.model.items[i]) {
+                Some(Item::Struct(_) | Item::Checked(_)) => true,
+                Some(Item::Tagged(inner)) if !inner.tag.is_empty() => self.readable(inner),
+                _ => false,
+            }
+        })
+    }
+
     /// Each variant's share of the enum, its decoders and its checks.
     fn tagged_parts(&mut self, t: &Tagged, name: &Ident) -> TaggedParts {
         let tag = &t.tag;
@@ -142,7 +148,11 @@ impl Emitter<'_> {
             };
             p.defs.push(quote! { #[doc = #vdoc] #v(#rty), });
             p.slow.push(quote! { #value => #v: #seed; });
-            if let Ty::Named(i) = ty {
+            // A struct reads the rest of the object on from the tag; any other variant (a union
+            // of its own) reads the object whole.
+            if let Ty::Named(i) = ty
+                && matches!(self.model.items[*i], Item::Struct(_))
+            {
                 let vt = self.name(*i);
                 p.fast.push(quote! { #value => #v(#vt); });
             }

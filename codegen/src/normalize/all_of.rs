@@ -220,7 +220,14 @@ impl Normalizer<'_> {
     fn is_object(&self, ty: &Ty) -> bool {
         match ty {
             Ty::Object => true,
-            Ty::Named(i) => matches!(self.model.items[*i], Item::Struct(_)),
+            Ty::Named(i) => match &self.model.items[*i] {
+                Item::Struct(_) => true,
+                // A union whose every alternative is a struct takes objects only.
+                Item::Tagged(t) => t.variants.iter().all(|(_, _, v)| {
+                    matches!(v, Ty::Named(j) if matches!(self.model.items[*j], Item::Struct(_)))
+                }),
+                _ => false,
+            },
             Ty::Refined(t, _) | Ty::Ruled(t, _) => self.is_object(t),
             _ => false,
         }

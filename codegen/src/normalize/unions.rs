@@ -6,7 +6,7 @@ use crate::error::Code;
 use crate::error::Result;
 use crate::load::Loc;
 use crate::model::*;
-use crate::names::{join, pascal, unique, variant_names};
+use crate::names::{join, pascal, unique, unique_type, variant_names};
 use prp_vocabulary::{Keyword, Schema};
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -46,6 +46,11 @@ impl Normalizer<'_> {
         // Objects told apart by a constant member.
         if let Some(tag) = self.common_tag(&targets) {
             return self.tagged(loc, hint, tag, &locs, &targets);
+        }
+        // Objects told apart by a constant member some of them share, and those that share it by
+        // another constant member: a union of unions.
+        if let Some((tag, groups)) = self.grouped_tag(&targets) {
+            return self.grouped(loc, hint, tag, &locs, &targets, groups);
         }
         // Scalars told apart by JSON type.
         let kinds = self.json_kinds(&locs, &targets);
@@ -111,18 +116,23 @@ impl Normalizer<'_> {
             variants: vec![],
         }));
         self.memo.insert(loc.clone(), Ty::Named(id));
+        self.fill_tagged(id, &name, &tag, locs, targets)?;
+        Ok(Ty::Named(id))
+    }
+
+    /// The variants of the tagged union `id` (named `name`), one per alternative.
+    fn fill_tagged(
+        &mut self,
+        id: usize,
+        name: &str,
+        tag: &str,
+        locs: &[Loc],
+        targets: &[Loc],
+    ) -> Result<()> {
         let mut taken = BTreeSet::new();
         let mut variants = Vec::new();
-        let values: Vec<String> = targets
-            .iter()
-            .map(|t| {
-                super::single_value(&self.node(t)["properties"][&tag])
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_owned()
-            })
-            .collect();
-        let hints = variant_names(&name, &values);
+        let values: Vec<String> = targets.iter().map(|t| self.tag_value(t, tag)).collect();
+        let hints = variant_names(name, &values);
         for ((l, value), vhint) in locs.iter().zip(values).zip(hints) {
             let ty = self.ty(l, &vhint)?;
             let vname = match &ty {
@@ -130,7 +140,7 @@ impl Normalizer<'_> {
                 _ => vhint,
             };
             // A tagged variant is decoded member by member as a struct, its tag read first.
-            if !matches!(&ty, Ty::Named(i) if matches!(self.model.items[*i], Item::Struct(_))) {
+            if !matches!(&ty, Ty::Named(i) if is_object_type(&self.model.items[*i])) {
                 return Err(self.err(
                     l,
                     Code::UnsupportedKeyword,
@@ -142,7 +152,132 @@ impl Normalizer<'_> {
         if let Item::Tagged(t) = &mut self.model.items[id] {
             t.variants = variants;
         }
+        Ok(())
+    }
+
+    /// The string constant of member `tag` in the object schema `target`.
+    fn tag_value(&self, target: &Loc, tag: &str) -> String {
+        super::single_value(&self.node(target)["properties"][tag])
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    }
+
+    /// An enum tagged by `tag`, whose value is shared within each of `groups` (indexes into
+    /// `locs`, in order of first appearance): a group of one is that alternative, a larger group
+    /// an enum of its own, tagged by the member that tells its alternatives apart.
+    fn grouped(
+        &mut self,
+        loc: &Loc,
+        hint: &str,
+        tag: String,
+        locs: &[Loc],
+        targets: &[Loc],
+        groups: Vec<Vec<usize>>,
+    ) -> Result<Ty> {
+        let name = self.name_for(loc, hint);
+        let id = self.push(Item::Tagged(Tagged {
+            name: name.clone(),
+            doc: self.doc(loc),
+            tag: tag.clone(),
+            variants: vec![],
+        }));
+        self.memo.insert(loc.clone(), Ty::Named(id));
+        let values: Vec<String> = groups
+            .iter()
+            .map(|g| self.tag_value(&targets[g[0]], &tag))
+            .collect();
+        let hints = variant_names(&name, &values);
+        let mut taken = BTreeSet::new();
+        let mut variants = Vec::new();
+        for ((group, value), vhint) in groups.iter().zip(values).zip(hints) {
+            let ty = match group.as_slice() {
+                [one] => self.ty(&locs[*one], &vhint)?,
+                _ => self.group_union(&vhint, group, locs, targets)?,
+            };
+            let vname = match &ty {
+                Ty::Named(i) => self.model.items[*i].name().to_owned(),
+                _ => vhint,
+            };
+            variants.push((value, unique(vname, &mut taken), ty));
+        }
+        if let Item::Tagged(t) = &mut self.model.items[id] {
+            t.variants = variants;
+        }
         Ok(Ty::Named(id))
+    }
+
+    /// The alternatives `group` of a grouped union as an enum of their own, tagged by the member
+    /// that tells them apart.
+    fn group_union(
+        &mut self,
+        hint: &str,
+        group: &[usize],
+        locs: &[Loc],
+        targets: &[Loc],
+    ) -> Result<Ty> {
+        let sub_locs: Vec<Loc> = group.iter().map(|&i| locs[i].clone()).collect();
+        let sub_targets: Vec<Loc> = group.iter().map(|&i| targets[i].clone()).collect();
+        let tag = self.common_tag(&sub_targets).ok_or_else(|| {
+            self.err(
+                &sub_locs[0],
+                Code::UnsupportedKeyword,
+                "no member tells these alternatives apart",
+            )
+        })?;
+        let name = unique_type(hint.to_owned(), &mut self.taken);
+        let id = self.push(Item::Tagged(Tagged {
+            name: name.clone(),
+            doc: None,
+            tag: tag.clone(),
+            variants: vec![],
+        }));
+        self.fill_tagged(id, &name, &tag, &sub_locs, &sub_targets)?;
+        Ok(Ty::Named(id))
+    }
+
+    /// A member required by every alternative with a string constant in each, shared by some:
+    /// the member and the alternatives grouped by its value, when every group larger than one is
+    /// told apart by a member of its own.
+    fn grouped_tag(&self, targets: &[Loc]) -> Option<(String, Vec<Vec<usize>>)> {
+        let first = self.node(targets.first()?);
+        let candidates = first.keyword(Keyword::Required)?.as_array()?;
+        'next: for c in candidates.iter().filter_map(Value::as_str) {
+            let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+            for (i, t) in targets.iter().enumerate() {
+                if !self.requires_const(t, c) {
+                    continue 'next;
+                }
+                let value = self.tag_value(t, c);
+                match groups.iter_mut().find(|g| g.0 == value) {
+                    Some(g) => g.1.push(i),
+                    None => groups.push((value, vec![i])),
+                }
+            }
+            let told_apart = groups.iter().all(|(_, g)| {
+                let sub: Vec<Loc> = g.iter().map(|&i| targets[i].clone()).collect();
+                g.len() == 1 || self.common_tag(&sub).is_some()
+            });
+            if groups.len() > 1 && told_apart {
+                return Some((c.to_owned(), groups.into_iter().map(|g| g.1).collect()));
+            }
+        }
+        None
+    }
+
+    /// Whether the object schema `target` requires member `c` and holds it to a string constant.
+    fn requires_const(&self, target: &Loc, c: &str) -> bool {
+        let n = self.node(target);
+        let required = n
+            .keyword(Keyword::Required)
+            .and_then(Value::as_array)
+            .is_some_and(|r| r.iter().any(|x| x == c));
+        let konst = n
+            .keyword(Keyword::Properties)
+            .and_then(|p| p.get(c))
+            .and_then(super::single_value)
+            .and_then(Value::as_str);
+        required && konst.is_some()
     }
 
     /// The JSON type of each alternative when every one is a string, integer, number or boolean
@@ -265,6 +400,15 @@ impl Normalizer<'_> {
             },
             _ => false,
         }
+    }
+}
+
+/// Whether `item` decodes objects only: a struct, or a union tagged by a member.
+fn is_object_type(item: &Item) -> bool {
+    match item {
+        Item::Struct(_) => true,
+        Item::Tagged(t) => !t.tag.is_empty(),
+        _ => false,
     }
 }
 

@@ -11,6 +11,7 @@ features! {
     nullable,
     select,
     tagged,
+    grouped_tagged,
     found_decode_accepts_invalid_11935,
     required_null_in_rule,
     property_names_rules,
