@@ -198,8 +198,10 @@ pub fn generate(set: SchemaSet, options: &Options) -> Result<Output> {
         ));
     }
     check_keywords(&set, options)?;
+    let mut set = set;
+    normalize::push_down::run(&mut set);
     let mut model = normalize::Normalizer::new(&set, options)?.run()?;
-    plan::run(&mut model, options);
+    plan::run(&mut model, &set, options);
     let tokens =
         emit::Emitter::new(&model, options.non_exhaustive).emit(&set, runtime_support(options)?);
     let file: syn::File = syn::parse2(tokens).map_err(|e| {

@@ -6,13 +6,14 @@ mod documents;
 mod shapes;
 
 use crate::Options;
+use crate::index::SchemaSet;
 use crate::model::Model;
 
 /// Plans `model` for emission: merges the items of one shape first, so that the document union's
 /// variants name the merged types.
-pub(crate) fn run(model: &mut Model, options: &Options) {
+pub(crate) fn run(model: &mut Model, set: &SchemaSet, options: &Options) {
     shapes::merge(model);
     if let Some((name, member)) = &options.document_union {
-        documents::union(model, name, member);
+        documents::union(model, set, name, member);
     }
 }

@@ -10,12 +10,12 @@ use std::path::Path;
 
 use prp_codegen_runtime as rt_support;
 
-/// `verdicts(key, json)` in a feature's module: decoding and the verdict-only check of `json`
-/// by the type the module lists for schema `key` (`None` when it lists none).
+/// `schema_verdicts(key, json)` in a feature's module: decoding and the verdict-only check of
+/// `json` by the type the module lists for schema `key` (`None` when it lists none).
 macro_rules! verdicts_fn {
     ($(($id:literal, $t:ident)),* $(,)?) => {
         #[allow(unreachable_patterns)]
-        pub fn verdicts(key: &str, json: &str) -> Option<(bool, bool)> {
+        pub fn schema_verdicts(key: &str, json: &str) -> Option<(bool, bool)> {
             match key {
                 $($id => Some((super::decodes::<$t>(json), super::verdict::<$t>(json))),)*
                 _ => None,
@@ -25,9 +25,10 @@ macro_rules! verdicts_fn {
 }
 
 /// A module per feature directory (its `expected.rs`), and `FEATURES`: each directory's name
-/// with its module's `verdicts`.
+/// with its module's `verdicts`. A name followed by `(Union)` has a document union of that name,
+/// which the key `#document` reads a document through (as `prp validate` chooses its type).
 macro_rules! features {
-    ($($name:ident),* $(,)?) => {
+    ($($name:ident $(($doc:ident))?),* $(,)?) => {
         $(
             #[allow(dead_code, clippy::all, non_camel_case_types, non_snake_case, non_upper_case_globals)]
             mod $name {
@@ -38,6 +39,12 @@ macro_rules! features {
                     "/expected.rs"
                 ));
                 for_each_schema_type!(verdicts_fn);
+                pub fn verdicts(key: &str, json: &str) -> Option<(bool, bool)> {
+                    $(if key == "#document" {
+                        return Some((super::decodes::<$doc>(json), super::verdict::<$doc>(json)));
+                    })?
+                    schema_verdicts(key, json)
+                }
             }
         )*
         const FEATURES: &[(&str, fn(&str, &str) -> Option<(bool, bool)>)] =
@@ -325,6 +332,29 @@ fn alternatives_sharing_a_tag_are_told_apart_by_a_second_one() {
     ));
     let d: AnyDocument = ok(r#"{"schema":"note.v1","kind":"plain","text":"hi"}"#);
     assert!(matches!(d, AnyDocument::MessageV1(_)));
+}
+
+#[test]
+fn a_conditional_on_a_members_members_selects_inside_the_member() {
+    use pushed_down::*;
+    // `kind` selects `body`'s type; inside it, `mode` selects `args`'.
+    let j: Job = ok(r#"{"kind":"run","body":{"mode":"fast","args":{"threads":4}}}"#);
+    assert!(
+        matches!(&j.body, JobBody::Run(b) if matches!(&b.args, JobBodyRunArgs::Fast(a) if a.threads == 4))
+    );
+    let j: Job = ok(r#"{"body":{"args":{"delayMs":0},"mode":"slow"},"kind":"run"}"#);
+    assert!(matches!(&j.body, JobBody::Run(b) if matches!(&b.args, JobBodyRunArgs::Slow(_))));
+    assert_eq!(
+        code::<Job>(r#"{"kind":"run","body":{"mode":"fast","args":{"delayMs":1}}}"#),
+        "additional_properties"
+    );
+    assert_eq!(
+        code::<Job>(r#"{"kind":"run","body":{"mode":"slow","args":{"delayMs":-1}}}"#),
+        "minimum"
+    );
+    // `note` leaves `body` any object.
+    let j: Job = ok(r#"{"kind":"note","body":{"mode":"fast","args":{"delayMs":1}}}"#);
+    assert!(matches!(j.body, JobBody::Other(_)));
 }
 
 #[test]

@@ -31,9 +31,18 @@ pub struct Built {
 }
 
 /// The module of one mutant: its generated code, and `run`, which gives a case to the type its
-/// schema URI names.
-fn module_source() -> &'static str {
-    r#"// As prp-types includes its generated module: any other warning is an error, since a crate
+/// schema URI names, or (the key `#document`) to the document union when the module has one.
+fn module_source(document_union: bool) -> String {
+    let document = if document_union {
+        "crate::harness::check::<generated::Document>(\n            case,\n            (&crate::harness::Tag::<generated::Document>(::core::marker::PhantomData)).splicer(),\n        )"
+    } else {
+        "crate::harness::unknown()"
+    };
+    MODULE_SOURCE.replace("DOCUMENT_UNION", document)
+}
+
+/// [`module_source`]'s text, `DOCUMENT_UNION` standing for what a `#document` case runs.
+const MODULE_SOURCE: &str = r##"// As prp-types includes its generated module: any other warning is an error, since a crate
 // built with `-D warnings` would fail on it.
 #[deny(warnings)]
 #[allow(dead_code, clippy::all, non_camel_case_types)]
@@ -45,6 +54,9 @@ mod generated {
 use crate::harness::{NoSplice as _, ViaSplice as _};
 
 pub fn run(case: &crate::harness::Case) -> crate::harness::Value {
+    if case.uri == "#document" {
+        return DOCUMENT_UNION;
+    }
     macro_rules! dispatch {
         ($(($id:literal, $t:ident)),* $(,)?) => {
             match case.uri.as_str() {
@@ -58,7 +70,11 @@ pub fn run(case: &crate::harness::Case) -> crate::harness::Value {
     }
     generated::for_each_schema_type!(dispatch)
 }
-"#
+"##;
+
+/// Whether a generated module has the document union (`Document`).
+pub fn has_document_union(code: &str) -> bool {
+    code.contains("\npub enum Document {")
 }
 
 /// Builds `modules` in `crates` checker crates of the workspace at `dir` (its target directory
@@ -153,7 +169,10 @@ fn write(dir: &Path, modules: &[&Module], crates: usize) -> std::io::Result<Vec<
         for m in share {
             let mdir = src.join(format!("m{}", m.id));
             std::fs::create_dir_all(&mdir)?;
-            write_if_changed(&mdir.join("mod.rs"), module_source())?;
+            write_if_changed(
+                &mdir.join("mod.rs"),
+                &module_source(has_document_union(&m.code)),
+            )?;
             write_if_changed(&mdir.join("gen.rs"), &m.code)?;
             main.push_str(&format!("mod m{};\n", m.id));
             arms.push_str(&format!("        \"{0}\" => m{0}::run(case),\n", m.id));

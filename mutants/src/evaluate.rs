@@ -332,8 +332,64 @@ fn prepare(env: &Env, c: &Candidate, set: &SchemaSet, code: String) -> Prepared 
             splices,
         });
     }
+    if batch::has_document_union(&p.code)
+        && let Some(case) = document_case(set, &p.cases)
+    {
+        p.tally.documents += case.docs.len();
+        p.tally.valid += case.docs.len();
+        p.cases.push(case);
+    }
     p.oracle = Some(oracle);
     p
+}
+
+/// The documents `validate` would read through the document union: every valid document of a
+/// root whose `schema` member names it alone, decoded by its `schema` member rather than by the
+/// root's type. The union must pick the root's type and accept each; a document whose value
+/// several roots claim is left out, since the union follows the first of them.
+fn document_case(set: &SchemaSet, cases: &[TypeCase]) -> Option<TypeCase> {
+    let mut owners: std::collections::BTreeMap<String, Vec<&str>> = Default::default();
+    for f in &set.files {
+        for value in schema_values(&f.root) {
+            owners.entry(value).or_default().push(&f.id);
+        }
+    }
+    let mut docs = Vec::new();
+    for case in cases.iter().filter(|c| !c.uri.contains('#')) {
+        for (doc, valid) in case.docs.iter().zip(&case.valid) {
+            let named = doc.get("schema").and_then(Value::as_str);
+            let alone = named.and_then(|n| owners.get(n)).map(Vec::as_slice);
+            if *valid && alone == Some(&[case.uri.as_str()][..]) {
+                docs.push(doc.clone());
+            }
+        }
+    }
+    (!docs.is_empty()).then(|| TypeCase {
+        key: "#document".into(),
+        uri: "#document".into(),
+        valid: vec![true; docs.len()],
+        docs,
+        splices: Vec::new(),
+    })
+}
+
+/// The string constants a root schema gives its `schema` member, itself or in each of its
+/// `oneOf` alternatives.
+fn schema_values(root: &Value) -> Vec<String> {
+    let own = |s: &Value| -> Option<String> {
+        Some(
+            s.get("properties")?
+                .get("schema")?
+                .get("const")?
+                .as_str()?
+                .to_owned(),
+        )
+    };
+    let alternatives = root.get("oneOf").and_then(Value::as_array);
+    own(root)
+        .into_iter()
+        .chain(alternatives.into_iter().flatten().filter_map(own))
+        .collect()
 }
 
 impl Prepared {

@@ -147,16 +147,7 @@ impl Emitter<'_> {
 
     /// Members are readable by name when every variant is an object.
     fn select_fields(&self, s: &Select, name: &Ident) -> Option<TokenStream> {
-        // Members are readable by name when every variant is an object.
-        fn object(items: &[Item], ty: &Ty) -> bool {
-            match ty {
-                Ty::Object | Ty::Any => true,
-                Ty::Named(i) => matches!(items[*i], Item::Struct(_)),
-                Ty::Refined(t, _) | Ty::Ruled(t, _) => object(items, t),
-                _ => false,
-            }
-        }
-        let objects = s.variants.iter().all(|v| object(&self.model.items, &v.ty));
+        let objects = s.variants.iter().all(|v| self.has_fields(&v.ty));
         objects.then(|| {
         let vns: Vec<Ident> = s.variants.iter().map(|v| ident(&v.name)).collect();
         quote! {

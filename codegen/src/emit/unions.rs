@@ -54,7 +54,8 @@ impl Emitter<'_> {
         if t.tag.is_empty() {
             let exclusive = self.exclusive(t, p.defs);
             let verify = verify_by_decoding(&name);
-            return quote! { #exclusive #verify };
+            let fields = self.fields_by_variant(t, &name);
+            return quote! { #exclusive #verify #fields };
         }
         let doc = doc_with(
             &t.doc,
@@ -109,16 +110,34 @@ impl Emitter<'_> {
         })
     }
 
-    /// Whether every variant of `t` reads its members by name: a struct, a checked object, or a
-    /// union of those.
+    /// Whether every variant of `t` reads its members by name.
     fn readable(&self, t: &Tagged) -> bool {
-        t.variants.iter().all(|(_, _, ty)| {
-            match crate::normalize::named_id(ty).map(|i| &self.model.items[i]) {
-                Some(Item::Struct(_) | Item::Checked(_)) => true,
-                Some(Item::Tagged(inner)) if !inner.tag.is_empty() => self.readable(inner),
+        t.variants.iter().all(|(_, _, ty)| self.has_fields(ty))
+    }
+
+    /// Whether a value of `ty` reads its members by name (`rt::Fields`): an object, a struct, a
+    /// checked object, or a union of those.
+    pub(super) fn has_fields(&self, ty: &Ty) -> bool {
+        self.has_fields_within(ty, 0)
+    }
+
+    /// [`Self::has_fields`] looking `depth` unions deep already; past a bound, no.
+    fn has_fields_within(&self, ty: &Ty, depth: usize) -> bool {
+        match ty {
+            Ty::Object | Ty::Any => true,
+            Ty::Refined(t, _) | Ty::Ruled(t, _) => self.has_fields_within(t, depth),
+            Ty::Named(i) => match &self.model.items[*i] {
+                Item::Struct(_) | Item::Checked(_) => true,
+                Item::Tagged(t) => {
+                    depth < 16
+                        && t.variants
+                            .iter()
+                            .all(|(_, _, v)| self.has_fields_within(v, depth + 1))
+                }
                 _ => false,
-            }
-        })
+            },
+            _ => false,
+        }
     }
 
     /// Each variant's share of the enum, its decoders and its checks.

@@ -17,6 +17,8 @@
 //! - `conditionals`: `if`/`then` on sibling constants as conditional checks, or, when `then` gives
 //!   a member a whole schema, a type selected by the tested enum.
 //! - `naming`: the names of roots, `$defs` entries and everything else.
+//! - `push_down`: before any of them, a conditional that tests a member's own members is stated
+//!   one level down, inside that member, where the member's type can select by it.
 
 use crate::error::Code;
 use crate::error::Result;
@@ -34,6 +36,7 @@ mod naming;
 mod nodes;
 mod objects;
 mod predicates;
+pub(crate) mod push_down;
 mod refs;
 mod scalars;
 mod unions;

@@ -1,13 +1,18 @@
 //! The document union: one enum over every root document that names its schema in a string
 //! constant member, so that a reader that does not know a document's kind can decode it.
 
+use crate::index::SchemaSet;
 use crate::model::{Item, Model, Tagged, Ty};
 use crate::names;
+use serde_json::Value;
 use std::collections::BTreeSet;
 
 /// Adds an enum `name` over every root document with a string constant member `tag`, flattening
-/// roots that are themselves unions on the same member.
-pub(super) fn union(model: &mut Model, name: &str, tag: &str) {
+/// roots that are themselves unions on the same member. A root of another type (checked JSON, a
+/// union by JSON type, a union told apart otherwise) joins with each value its schema requires of
+/// `tag`, itself or in each `oneOf`/`anyOf` alternative, and is read whole: every document its
+/// schema accepts is then chosen by its `tag`.
+pub(super) fn union(model: &mut Model, set: &SchemaSet, name: &str, tag: &str) {
     let mut variants: Vec<(String, String, Ty)> = Vec::new();
     let mut seen = BTreeSet::new();
     for root in &model.roots {
@@ -32,7 +37,13 @@ pub(super) fn union(model: &mut Model, name: &str, tag: &str) {
                     }
                 }
             }
-            _ => {}
+            other => {
+                for value in required_values(&set.files[root.file].root, tag) {
+                    if seen.insert(value.clone()) {
+                        variants.push((value, other.name().to_owned(), root.ty.clone()));
+                    }
+                }
+            }
         }
     }
     let mut taken = BTreeSet::new();
@@ -47,4 +58,22 @@ pub(super) fn union(model: &mut Model, name: &str, tag: &str) {
         tag: tag.to_owned(),
         variants,
     }));
+}
+
+/// The string constants `schema` requires of member `tag`: its own, and each inline `oneOf` or
+/// `anyOf` alternative's.
+fn required_values(schema: &Value, tag: &str) -> Vec<String> {
+    let own = |s: &Value| -> Option<String> {
+        let required = s.get("required")?.as_array()?.iter().any(|r| r == tag);
+        let value = s.get("properties")?.get(tag)?.get("const")?.as_str()?;
+        required.then(|| value.to_owned())
+    };
+    let alternatives = ["oneOf", "anyOf"]
+        .iter()
+        .filter_map(|k| schema.get(*k).and_then(Value::as_array))
+        .flatten();
+    own(schema)
+        .into_iter()
+        .chain(alternatives.filter_map(own))
+        .collect()
 }

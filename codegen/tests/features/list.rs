@@ -12,6 +12,7 @@ features! {
     select,
     tagged,
     grouped_tagged,
+    pushed_down,
     found_decode_accepts_invalid_11935,
     required_null_in_rule,
     property_names_rules,
@@ -30,4 +31,5 @@ features! {
     found_compile_100146,
     found_decode_refuses_valid_100514,
     found_compile_109919,
+    found_decode_refuses_valid_99(Document),
 }

@@ -2930,22 +2930,75 @@ rt::decode_members! {
         payload;
         extra;
     }
-    finish {
-        value.__check().map_err(rt::Failure::into_error::<__A::Error>)?;
-    }
 }
-impl rt::VerifyMembers for CommandV3 {
-    const EXPECTING: &'static str = "an object (CommandV3)";
-    fn verify_members<'de, __A: serde::de::MapAccess<'de>>(
-        map: __A,
-        pre: ::core::option::Option<(&str, &str)>,
-        refine: ::core::option::Option<rt::MemberCheck>,
-    ) -> ::core::result::Result<(), __A::Error> {
-        let value = <CommandV3 as rt::DecodeMembers>::decode_members(map, pre)?;
-        if let Some(check) = refine {
-            check(&value).map_err(rt::Failure::into_error::<__A::Error>)?;
+rt::verify_members! {
+    CommandV3(map, pre, refine, key, __view) "an object (CommandV3)";
+    slots {
+        __m_schema: ();
+        __m_command_id: ();
+        __m_controller_seq: ();
+        __m_type_: CommandTypeV3;
+        __m_issued_at: ();
+        __m_deadline_at: ();
+        __m_precondition: ();
+        __m_payload: ::core::option::Option<Box<serde_json::value::RawValue>>;
+    }
+    locals {
+        let mut __keys = rt::KeySet::default();
+    }
+    pre {
+        "schema" => __m_schema: CommandSchemaV3, "/schema";
+    }
+    pre_kept {
+        "type" => __m_type_: CommandTypeV3, "/type";
+    }
+    read {
+        "schema" => __m_schema: rt::verified::<CommandSchemaV3>();
+        "commandId" => __m_command_id: rt::verified::<Text1To160>();
+        "controllerSeq" => __m_controller_seq: rt::Verified(rt::IntegerSeed(&INT_2));
+        "type" => __m_type_: rt::TypeSeed::<CommandTypeV3>::new();
+        "issuedAt" => __m_issued_at: rt::verified::<DateTime>();
+        "deadlineAt" => __m_deadline_at: rt::verified::<DateTime>();
+        "precondition" => __m_precondition: rt::verified::<CommandPrecondition>();
+    }
+    arms {
+        "payload" => {
+            if __m_payload.is_some() {
+                return Err(rt::duplicate(&mut map, "payload"));
+            }
+            __m_payload = Some(
+                match &__m_type_ {
+                    Some(s) => {
+                        map.next_value_seed(rt::Verified(__CommandPayloadV3Seed(s)))?;
+                        None
+                    }
+                    None => Some(map.next_value::<Box<serde_json::value::RawValue>>()?),
+                },
+            );
         }
-        Ok(())
+        _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
+    }
+    required {
+        __m_schema, "schema";
+        __m_command_id, "commandId";
+        __m_controller_seq, "controllerSeq";
+        __m_type_, "type" => type_;
+        __m_issued_at, "issuedAt";
+    }
+    unpack {
+        match __m_payload {
+            Some(Some(r)) => {
+                rt::verify_raw::<_, __A::Error>(&r, __CommandPayloadV3Seed(type_))?;
+            }
+            Some(None) => {}
+            None => {
+                return Err(
+                    rt::fail::<
+                        __A::Error,
+                    >(rt::Keyword::Required, "", "missing required member `payload`"),
+                );
+            }
+        }
     }
 }
 impl rt::Check for CommandV3 {
@@ -2957,19 +3010,6 @@ impl rt::Check for CommandV3 {
         }
         rt::within("payload", self.payload.__recheck(&self.type_))?;
         rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
-        self.__check()?;
-        Ok(())
-    }
-}
-impl CommandV3 {
-    fn __check(&self) -> ::core::result::Result<(), rt::Failure> {
-        rt::program_rule(__program(), 0usize, self)?;
-        rt::program_rule(__program(), 9usize, self)?;
-        rt::program_rule(__program(), 20usize, self)?;
-        rt::program_rule(__program(), 30usize, self)?;
-        rt::program_rule(__program(), 40usize, self)?;
-        rt::program_rule(__program(), 50usize, self)?;
-        rt::program_rule(__program(), 113usize, self)?;
         Ok(())
     }
 }
@@ -3334,13 +3374,13 @@ pub struct CommandPayloadExternalProviderOperationV3 {
     pub action: CommandPayloadExternalProviderOperationActionV3,
     /// The `input` member.
     ///
-    /// `input` (required): a JSON object.
-    pub input: serde_json::Map<::std::string::String, serde_json::Value>,
+    /// `input` (required): a [`CommandPayloadExternalProviderOperationInputV3`].
+    pub input: CommandPayloadExternalProviderOperationInputV3,
     /// The input's member order, written back on encoding.
     __order: rt::Order,
 }
 rt::builder! {
-    CommandPayloadExternalProviderOperationV3Builder => CommandPayloadExternalProviderOperationV3;
+    CommandPayloadExternalProviderOperationV3Builder => CommandPayloadExternalProviderOperationV3, __infer;
     members {
         request_id = "requestId", required: Text1To240;
         binding_id = "bindingId", required: Text1To240;
@@ -3351,7 +3391,15 @@ rt::builder! {
         assignment_revision = "assignmentRevision", required: rt::Integer;
         digest = "digest", required: Digest;
         action = "action", required: CommandPayloadExternalProviderOperationActionV3;
-        input = "input", required: serde_json::Map<::std::string::String, serde_json::Value>;
+        input = "input", required: CommandPayloadExternalProviderOperationInputV3;
+    }
+}
+impl CommandPayloadExternalProviderOperationV3Builder {
+    /// Fills in unset selectors from the members they select.
+    fn __infer(&mut self) {
+        if self.action.is_none() && let Some(p) = &self.input {
+            self.action = p.implied();
+        }
     }
 }
 rt::object!(
@@ -3385,7 +3433,7 @@ rt::decode_members! {
         __m_assignment_revision: rt::Integer;
         __m_digest: Digest;
         __m_action: CommandPayloadExternalProviderOperationActionV3;
-        __m_input: serde_json::Map<::std::string::String, serde_json::Value>;
+        __m_input: rt::Pending<CommandPayloadExternalProviderOperationInputV3>;
     }
     pre {
         "action" => __m_action @ 8u16: CommandPayloadExternalProviderOperationActionV3, "/action";
@@ -3400,9 +3448,31 @@ rt::decode_members! {
         "assignmentRevision" => __m_assignment_revision @ 6u16: rt::IntegerSeed(&INT_2);
         "digest" => __m_digest @ 7u16: rt::TypeSeed::<Digest>::new();
         "action" => __m_action @ 8u16: rt::TypeSeed::<CommandPayloadExternalProviderOperationActionV3>::new();
-        "input" => __m_input @ 9u16: rt::ObjectSeed;
     }
     arms {
+        "input" => {
+            if __m_input.is_some() {
+                return Err(rt::duplicate(&mut map, "input"));
+            }
+            __order_seen.push(9u16);
+            __m_input = Some(
+                match &__m_action {
+                    Some(s) => {
+                        rt::Pending::Done(
+                            map
+                                .next_value_seed(
+                                    __CommandPayloadExternalProviderOperationInputV3Seed(s),
+                                )?,
+                        )
+                    }
+                    None => {
+                        rt::Pending::Raw(
+                            map.next_value::<Box<serde_json::value::RawValue>>()?,
+                        )
+                    }
+                },
+            );
+        }
         other => rt::unknown_member(&mut map, other)?,
     }
     required {
@@ -3415,7 +3485,32 @@ rt::decode_members! {
         assignment_revision = __m_assignment_revision, "assignmentRevision";
         digest = __m_digest, "digest";
         action = __m_action, "action";
-        input = __m_input, "input";
+    }
+    unpack {
+        let input = match __m_input {
+            Some(p) => {
+                match p {
+                    rt::Pending::Done(v) => v,
+                    rt::Pending::Raw(r) => {
+                        rt::decode_raw::<
+                            _,
+                            __A::Error,
+                        >(
+                            &r,
+                            "/input",
+                            __CommandPayloadExternalProviderOperationInputV3Seed(&action),
+                        )?
+                    }
+                }
+            }
+            None => {
+                return Err(
+                    rt::fail::<
+                        __A::Error,
+                    >(rt::Keyword::Required, "", "missing required member `input`"),
+                );
+            }
+        };
     }
     value {
         request_id;
@@ -3441,10 +3536,10 @@ rt::verify_members! {
         __m_binding_generation: ();
         __m_assignment_revision: ();
         __m_digest: ();
-        __m_action: ();
-        __m_input: ();
+        __m_action: CommandPayloadExternalProviderOperationActionV3;
+        __m_input: ::core::option::Option<Box<serde_json::value::RawValue>>;
     }
-    pre {
+    pre_kept {
         "action" => __m_action: CommandPayloadExternalProviderOperationActionV3, "/action";
     }
     read {
@@ -3456,10 +3551,27 @@ rt::verify_members! {
         "bindingGeneration" => __m_binding_generation: rt::Verified(rt::IntegerSeed(&INT_2));
         "assignmentRevision" => __m_assignment_revision: rt::Verified(rt::IntegerSeed(&INT_2));
         "digest" => __m_digest: rt::verified::<Digest>();
-        "action" => __m_action: rt::verified::<CommandPayloadExternalProviderOperationActionV3>();
-        "input" => __m_input: rt::Verified(rt::ObjectSeed);
+        "action" => __m_action: rt::TypeSeed::<CommandPayloadExternalProviderOperationActionV3>::new();
     }
     arms {
+        "input" => {
+            if __m_input.is_some() {
+                return Err(rt::duplicate(&mut map, "input"));
+            }
+            __m_input = Some(
+                match &__m_action {
+                    Some(s) => {
+                        map.next_value_seed(
+                            rt::Verified(
+                                __CommandPayloadExternalProviderOperationInputV3Seed(s),
+                            ),
+                        )?;
+                        None
+                    }
+                    None => Some(map.next_value::<Box<serde_json::value::RawValue>>()?),
+                },
+            );
+        }
         other => rt::unknown_member(&mut map, other)?,
     }
     required {
@@ -3471,8 +3583,25 @@ rt::verify_members! {
         __m_binding_generation, "bindingGeneration";
         __m_assignment_revision, "assignmentRevision";
         __m_digest, "digest";
-        __m_action, "action";
-        __m_input, "input";
+        __m_action, "action" => action;
+    }
+    unpack {
+        match __m_input {
+            Some(Some(r)) => {
+                rt::verify_raw::<
+                    _,
+                    __A::Error,
+                >(&r, __CommandPayloadExternalProviderOperationInputV3Seed(action))?;
+            }
+            Some(None) => {}
+            None => {
+                return Err(
+                    rt::fail::<
+                        __A::Error,
+                    >(rt::Keyword::Required, "", "missing required member `input`"),
+                );
+            }
+        }
     }
 }
 impl rt::Check for CommandPayloadExternalProviderOperationV3 {
@@ -3481,6 +3610,7 @@ impl rt::Check for CommandPayloadExternalProviderOperationV3 {
         rt::within("bindingGeneration", rt::integer_failure(&INT_2, x))?;
         let x = &self.assignment_revision;
         rt::within("assignmentRevision", rt::integer_failure(&INT_2, x))?;
+        rt::within("input", self.input.__recheck(&self.action))?;
         Ok(())
     }
 }
@@ -3510,6 +3640,1758 @@ rt::str_enum!(
     "renew" => Renew, "request_user_input" => RequestUserInput, "consume_input" =>
     ConsumeInput }
 );
+/// A member whose schema is chosen by the value of [`CommandPayloadExternalProviderOperationActionV3`]; one variant per group of values.
+#[non_exhaustive]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(crate = "rt::serde")]
+#[serde(untagged)]
+pub enum CommandPayloadExternalProviderOperationInputV3 {
+    /// Chosen by `accept`: a [`CommandPayloadExternalProviderOperationInputAcceptV3`].
+    Accept(Box<CommandPayloadExternalProviderOperationInputAcceptV3>),
+    /// Chosen by `tool`: a [`CommandPayloadExternalProviderOperationInputToolV3`].
+    Tool(Box<CommandPayloadExternalProviderOperationInputToolV3>),
+    /// Chosen by `progress`: a [`CommandPayloadExternalProviderOperationInputProgressV3`].
+    Progress(Box<CommandPayloadExternalProviderOperationInputProgressV3>),
+    /// Chosen by `finish`: a [`CommandPayloadExternalProviderOperationInputFinishV3`].
+    Finish(Box<CommandPayloadExternalProviderOperationInputFinishV3>),
+    /// Chosen by `renew`: a [`CommandPayloadExternalProviderOperationInputRenewV3`].
+    Renew(Box<CommandPayloadExternalProviderOperationInputRenewV3>),
+    /// Chosen by `request_user_input`: a [`CommandPayloadExternalProviderOperationInputRequestUserInputV3`].
+    RequestUserInput(
+        Box<CommandPayloadExternalProviderOperationInputRequestUserInputV3>,
+    ),
+    /// Chosen by `consume_input`: a [`CommandPayloadExternalProviderOperationInputConsumeInputV3`].
+    ConsumeInput(Box<CommandPayloadExternalProviderOperationInputConsumeInputV3>),
+}
+#[derive(Clone, Copy)]
+struct __CommandPayloadExternalProviderOperationInputV3Seed<'a>(
+    &'a CommandPayloadExternalProviderOperationActionV3,
+);
+impl<'de> serde::de::DeserializeSeed<'de>
+for __CommandPayloadExternalProviderOperationInputV3Seed<'_> {
+    type Value = CommandPayloadExternalProviderOperationInputV3;
+    fn deserialize<__D: serde::Deserializer<'de>>(
+        self,
+        d: __D,
+    ) -> ::core::result::Result<
+        CommandPayloadExternalProviderOperationInputV3,
+        __D::Error,
+    > {
+        match self.0 {
+            CommandPayloadExternalProviderOperationActionV3::Accept => {
+                Ok(
+                    CommandPayloadExternalProviderOperationInputV3::Accept(
+                        Box::new(
+                            serde::de::DeserializeSeed::deserialize(
+                                rt::TypeSeed::<
+                                    CommandPayloadExternalProviderOperationInputAcceptV3,
+                                >::new(),
+                                d,
+                            )?,
+                        ),
+                    ),
+                )
+            }
+            CommandPayloadExternalProviderOperationActionV3::Tool => {
+                Ok(
+                    CommandPayloadExternalProviderOperationInputV3::Tool(
+                        Box::new(
+                            serde::de::DeserializeSeed::deserialize(
+                                rt::TypeSeed::<
+                                    CommandPayloadExternalProviderOperationInputToolV3,
+                                >::new(),
+                                d,
+                            )?,
+                        ),
+                    ),
+                )
+            }
+            CommandPayloadExternalProviderOperationActionV3::Progress => {
+                Ok(
+                    CommandPayloadExternalProviderOperationInputV3::Progress(
+                        Box::new(
+                            serde::de::DeserializeSeed::deserialize(
+                                rt::TypeSeed::<
+                                    CommandPayloadExternalProviderOperationInputProgressV3,
+                                >::new(),
+                                d,
+                            )?,
+                        ),
+                    ),
+                )
+            }
+            CommandPayloadExternalProviderOperationActionV3::Finish => {
+                Ok(
+                    CommandPayloadExternalProviderOperationInputV3::Finish(
+                        Box::new(
+                            serde::de::DeserializeSeed::deserialize(
+                                rt::TypeSeed::<
+                                    CommandPayloadExternalProviderOperationInputFinishV3,
+                                >::new(),
+                                d,
+                            )?,
+                        ),
+                    ),
+                )
+            }
+            CommandPayloadExternalProviderOperationActionV3::Renew => {
+                Ok(
+                    CommandPayloadExternalProviderOperationInputV3::Renew(
+                        Box::new(
+                            serde::de::DeserializeSeed::deserialize(
+                                rt::TypeSeed::<
+                                    CommandPayloadExternalProviderOperationInputRenewV3,
+                                >::new(),
+                                d,
+                            )?,
+                        ),
+                    ),
+                )
+            }
+            CommandPayloadExternalProviderOperationActionV3::RequestUserInput => {
+                Ok(
+                    CommandPayloadExternalProviderOperationInputV3::RequestUserInput(
+                        Box::new(
+                            serde::de::DeserializeSeed::deserialize(
+                                rt::TypeSeed::<
+                                    CommandPayloadExternalProviderOperationInputRequestUserInputV3,
+                                >::new(),
+                                d,
+                            )?,
+                        ),
+                    ),
+                )
+            }
+            CommandPayloadExternalProviderOperationActionV3::ConsumeInput => {
+                Ok(
+                    CommandPayloadExternalProviderOperationInputV3::ConsumeInput(
+                        Box::new(
+                            serde::de::DeserializeSeed::deserialize(
+                                rt::TypeSeed::<
+                                    CommandPayloadExternalProviderOperationInputConsumeInputV3,
+                                >::new(),
+                                d,
+                            )?,
+                        ),
+                    ),
+                )
+            }
+        }
+    }
+}
+impl<'de> rt::VerifySeed<'de>
+for __CommandPayloadExternalProviderOperationInputV3Seed<'_> {
+    fn verify<__D: serde::Deserializer<'de>>(
+        self,
+        d: __D,
+    ) -> ::core::result::Result<(), __D::Error> {
+        match self.0 {
+            CommandPayloadExternalProviderOperationActionV3::Accept => {
+                rt::VerifySeed::verify(
+                    rt::TypeSeed::<
+                        CommandPayloadExternalProviderOperationInputAcceptV3,
+                    >::new(),
+                    d,
+                )
+            }
+            CommandPayloadExternalProviderOperationActionV3::Tool => {
+                rt::VerifySeed::verify(
+                    rt::TypeSeed::<
+                        CommandPayloadExternalProviderOperationInputToolV3,
+                    >::new(),
+                    d,
+                )
+            }
+            CommandPayloadExternalProviderOperationActionV3::Progress => {
+                rt::VerifySeed::verify(
+                    rt::TypeSeed::<
+                        CommandPayloadExternalProviderOperationInputProgressV3,
+                    >::new(),
+                    d,
+                )
+            }
+            CommandPayloadExternalProviderOperationActionV3::Finish => {
+                rt::VerifySeed::verify(
+                    rt::TypeSeed::<
+                        CommandPayloadExternalProviderOperationInputFinishV3,
+                    >::new(),
+                    d,
+                )
+            }
+            CommandPayloadExternalProviderOperationActionV3::Renew => {
+                rt::VerifySeed::verify(
+                    rt::TypeSeed::<
+                        CommandPayloadExternalProviderOperationInputRenewV3,
+                    >::new(),
+                    d,
+                )
+            }
+            CommandPayloadExternalProviderOperationActionV3::RequestUserInput => {
+                rt::VerifySeed::verify(
+                    rt::TypeSeed::<
+                        CommandPayloadExternalProviderOperationInputRequestUserInputV3,
+                    >::new(),
+                    d,
+                )
+            }
+            CommandPayloadExternalProviderOperationActionV3::ConsumeInput => {
+                rt::VerifySeed::verify(
+                    rt::TypeSeed::<
+                        CommandPayloadExternalProviderOperationInputConsumeInputV3,
+                    >::new(),
+                    d,
+                )
+            }
+        }
+    }
+}
+impl rt::Probed for CommandPayloadExternalProviderOperationInputV3 {
+    fn probe(&self) -> rt::Probe<'_> {
+        rt::Probe::Object
+    }
+}
+impl rt::Check for CommandPayloadExternalProviderOperationInputV3 {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        match self {
+            CommandPayloadExternalProviderOperationInputV3::Accept(x) => {
+                let x = &**x;
+                let _ = x;
+                rt::Check::check(x)?;
+            }
+            CommandPayloadExternalProviderOperationInputV3::Tool(x) => {
+                let x = &**x;
+                let _ = x;
+                rt::Check::check(x)?;
+            }
+            CommandPayloadExternalProviderOperationInputV3::Progress(x) => {
+                let x = &**x;
+                let _ = x;
+                rt::Check::check(x)?;
+            }
+            CommandPayloadExternalProviderOperationInputV3::Finish(x) => {
+                let x = &**x;
+                let _ = x;
+                rt::Check::check(x)?;
+            }
+            CommandPayloadExternalProviderOperationInputV3::Renew(x) => {
+                let x = &**x;
+                let _ = x;
+                rt::Check::check(x)?;
+            }
+            CommandPayloadExternalProviderOperationInputV3::RequestUserInput(x) => {
+                let x = &**x;
+                let _ = x;
+                rt::Check::check(x)?;
+            }
+            CommandPayloadExternalProviderOperationInputV3::ConsumeInput(x) => {
+                let x = &**x;
+                let _ = x;
+                rt::Check::check(x)?;
+            }
+        }
+        Ok(())
+    }
+}
+impl From<CommandPayloadExternalProviderOperationInputAcceptV3>
+for CommandPayloadExternalProviderOperationInputV3 {
+    fn from(v: CommandPayloadExternalProviderOperationInputAcceptV3) -> Self {
+        CommandPayloadExternalProviderOperationInputV3::Accept(Box::new(v))
+    }
+}
+impl From<CommandPayloadExternalProviderOperationInputToolV3>
+for CommandPayloadExternalProviderOperationInputV3 {
+    fn from(v: CommandPayloadExternalProviderOperationInputToolV3) -> Self {
+        CommandPayloadExternalProviderOperationInputV3::Tool(Box::new(v))
+    }
+}
+impl From<CommandPayloadExternalProviderOperationInputProgressV3>
+for CommandPayloadExternalProviderOperationInputV3 {
+    fn from(v: CommandPayloadExternalProviderOperationInputProgressV3) -> Self {
+        CommandPayloadExternalProviderOperationInputV3::Progress(Box::new(v))
+    }
+}
+impl From<CommandPayloadExternalProviderOperationInputFinishV3>
+for CommandPayloadExternalProviderOperationInputV3 {
+    fn from(v: CommandPayloadExternalProviderOperationInputFinishV3) -> Self {
+        CommandPayloadExternalProviderOperationInputV3::Finish(Box::new(v))
+    }
+}
+impl From<CommandPayloadExternalProviderOperationInputRenewV3>
+for CommandPayloadExternalProviderOperationInputV3 {
+    fn from(v: CommandPayloadExternalProviderOperationInputRenewV3) -> Self {
+        CommandPayloadExternalProviderOperationInputV3::Renew(Box::new(v))
+    }
+}
+impl From<CommandPayloadExternalProviderOperationInputRequestUserInputV3>
+for CommandPayloadExternalProviderOperationInputV3 {
+    fn from(v: CommandPayloadExternalProviderOperationInputRequestUserInputV3) -> Self {
+        CommandPayloadExternalProviderOperationInputV3::RequestUserInput(Box::new(v))
+    }
+}
+impl From<CommandPayloadExternalProviderOperationInputConsumeInputV3>
+for CommandPayloadExternalProviderOperationInputV3 {
+    fn from(v: CommandPayloadExternalProviderOperationInputConsumeInputV3) -> Self {
+        CommandPayloadExternalProviderOperationInputV3::ConsumeInput(Box::new(v))
+    }
+}
+impl rt::Fields for CommandPayloadExternalProviderOperationInputV3 {
+    fn field(&self, key: &str) -> rt::Probe<'_> {
+        match self {
+            CommandPayloadExternalProviderOperationInputV3::Accept(x) => {
+                rt::Fields::field(&**x, key)
+            }
+            CommandPayloadExternalProviderOperationInputV3::Tool(x) => {
+                rt::Fields::field(&**x, key)
+            }
+            CommandPayloadExternalProviderOperationInputV3::Progress(x) => {
+                rt::Fields::field(&**x, key)
+            }
+            CommandPayloadExternalProviderOperationInputV3::Finish(x) => {
+                rt::Fields::field(&**x, key)
+            }
+            CommandPayloadExternalProviderOperationInputV3::Renew(x) => {
+                rt::Fields::field(&**x, key)
+            }
+            CommandPayloadExternalProviderOperationInputV3::RequestUserInput(x) => {
+                rt::Fields::field(&**x, key)
+            }
+            CommandPayloadExternalProviderOperationInputV3::ConsumeInput(x) => {
+                rt::Fields::field(&**x, key)
+            }
+        }
+    }
+    fn json_object(
+        &self,
+        key: &str,
+    ) -> ::core::option::Option<
+        &serde_json::Map<::std::string::String, serde_json::Value>,
+    > {
+        match self {
+            CommandPayloadExternalProviderOperationInputV3::Accept(x) => {
+                rt::Fields::json_object(&**x, key)
+            }
+            CommandPayloadExternalProviderOperationInputV3::Tool(x) => {
+                rt::Fields::json_object(&**x, key)
+            }
+            CommandPayloadExternalProviderOperationInputV3::Progress(x) => {
+                rt::Fields::json_object(&**x, key)
+            }
+            CommandPayloadExternalProviderOperationInputV3::Finish(x) => {
+                rt::Fields::json_object(&**x, key)
+            }
+            CommandPayloadExternalProviderOperationInputV3::Renew(x) => {
+                rt::Fields::json_object(&**x, key)
+            }
+            CommandPayloadExternalProviderOperationInputV3::RequestUserInput(x) => {
+                rt::Fields::json_object(&**x, key)
+            }
+            CommandPayloadExternalProviderOperationInputV3::ConsumeInput(x) => {
+                rt::Fields::json_object(&**x, key)
+            }
+        }
+    }
+}
+impl CommandPayloadExternalProviderOperationInputV3 {
+    /// The selector value this variant stands for, when exactly one value chooses it
+    /// (a builder fills an unset selector from it).
+    pub fn implied(
+        &self,
+    ) -> ::core::option::Option<CommandPayloadExternalProviderOperationActionV3> {
+        match self {
+            CommandPayloadExternalProviderOperationInputV3::Accept(_) => {
+                Some(CommandPayloadExternalProviderOperationActionV3::Accept)
+            }
+            CommandPayloadExternalProviderOperationInputV3::Tool(_) => {
+                Some(CommandPayloadExternalProviderOperationActionV3::Tool)
+            }
+            CommandPayloadExternalProviderOperationInputV3::Progress(_) => {
+                Some(CommandPayloadExternalProviderOperationActionV3::Progress)
+            }
+            CommandPayloadExternalProviderOperationInputV3::Finish(_) => {
+                Some(CommandPayloadExternalProviderOperationActionV3::Finish)
+            }
+            CommandPayloadExternalProviderOperationInputV3::Renew(_) => {
+                Some(CommandPayloadExternalProviderOperationActionV3::Renew)
+            }
+            CommandPayloadExternalProviderOperationInputV3::RequestUserInput(_) => {
+                Some(CommandPayloadExternalProviderOperationActionV3::RequestUserInput)
+            }
+            CommandPayloadExternalProviderOperationInputV3::ConsumeInput(_) => {
+                Some(CommandPayloadExternalProviderOperationActionV3::ConsumeInput)
+            }
+        }
+    }
+    /// Checks the value against the schema that `selector` chooses. A variant other than the
+    /// chosen one is accepted only when its JSON satisfies the chosen schema, exactly as
+    /// decoding the encoded document would decide.
+    #[doc(hidden)]
+    pub fn __recheck(
+        &self,
+        selector: &CommandPayloadExternalProviderOperationActionV3,
+    ) -> ::core::result::Result<(), rt::Failure> {
+        let chosen: usize = match selector {
+            CommandPayloadExternalProviderOperationActionV3::Accept => 0usize,
+            CommandPayloadExternalProviderOperationActionV3::Tool => 1usize,
+            CommandPayloadExternalProviderOperationActionV3::Progress => 2usize,
+            CommandPayloadExternalProviderOperationActionV3::Finish => 3usize,
+            CommandPayloadExternalProviderOperationActionV3::Renew => 4usize,
+            CommandPayloadExternalProviderOperationActionV3::RequestUserInput => 5usize,
+            CommandPayloadExternalProviderOperationActionV3::ConsumeInput => 6usize,
+        };
+        let index: usize = match self {
+            CommandPayloadExternalProviderOperationInputV3::Accept(_) => 0usize,
+            CommandPayloadExternalProviderOperationInputV3::Tool(_) => 1usize,
+            CommandPayloadExternalProviderOperationInputV3::Progress(_) => 2usize,
+            CommandPayloadExternalProviderOperationInputV3::Finish(_) => 3usize,
+            CommandPayloadExternalProviderOperationInputV3::Renew(_) => 4usize,
+            CommandPayloadExternalProviderOperationInputV3::RequestUserInput(_) => 5usize,
+            CommandPayloadExternalProviderOperationInputV3::ConsumeInput(_) => 6usize,
+        };
+        if chosen == index {
+            rt::Check::check(self)
+        } else {
+            rt::recheck(
+                self,
+                __CommandPayloadExternalProviderOperationInputV3Seed(selector),
+            )
+        }
+    }
+}
+/// A JSON object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CommandPayloadExternalProviderOperationInputAcceptV3 {
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+rt::builder! {
+    CommandPayloadExternalProviderOperationInputAcceptV3Builder => CommandPayloadExternalProviderOperationInputAcceptV3;
+}
+rt::object!(
+    CommandPayloadExternalProviderOperationInputAcceptV3,
+    CommandPayloadExternalProviderOperationInputAcceptV3Builder
+);
+rt::members! {
+    CommandPayloadExternalProviderOperationInputAcceptV3(0u16) closed;
+}
+rt::decode_members! {
+    CommandPayloadExternalProviderOperationInputAcceptV3(map, pre, key, __order_seen, value);
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+}
+rt::verify_members! {
+    CommandPayloadExternalProviderOperationInputAcceptV3(map, pre, refine, key, __view) "an object (CommandPayloadExternalProviderOperationInputAcceptV3)";
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+}
+impl rt::Check for CommandPayloadExternalProviderOperationInputAcceptV3 {}
+/// An object with the members `name`, `arguments`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CommandPayloadExternalProviderOperationInputToolV3 {
+    /// The `name` member.
+    ///
+    /// `name` (required): a string of 1 to 160 characters.
+    pub name: Text1To160,
+    /// The `arguments` member.
+    ///
+    /// `arguments` (required): a JSON object.
+    pub arguments: serde_json::Map<::std::string::String, serde_json::Value>,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+rt::builder! {
+    CommandPayloadExternalProviderOperationInputToolV3Builder => CommandPayloadExternalProviderOperationInputToolV3;
+    members {
+        name = "name", required: Text1To160;
+        arguments = "arguments", required: serde_json::Map<::std::string::String, serde_json::Value>;
+    }
+}
+rt::object!(
+    CommandPayloadExternalProviderOperationInputToolV3,
+    CommandPayloadExternalProviderOperationInputToolV3Builder
+);
+rt::members! {
+    CommandPayloadExternalProviderOperationInputToolV3(2u16) closed;
+    members {
+        "name" => name @ 0u16, required;
+        "arguments" => arguments @ 1u16, required;
+    }
+}
+rt::decode_members! {
+    CommandPayloadExternalProviderOperationInputToolV3(map, pre, key, __order_seen, value);
+    slots {
+        __m_name: Text1To160;
+        __m_arguments: serde_json::Map<::std::string::String, serde_json::Value>;
+    }
+    read {
+        "name" => __m_name @ 0u16: rt::TypeSeed::<Text1To160>::new();
+        "arguments" => __m_arguments @ 1u16: rt::ObjectSeed;
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        name = __m_name, "name";
+        arguments = __m_arguments, "arguments";
+    }
+    value {
+        name;
+        arguments;
+    }
+}
+rt::verify_members! {
+    CommandPayloadExternalProviderOperationInputToolV3(map, pre, refine, key, __view) "an object (CommandPayloadExternalProviderOperationInputToolV3)";
+    slots {
+        __m_name: ();
+        __m_arguments: ();
+    }
+    read {
+        "name" => __m_name: rt::verified::<Text1To160>();
+        "arguments" => __m_arguments: rt::Verified(rt::ObjectSeed);
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        __m_name, "name";
+        __m_arguments, "arguments";
+    }
+}
+impl rt::Check for CommandPayloadExternalProviderOperationInputToolV3 {}
+/// An object with the members `text`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CommandPayloadExternalProviderOperationInputProgressV3 {
+    /// The `text` member.
+    ///
+    /// `text` (required): a string of 1 to 12000 characters.
+    pub text: Text1To12000,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+rt::builder! {
+    CommandPayloadExternalProviderOperationInputProgressV3Builder => CommandPayloadExternalProviderOperationInputProgressV3;
+    members {
+        text = "text", required: Text1To12000;
+    }
+}
+rt::object!(
+    CommandPayloadExternalProviderOperationInputProgressV3,
+    CommandPayloadExternalProviderOperationInputProgressV3Builder
+);
+rt::members! {
+    CommandPayloadExternalProviderOperationInputProgressV3(1u16) closed;
+    members {
+        "text" => text @ 0u16, required;
+    }
+}
+rt::decode_members! {
+    CommandPayloadExternalProviderOperationInputProgressV3(map, pre, key, __order_seen, value);
+    slots {
+        __m_text: Text1To12000;
+    }
+    read {
+        "text" => __m_text @ 0u16: rt::TypeSeed::<Text1To12000>::new();
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        text = __m_text, "text";
+    }
+    value {
+        text;
+    }
+}
+rt::verify_members! {
+    CommandPayloadExternalProviderOperationInputProgressV3(map, pre, refine, key, __view) "an object (CommandPayloadExternalProviderOperationInputProgressV3)";
+    slots {
+        __m_text: ();
+    }
+    read {
+        "text" => __m_text: rt::verified::<Text1To12000>();
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        __m_text, "text";
+    }
+}
+impl rt::Check for CommandPayloadExternalProviderOperationInputProgressV3 {}
+/// An object with the members `result`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CommandPayloadExternalProviderOperationInputFinishV3 {
+    /// The `result` member.
+    ///
+    /// `result` (required): a JSON object.
+    pub result: serde_json::Map<::std::string::String, serde_json::Value>,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+rt::builder! {
+    CommandPayloadExternalProviderOperationInputFinishV3Builder => CommandPayloadExternalProviderOperationInputFinishV3;
+    members {
+        result = "result", required: serde_json::Map<::std::string::String, serde_json::Value>;
+    }
+}
+rt::object!(
+    CommandPayloadExternalProviderOperationInputFinishV3,
+    CommandPayloadExternalProviderOperationInputFinishV3Builder
+);
+rt::members! {
+    CommandPayloadExternalProviderOperationInputFinishV3(1u16) closed;
+    members {
+        "result" => result @ 0u16, required;
+    }
+}
+rt::decode_members! {
+    CommandPayloadExternalProviderOperationInputFinishV3(map, pre, key, __order_seen, value);
+    slots {
+        __m_result: serde_json::Map<::std::string::String, serde_json::Value>;
+    }
+    read {
+        "result" => __m_result @ 0u16: rt::ObjectSeed;
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        result = __m_result, "result";
+    }
+    value {
+        result;
+    }
+}
+rt::verify_members! {
+    CommandPayloadExternalProviderOperationInputFinishV3(map, pre, refine, key, __view) "an object (CommandPayloadExternalProviderOperationInputFinishV3)";
+    slots {
+        __m_result: ();
+    }
+    read {
+        "result" => __m_result: rt::Verified(rt::ObjectSeed);
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        __m_result, "result";
+    }
+}
+impl rt::Check for CommandPayloadExternalProviderOperationInputFinishV3 {}
+/// An object with the members `expiresAtUnixMs`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CommandPayloadExternalProviderOperationInputRenewV3 {
+    /// The `expiresAtUnixMs` member.
+    ///
+    /// `expiresAtUnixMs` (required): an integer of at least 1.
+    pub expires_at_unix_ms: rt::Integer,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+rt::builder! {
+    CommandPayloadExternalProviderOperationInputRenewV3Builder => CommandPayloadExternalProviderOperationInputRenewV3;
+    members {
+        expires_at_unix_ms = "expiresAtUnixMs", required: rt::Integer;
+    }
+}
+rt::object!(
+    CommandPayloadExternalProviderOperationInputRenewV3,
+    CommandPayloadExternalProviderOperationInputRenewV3Builder
+);
+rt::members! {
+    CommandPayloadExternalProviderOperationInputRenewV3(1u16) closed;
+    members {
+        "expiresAtUnixMs" => expires_at_unix_ms @ 0u16, required;
+    }
+}
+rt::decode_members! {
+    CommandPayloadExternalProviderOperationInputRenewV3(map, pre, key, __order_seen, value);
+    slots {
+        __m_expires_at_unix_ms: rt::Integer;
+    }
+    read {
+        "expiresAtUnixMs" => __m_expires_at_unix_ms @ 0u16: rt::IntegerSeed(&INT_2);
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        expires_at_unix_ms = __m_expires_at_unix_ms, "expiresAtUnixMs";
+    }
+    value {
+        expires_at_unix_ms;
+    }
+}
+rt::verify_members! {
+    CommandPayloadExternalProviderOperationInputRenewV3(map, pre, refine, key, __view) "an object (CommandPayloadExternalProviderOperationInputRenewV3)";
+    slots {
+        __m_expires_at_unix_ms: ();
+    }
+    read {
+        "expiresAtUnixMs" => __m_expires_at_unix_ms: rt::Verified(rt::IntegerSeed(&INT_2));
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        __m_expires_at_unix_ms, "expiresAtUnixMs";
+    }
+}
+impl rt::Check for CommandPayloadExternalProviderOperationInputRenewV3 {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        let x = &self.expires_at_unix_ms;
+        rt::within("expiresAtUnixMs", rt::integer_failure(&INT_2, x))?;
+        Ok(())
+    }
+}
+/// An object with the members `requestId`, `questionSet`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CommandPayloadExternalProviderOperationInputRequestUserInputV3 {
+    /// The `requestId` member.
+    ///
+    /// `requestId` (required): a string of 1 to 240 characters.
+    pub request_id: Text1To240,
+    /// The `questionSet` member.
+    ///
+    /// `questionSet` (required): a [`QuestionSet`].
+    pub question_set: QuestionSet,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+rt::builder! {
+    CommandPayloadExternalProviderOperationInputRequestUserInputV3Builder => CommandPayloadExternalProviderOperationInputRequestUserInputV3;
+    members {
+        request_id = "requestId", required: Text1To240;
+        question_set = "questionSet", required: QuestionSet;
+    }
+}
+rt::object!(
+    CommandPayloadExternalProviderOperationInputRequestUserInputV3,
+    CommandPayloadExternalProviderOperationInputRequestUserInputV3Builder
+);
+rt::members! {
+    CommandPayloadExternalProviderOperationInputRequestUserInputV3(2u16) closed;
+    members {
+        "requestId" => request_id @ 0u16, required;
+        "questionSet" => question_set @ 1u16, required;
+    }
+}
+rt::decode_members! {
+    CommandPayloadExternalProviderOperationInputRequestUserInputV3(map, pre, key, __order_seen, value);
+    slots {
+        __m_request_id: Text1To240;
+        __m_question_set: QuestionSet;
+    }
+    read {
+        "requestId" => __m_request_id @ 0u16: rt::TypeSeed::<Text1To240>::new();
+        "questionSet" => __m_question_set @ 1u16: rt::TypeSeed::<QuestionSet>::new();
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        request_id = __m_request_id, "requestId";
+        question_set = __m_question_set, "questionSet";
+    }
+    value {
+        request_id;
+        question_set;
+    }
+}
+rt::verify_members! {
+    CommandPayloadExternalProviderOperationInputRequestUserInputV3(map, pre, refine, key, __view) "an object (CommandPayloadExternalProviderOperationInputRequestUserInputV3)";
+    slots {
+        __m_request_id: ();
+        __m_question_set: ();
+    }
+    read {
+        "requestId" => __m_request_id: rt::verified::<Text1To240>();
+        "questionSet" => __m_question_set: rt::verified::<QuestionSet>();
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        __m_request_id, "requestId";
+        __m_question_set, "questionSet";
+    }
+}
+impl rt::Check for CommandPayloadExternalProviderOperationInputRequestUserInputV3 {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        let x = &self.question_set;
+        rt::within("questionSet", rt::Check::check(x))?;
+        Ok(())
+    }
+}
+/// Paperclip question set.
+///
+/// A group of questions put to a user, with answer modes, options and optional validation of free-text answers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QuestionSet {
+    /// The `schema` member.
+    ///
+    /// `schema` (required): one of `paperclip.question_set.v1`.
+    pub schema: QuestionSetSchema,
+    /// The `title` member.
+    ///
+    /// `title` (optional): a string of at most 1000 characters.
+    pub title: ::core::option::Option<Text0To1000>,
+    /// The `description` member.
+    ///
+    /// `description` (optional): a string of at most 100000 characters.
+    pub description: ::core::option::Option<Text0To100000>,
+    /// The `submitLabel` member.
+    ///
+    /// `submitLabel` (optional): a string of at most 200 characters.
+    pub submit_label: ::core::option::Option<Text0To200>,
+    /// The `questions` member.
+    ///
+    /// `questions` (required): a list of a [`Question`], 1 to 64 items.
+    pub questions: Vec<Question>,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+rt::builder! {
+    QuestionSetBuilder => QuestionSet;
+    constants {
+        schema: QuestionSetSchema::PaperclipQuestionSetV1;
+    }
+    members {
+        title = "title", optional: Text0To1000;
+        description = "description", optional: Text0To100000;
+        submit_label = "submitLabel", optional: Text0To200;
+        questions = "questions", required: Vec<Question>;
+    }
+}
+rt::object!(QuestionSet, QuestionSetBuilder);
+rt::members! {
+    QuestionSet(5u16) closed;
+    members {
+        "schema" => schema @ 0u16, required;
+        "title" => title @ 1u16, optional;
+        "description" => description @ 2u16, optional;
+        "submitLabel" => submit_label @ 3u16, optional;
+        "questions" => questions @ 4u16, required;
+    }
+}
+rt::decode_members! {
+    QuestionSet(map, pre, key, __order_seen, value);
+    slots {
+        __m_schema: QuestionSetSchema;
+        __m_title: Text0To1000;
+        __m_description: Text0To100000;
+        __m_submit_label: Text0To200;
+        __m_questions: Vec<Question>;
+    }
+    pre {
+        "schema" => __m_schema @ 0u16: QuestionSetSchema, "/schema";
+    }
+    read {
+        "schema" => __m_schema @ 0u16: rt::TypeSeed::<QuestionSetSchema>::new();
+        "title" => __m_title @ 1u16: rt::TypeSeed::<Text0To1000>::new();
+        "description" => __m_description @ 2u16: rt::TypeSeed::<Text0To100000>::new();
+        "submitLabel" => __m_submit_label @ 3u16: rt::TypeSeed::<Text0To200>::new();
+        "questions" => __m_questions @ 4u16: rt::VecSeed {
+            item: rt::TypeSeed::<Question>::new(),
+            min: Some(1u64),
+            max: Some(64u64),
+            unique: false,
+        };
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        schema = __m_schema, "schema";
+        questions = __m_questions, "questions";
+    }
+    value {
+        schema;
+        title: __m_title;
+        description: __m_description;
+        submit_label: __m_submit_label;
+        questions;
+    }
+}
+rt::verify_members! {
+    QuestionSet(map, pre, refine, key, __view) "an object (QuestionSet)";
+    slots {
+        __m_schema: ();
+        __m_title: ();
+        __m_description: ();
+        __m_submit_label: ();
+        __m_questions: ();
+    }
+    pre {
+        "schema" => __m_schema: QuestionSetSchema, "/schema";
+    }
+    read {
+        "schema" => __m_schema: rt::verified::<QuestionSetSchema>();
+        "title" => __m_title: rt::verified::<Text0To1000>();
+        "description" => __m_description: rt::verified::<Text0To100000>();
+        "submitLabel" => __m_submit_label: rt::verified::<Text0To200>();
+        "questions" => __m_questions: rt::Verified(rt::VecSeed {
+            item: rt::TypeSeed::<Question>::new(),
+            min: Some(1u64),
+            max: Some(64u64),
+            unique: false,
+        });
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        __m_schema, "schema";
+        __m_questions, "questions";
+    }
+}
+impl rt::Check for QuestionSet {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        let x = &self.questions;
+        rt::within(
+            "questions",
+            (|| -> ::core::result::Result<(), rt::Failure> {
+                rt::items_failure(x, Some(1u64), Some(64u64), false)?;
+                for (i, x) in x.iter().enumerate() {
+                    rt::within_index(i, rt::Check::check(x))?;
+                }
+                Ok(())
+            })(),
+        )?;
+        Ok(())
+    }
+}
+/// One of `paperclip.question_set.v1`.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum QuestionSetSchema {
+    /// `paperclip.question_set.v1`
+    PaperclipQuestionSetV1,
+}
+rt::str_enum!(
+    QuestionSetSchema, Const, "`paperclip.question_set.v1`", {
+    "paperclip.question_set.v1" => PaperclipQuestionSetV1 }
+);
+/// A single question. Select modes need at least one option; text mode allows no options and no custom answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Question {
+    /// The `id` member.
+    ///
+    /// `id` (required): a string of 1 to 160 characters.
+    pub id: Text1To160,
+    /// The `header` member.
+    ///
+    /// `header` (optional): a string of at most 1000 characters.
+    pub header: ::core::option::Option<Text0To1000>,
+    /// The `prompt` member.
+    ///
+    /// `prompt` (required): a string of 1 to 4000 characters.
+    pub prompt: Text1To4000,
+    /// The `helpText` member.
+    ///
+    /// `helpText` (optional): a string of at most 4000 characters.
+    pub help_text: ::core::option::Option<Text0To4000>,
+    /// The `required` member.
+    ///
+    /// `required` (required): a boolean.
+    pub required: bool,
+    /// The `answerMode` member.
+    ///
+    /// `answerMode` (required): one of `single_select`, `multi_select`, `text`.
+    pub answer_mode: QuestionAnswerMode,
+    /// Text the answer box starts with, up to 100000 code points; only a starting draft that the person edits, never taken as an answer by itself, and not allowed on select questions.
+    ///
+    /// `initialText` (optional): a string of at most 100000 characters.
+    pub initial_text: ::core::option::Option<Text0To100000>,
+    /// The `options` member.
+    ///
+    /// `options` (optional): a list of a [`QuestionSetOption`], at most 128 items.
+    pub options: ::core::option::Option<Vec<QuestionSetOption>>,
+    /// The `customAnswer` member.
+    ///
+    /// `customAnswer` (optional): a [`CustomAnswer`].
+    pub custom_answer: ::core::option::Option<CustomAnswer>,
+    /// The `textValidation` member.
+    ///
+    /// `textValidation` (optional): a [`TextValidation`].
+    pub text_validation: ::core::option::Option<TextValidation>,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+rt::builder! {
+    QuestionBuilder => Question;
+    members {
+        id = "id", required: Text1To160;
+        header = "header", optional: Text0To1000;
+        prompt = "prompt", required: Text1To4000;
+        help_text = "helpText", optional: Text0To4000;
+        required = "required", required: bool;
+        answer_mode = "answerMode", required: QuestionAnswerMode;
+        initial_text = "initialText", optional: Text0To100000;
+        options = "options", optional: Vec<QuestionSetOption>;
+        custom_answer = "customAnswer", optional: CustomAnswer;
+        text_validation = "textValidation", optional: TextValidation;
+    }
+}
+rt::object!(Question, QuestionBuilder);
+rt::members! {
+    Question(10u16) closed;
+    members {
+        "id" => id @ 0u16, required;
+        "header" => header @ 1u16, optional;
+        "prompt" => prompt @ 2u16, required;
+        "helpText" => help_text @ 3u16, optional;
+        "required" => required @ 4u16, required;
+        "answerMode" => answer_mode @ 5u16, required;
+        "initialText" => initial_text @ 6u16, optional;
+        "options" => options @ 7u16, optional;
+        "customAnswer" => custom_answer @ 8u16, optional;
+        "textValidation" => text_validation @ 9u16, optional;
+    }
+}
+rt::decode_members! {
+    Question(map, pre, key, __order_seen, value);
+    slots {
+        __m_id: Text1To160;
+        __m_header: Text0To1000;
+        __m_prompt: Text1To4000;
+        __m_help_text: Text0To4000;
+        __m_required: bool;
+        __m_answer_mode: QuestionAnswerMode;
+        __m_initial_text: Text0To100000;
+        __m_options: Vec<QuestionSetOption>;
+        __m_custom_answer: CustomAnswer;
+        __m_text_validation: TextValidation;
+    }
+    pre {
+        "answerMode" => __m_answer_mode @ 5u16: QuestionAnswerMode, "/answerMode";
+    }
+    read {
+        "id" => __m_id @ 0u16: rt::TypeSeed::<Text1To160>::new();
+        "header" => __m_header @ 1u16: rt::TypeSeed::<Text0To1000>::new();
+        "prompt" => __m_prompt @ 2u16: rt::TypeSeed::<Text1To4000>::new();
+        "helpText" => __m_help_text @ 3u16: rt::TypeSeed::<Text0To4000>::new();
+        "required" => __m_required @ 4u16: rt::BoolSeed(None);
+        "answerMode" => __m_answer_mode @ 5u16: rt::TypeSeed::<QuestionAnswerMode>::new();
+        "initialText" => __m_initial_text @ 6u16: rt::TypeSeed::<Text0To100000>::new();
+        "options" => __m_options @ 7u16: rt::VecSeed {
+            item: rt::TypeSeed::<QuestionSetOption>::new(),
+            min: None,
+            max: Some(128u64),
+            unique: false,
+        };
+        "customAnswer" => __m_custom_answer @ 8u16: rt::TypeSeed::<CustomAnswer>::new();
+        "textValidation" => __m_text_validation @ 9u16: rt::TypeSeed::<TextValidation>::new();
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        id = __m_id, "id";
+        prompt = __m_prompt, "prompt";
+        required = __m_required, "required";
+        answer_mode = __m_answer_mode, "answerMode";
+    }
+    value {
+        id;
+        header: __m_header;
+        prompt;
+        help_text: __m_help_text;
+        required;
+        answer_mode;
+        initial_text: __m_initial_text;
+        options: __m_options;
+        custom_answer: __m_custom_answer;
+        text_validation: __m_text_validation;
+    }
+    finish {
+        value.__check().map_err(rt::Failure::into_error::<__A::Error>)?;
+    }
+}
+rt::verify_members! {
+    Question(map, pre, refine, key, __view) "an object (Question)";
+    slots {
+        __m_id: ();
+        __m_header: ();
+        __m_prompt: ();
+        __m_help_text: ();
+        __m_required: ();
+        __m_answer_mode: QuestionAnswerMode;
+        __m_initial_text: Text0To100000;
+        __m_options: Vec<QuestionSetOption>;
+        __m_custom_answer: CustomAnswer;
+        __m_text_validation: ();
+    }
+    pre_kept {
+        "answerMode" => __m_answer_mode: QuestionAnswerMode, "/answerMode";
+    }
+    read {
+        "id" => __m_id: rt::verified::<Text1To160>();
+        "header" => __m_header: rt::verified::<Text0To1000>();
+        "prompt" => __m_prompt: rt::verified::<Text1To4000>();
+        "helpText" => __m_help_text: rt::verified::<Text0To4000>();
+        "required" => __m_required: rt::Verified(rt::BoolSeed(None));
+        "answerMode" => __m_answer_mode: rt::TypeSeed::<QuestionAnswerMode>::new();
+        "initialText" => __m_initial_text: rt::TypeSeed::<Text0To100000>::new();
+        "options" => __m_options: rt::VecSeed {
+            item: rt::TypeSeed::<QuestionSetOption>::new(),
+            min: None,
+            max: Some(128u64),
+            unique: false,
+        };
+        "customAnswer" => __m_custom_answer: rt::TypeSeed::<CustomAnswer>::new();
+        "textValidation" => __m_text_validation: rt::verified::<TextValidation>();
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        __m_id, "id";
+        __m_prompt, "prompt";
+        __m_required, "required";
+        __m_answer_mode, "answerMode";
+    }
+    view {
+        "answerMode" => rt::probe_optional(&__m_answer_mode),
+        "initialText" => rt::probe_optional(&__m_initial_text),
+        "options" => rt::probe_optional(&__m_options),
+        "customAnswer" => rt::probe_optional(&__m_custom_answer),
+    }
+    rules {
+        let __rules = || -> ::core::result::Result<(), rt::Failure> {
+            use rt::Fields as _;
+            if true && !__view.field("answerMode").is_absent()
+                && {
+                    let p = __view.field("answerMode");
+                    p.is_absent() || (p.is_in(&[rt::Probe::Str("text")]))
+                }
+            {
+                {
+                    let p = __view.field("options");
+                    if !p.is_absent() && !(p.has_type(&["array"])) {
+                        return Err(
+                            rt::Failure::new(
+                                rt::Keyword::Type,
+                                "/options",
+                                "`options` must be of type array",
+                            ),
+                        );
+                    }
+                }
+                {
+                    let p = __view.field("options");
+                    if !p.is_absent() && !(p.len().is_none_or(|l| l <= 0usize)) {
+                        return Err(
+                            rt::Failure::new(
+                                rt::Keyword::MaxItems,
+                                "/options",
+                                "`options` must have at most 0 items",
+                            ),
+                        );
+                    }
+                }
+                if true && !__view.field("customAnswer").is_absent() {
+                    return Err(
+                        rt::Failure::new(
+                            rt::Keyword::Not,
+                            "",
+                            "members customAnswer must not all be present",
+                        ),
+                    );
+                }
+            }
+            if true && !__view.field("answerMode").is_absent()
+                && {
+                    let p = __view.field("answerMode");
+                    p.is_absent()
+                        || (p
+                            .is_in(
+                                &[
+                                    rt::Probe::Str("single_select"),
+                                    rt::Probe::Str("multi_select"),
+                                ],
+                            ))
+                }
+            {
+                if __view.field("options").is_absent() {
+                    return Err(
+                        rt::Failure::new(
+                            rt::Keyword::Required,
+                            "",
+                            "missing required member `options`",
+                        ),
+                    );
+                }
+                {
+                    let p = __view.field("options");
+                    if !p.is_absent() && !(p.has_type(&["array"])) {
+                        return Err(
+                            rt::Failure::new(
+                                rt::Keyword::Type,
+                                "/options",
+                                "`options` must be of type array",
+                            ),
+                        );
+                    }
+                }
+                {
+                    let p = __view.field("options");
+                    if !p.is_absent() && !(p.len().is_none_or(|l| l >= 1usize)) {
+                        return Err(
+                            rt::Failure::new(
+                                rt::Keyword::MinItems,
+                                "/options",
+                                "`options` must have at least 1 items",
+                            ),
+                        );
+                    }
+                }
+                if true && !__view.field("initialText").is_absent() {
+                    return Err(
+                        rt::Failure::new(
+                            rt::Keyword::Not,
+                            "",
+                            "members initialText must not all be present",
+                        ),
+                    );
+                }
+            }
+            Ok(())
+        };
+        __rules().map_err(rt::Failure::into_error::<__A::Error>)?;
+    }
+}
+impl rt::Check for Question {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        if let Some(x) = &self.options {
+            rt::within(
+                "options",
+                (|| -> ::core::result::Result<(), rt::Failure> {
+                    rt::items_failure(x, None, Some(128u64), false)?;
+                    for (i, x) in x.iter().enumerate() {
+                        rt::within_index(i, rt::Check::check(x))?;
+                    }
+                    Ok(())
+                })(),
+            )?;
+        }
+        if let Some(x) = &self.custom_answer {
+            rt::within("customAnswer", rt::Check::check(x))?;
+        }
+        if let Some(x) = &self.text_validation {
+            rt::within("textValidation", rt::Check::check(x))?;
+        }
+        self.__check()?;
+        Ok(())
+    }
+}
+impl Question {
+    fn __check(&self) -> ::core::result::Result<(), rt::Failure> {
+        use rt::Fields as _;
+        if true && !self.field("answerMode").is_absent()
+            && {
+                let p = self.field("answerMode");
+                p.is_absent() || (p.is_in(&[rt::Probe::Str("text")]))
+            }
+        {
+            {
+                let p = self.field("options");
+                if !p.is_absent() && !(p.has_type(&["array"])) {
+                    return Err(
+                        rt::Failure::new(
+                            rt::Keyword::Type,
+                            "/options",
+                            "`options` must be of type array",
+                        ),
+                    );
+                }
+            }
+            {
+                let p = self.field("options");
+                if !p.is_absent() && !(p.len().is_none_or(|l| l <= 0usize)) {
+                    return Err(
+                        rt::Failure::new(
+                            rt::Keyword::MaxItems,
+                            "/options",
+                            "`options` must have at most 0 items",
+                        ),
+                    );
+                }
+            }
+            if true && !self.field("customAnswer").is_absent() {
+                return Err(
+                    rt::Failure::new(
+                        rt::Keyword::Not,
+                        "",
+                        "members customAnswer must not all be present",
+                    ),
+                );
+            }
+        }
+        if true && !self.field("answerMode").is_absent()
+            && {
+                let p = self.field("answerMode");
+                p.is_absent()
+                    || (p
+                        .is_in(
+                            &[
+                                rt::Probe::Str("single_select"),
+                                rt::Probe::Str("multi_select"),
+                            ],
+                        ))
+            }
+        {
+            if self.field("options").is_absent() {
+                return Err(
+                    rt::Failure::new(
+                        rt::Keyword::Required,
+                        "",
+                        "missing required member `options`",
+                    ),
+                );
+            }
+            {
+                let p = self.field("options");
+                if !p.is_absent() && !(p.has_type(&["array"])) {
+                    return Err(
+                        rt::Failure::new(
+                            rt::Keyword::Type,
+                            "/options",
+                            "`options` must be of type array",
+                        ),
+                    );
+                }
+            }
+            {
+                let p = self.field("options");
+                if !p.is_absent() && !(p.len().is_none_or(|l| l >= 1usize)) {
+                    return Err(
+                        rt::Failure::new(
+                            rt::Keyword::MinItems,
+                            "/options",
+                            "`options` must have at least 1 items",
+                        ),
+                    );
+                }
+            }
+            if true && !self.field("initialText").is_absent() {
+                return Err(
+                    rt::Failure::new(
+                        rt::Keyword::Not,
+                        "",
+                        "members initialText must not all be present",
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
+/// One of `single_select`, `multi_select`, `text`.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum QuestionAnswerMode {
+    /// `single_select`
+    SingleSelect,
+    /// `multi_select`
+    MultiSelect,
+    /// `text`
+    Text,
+}
+rt::str_enum!(
+    QuestionAnswerMode, Enum, "`single_select`, `multi_select`, `text`", {
+    "single_select" => SingleSelect, "multi_select" => MultiSelect, "text" => Text }
+);
+/// One option the user can pick.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QuestionSetOption {
+    /// The `id` member.
+    ///
+    /// `id` (required): a string of 1 to 160 characters.
+    pub id: Text1To160,
+    /// The `label` member.
+    ///
+    /// `label` (required): a string of 1 to 1000 characters.
+    pub label: Text1To1000,
+    /// The `description` member.
+    ///
+    /// `description` (optional): a string of at most 4000 characters.
+    pub description: ::core::option::Option<Text0To4000>,
+    /// The `recommended` member.
+    ///
+    /// `recommended` (optional): a boolean.
+    pub recommended: ::core::option::Option<bool>,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+rt::builder! {
+    QuestionSetOptionBuilder => QuestionSetOption;
+    members {
+        id = "id", required: Text1To160;
+        label = "label", required: Text1To1000;
+        description = "description", optional: Text0To4000;
+        recommended = "recommended", optional: bool;
+    }
+}
+rt::object!(QuestionSetOption, QuestionSetOptionBuilder);
+rt::members! {
+    QuestionSetOption(4u16) closed;
+    members {
+        "id" => id @ 0u16, required;
+        "label" => label @ 1u16, required;
+        "description" => description @ 2u16, optional;
+        "recommended" => recommended @ 3u16, optional;
+    }
+}
+rt::decode_members! {
+    QuestionSetOption(map, pre, key, __order_seen, value);
+    slots {
+        __m_id: Text1To160;
+        __m_label: Text1To1000;
+        __m_description: Text0To4000;
+        __m_recommended: bool;
+    }
+    read {
+        "id" => __m_id @ 0u16: rt::TypeSeed::<Text1To160>::new();
+        "label" => __m_label @ 1u16: rt::TypeSeed::<Text1To1000>::new();
+        "description" => __m_description @ 2u16: rt::TypeSeed::<Text0To4000>::new();
+        "recommended" => __m_recommended @ 3u16: rt::BoolSeed(None);
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        id = __m_id, "id";
+        label = __m_label, "label";
+    }
+    value {
+        id;
+        label;
+        description: __m_description;
+        recommended: __m_recommended;
+    }
+}
+rt::verify_members! {
+    QuestionSetOption(map, pre, refine, key, __view) "an object (QuestionSetOption)";
+    slots {
+        __m_id: ();
+        __m_label: ();
+        __m_description: ();
+        __m_recommended: ();
+    }
+    read {
+        "id" => __m_id: rt::verified::<Text1To160>();
+        "label" => __m_label: rt::verified::<Text1To1000>();
+        "description" => __m_description: rt::verified::<Text0To4000>();
+        "recommended" => __m_recommended: rt::Verified(rt::BoolSeed(None));
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        __m_id, "id";
+        __m_label, "label";
+    }
+}
+impl rt::Check for QuestionSetOption {}
+/// Lets the user type an answer of their own besides the options.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CustomAnswer {
+    /// The `enabled` member.
+    ///
+    /// `enabled` (required): always `true`.
+    pub enabled: rt::True,
+    /// The `label` member.
+    ///
+    /// `label` (optional): a string of at most 1000 characters.
+    pub label: ::core::option::Option<Text0To1000>,
+    /// The `placeholder` member.
+    ///
+    /// `placeholder` (optional): a string of at most 1000 characters.
+    pub placeholder: ::core::option::Option<Text0To1000>,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+rt::builder! {
+    CustomAnswerBuilder => CustomAnswer;
+    constants {
+        enabled: rt::True;
+    }
+    members {
+        label = "label", optional: Text0To1000;
+        placeholder = "placeholder", optional: Text0To1000;
+    }
+}
+rt::object!(CustomAnswer, CustomAnswerBuilder);
+rt::members! {
+    CustomAnswer(3u16) closed;
+    members {
+        "enabled" => enabled @ 0u16, required;
+        "label" => label @ 1u16, optional;
+        "placeholder" => placeholder @ 2u16, optional;
+    }
+}
+rt::decode_members! {
+    CustomAnswer(map, pre, key, __order_seen, value);
+    slots {
+        __m_enabled: rt::True;
+        __m_label: Text0To1000;
+        __m_placeholder: Text0To1000;
+    }
+    read {
+        "enabled" => __m_enabled @ 0u16: rt::TypeSeed::<rt::True>::new();
+        "label" => __m_label @ 1u16: rt::TypeSeed::<Text0To1000>::new();
+        "placeholder" => __m_placeholder @ 2u16: rt::TypeSeed::<Text0To1000>::new();
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        enabled = __m_enabled, "enabled";
+    }
+    value {
+        enabled;
+        label: __m_label;
+        placeholder: __m_placeholder;
+    }
+}
+rt::verify_members! {
+    CustomAnswer(map, pre, refine, key, __view) "an object (CustomAnswer)";
+    slots {
+        __m_enabled: ();
+        __m_label: ();
+        __m_placeholder: ();
+    }
+    read {
+        "enabled" => __m_enabled: rt::Verified(rt::TypeSeed::<rt::True>::new());
+        "label" => __m_label: rt::verified::<Text0To1000>();
+        "placeholder" => __m_placeholder: rt::verified::<Text0To1000>();
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        __m_enabled, "enabled";
+    }
+}
+impl rt::Check for CustomAnswer {}
+/// Rules a free-text answer has to follow.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextValidation {
+    /// The `minLength` member.
+    ///
+    /// `minLength` (optional): an integer from 0 to 100000.
+    pub min_length: ::core::option::Option<i64>,
+    /// The `maxLength` member.
+    ///
+    /// `maxLength` (optional): an integer from 0 to 100000.
+    pub max_length: ::core::option::Option<i64>,
+    /// The `pattern` member.
+    ///
+    /// `pattern` (optional): a string of at most 1000 characters.
+    pub pattern: ::core::option::Option<Text0To1000>,
+    /// The `inputType` member.
+    ///
+    /// `inputType` (optional): one of `text`, `number`, `integer`.
+    pub input_type: ::core::option::Option<TextValidationInputType>,
+    /// The `minimum` member.
+    ///
+    /// `minimum` (optional): a number.
+    pub minimum: ::core::option::Option<f64>,
+    /// The `maximum` member.
+    ///
+    /// `maximum` (optional): a number.
+    pub maximum: ::core::option::Option<f64>,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+rt::builder! {
+    TextValidationBuilder => TextValidation;
+    members {
+        min_length = "minLength", optional: i64;
+        max_length = "maxLength", optional: i64;
+        pattern = "pattern", optional: Text0To1000;
+        input_type = "inputType", optional: TextValidationInputType;
+        minimum = "minimum", optional: f64;
+        maximum = "maximum", optional: f64;
+    }
+}
+rt::object!(TextValidation, TextValidationBuilder);
+rt::members! {
+    TextValidation(6u16) closed;
+    members {
+        "minLength" => min_length @ 0u16, optional;
+        "maxLength" => max_length @ 1u16, optional;
+        "pattern" => pattern @ 2u16, optional;
+        "inputType" => input_type @ 3u16, optional;
+        "minimum" => minimum @ 4u16, optional;
+        "maximum" => maximum @ 5u16, optional;
+    }
+}
+rt::decode_members! {
+    TextValidation(map, pre, key, __order_seen, value);
+    slots {
+        __m_min_length: i64;
+        __m_max_length: i64;
+        __m_pattern: Text0To1000;
+        __m_input_type: TextValidationInputType;
+        __m_minimum: f64;
+        __m_maximum: f64;
+    }
+    pre {
+        "inputType" => __m_input_type @ 3u16: TextValidationInputType, "/inputType";
+    }
+    read {
+        "minLength" => __m_min_length @ 0u16: rt::IntSeed(&INT_3);
+        "maxLength" => __m_max_length @ 1u16: rt::IntSeed(&INT_3);
+        "pattern" => __m_pattern @ 2u16: rt::TypeSeed::<Text0To1000>::new();
+        "inputType" => __m_input_type @ 3u16: rt::TypeSeed::<TextValidationInputType>::new();
+        "minimum" => __m_minimum @ 4u16: rt::NumSeed(&NUM_0);
+        "maximum" => __m_maximum @ 5u16: rt::NumSeed(&NUM_0);
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    value {
+        min_length: __m_min_length;
+        max_length: __m_max_length;
+        pattern: __m_pattern;
+        input_type: __m_input_type;
+        minimum: __m_minimum;
+        maximum: __m_maximum;
+    }
+}
+rt::verify_members! {
+    TextValidation(map, pre, refine, key, __view) "an object (TextValidation)";
+    slots {
+        __m_min_length: ();
+        __m_max_length: ();
+        __m_pattern: ();
+        __m_input_type: ();
+        __m_minimum: ();
+        __m_maximum: ();
+    }
+    pre {
+        "inputType" => __m_input_type: TextValidationInputType, "/inputType";
+    }
+    read {
+        "minLength" => __m_min_length: rt::Verified(rt::IntSeed(&INT_3));
+        "maxLength" => __m_max_length: rt::Verified(rt::IntSeed(&INT_3));
+        "pattern" => __m_pattern: rt::verified::<Text0To1000>();
+        "inputType" => __m_input_type: rt::verified::<TextValidationInputType>();
+        "minimum" => __m_minimum: rt::Verified(rt::NumSeed(&NUM_0));
+        "maximum" => __m_maximum: rt::Verified(rt::NumSeed(&NUM_0));
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+}
+impl rt::Check for TextValidation {
+    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
+        if let Some(x) = &self.min_length {
+            rt::within("minLength", rt::int_failure(&INT_3, *x))?;
+        }
+        if let Some(x) = &self.max_length {
+            rt::within("maxLength", rt::int_failure(&INT_3, *x))?;
+        }
+        if let Some(x) = &self.minimum {
+            rt::within("minimum", rt::num_failure(&NUM_0, *x))?;
+        }
+        if let Some(x) = &self.maximum {
+            rt::within("maximum", rt::num_failure(&NUM_0, *x))?;
+        }
+        Ok(())
+    }
+}
+/// One of `text`, `number`, `integer`.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TextValidationInputType {
+    /// `text`
+    Text,
+    /// `number`
+    Number,
+    /// `integer`
+    Integer,
+}
+rt::str_enum!(
+    TextValidationInputType, Enum, "`text`, `number`, `integer`", { "text" => Text,
+    "number" => Number, "integer" => Integer }
+);
+/// An object with the members `requestId`, `inputDigest`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CommandPayloadExternalProviderOperationInputConsumeInputV3 {
+    /// The `requestId` member.
+    ///
+    /// `requestId` (required): a string of 1 to 240 characters.
+    pub request_id: Text1To240,
+    /// The `inputDigest` member.
+    ///
+    /// `inputDigest` (required): a string of any length, matching `^sha256:[0-9a-f]{64}$`.
+    pub input_digest: Digest,
+    /// The input's member order, written back on encoding.
+    __order: rt::Order,
+}
+rt::builder! {
+    CommandPayloadExternalProviderOperationInputConsumeInputV3Builder => CommandPayloadExternalProviderOperationInputConsumeInputV3;
+    members {
+        request_id = "requestId", required: Text1To240;
+        input_digest = "inputDigest", required: Digest;
+    }
+}
+rt::object!(
+    CommandPayloadExternalProviderOperationInputConsumeInputV3,
+    CommandPayloadExternalProviderOperationInputConsumeInputV3Builder
+);
+rt::members! {
+    CommandPayloadExternalProviderOperationInputConsumeInputV3(2u16) closed;
+    members {
+        "requestId" => request_id @ 0u16, required;
+        "inputDigest" => input_digest @ 1u16, required;
+    }
+}
+rt::decode_members! {
+    CommandPayloadExternalProviderOperationInputConsumeInputV3(map, pre, key, __order_seen, value);
+    slots {
+        __m_request_id: Text1To240;
+        __m_input_digest: Digest;
+    }
+    read {
+        "requestId" => __m_request_id @ 0u16: rt::TypeSeed::<Text1To240>::new();
+        "inputDigest" => __m_input_digest @ 1u16: rt::TypeSeed::<Digest>::new();
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        request_id = __m_request_id, "requestId";
+        input_digest = __m_input_digest, "inputDigest";
+    }
+    value {
+        request_id;
+        input_digest;
+    }
+}
+rt::verify_members! {
+    CommandPayloadExternalProviderOperationInputConsumeInputV3(map, pre, refine, key, __view) "an object (CommandPayloadExternalProviderOperationInputConsumeInputV3)";
+    slots {
+        __m_request_id: ();
+        __m_input_digest: ();
+    }
+    read {
+        "requestId" => __m_request_id: rt::verified::<Text1To240>();
+        "inputDigest" => __m_input_digest: rt::verified::<Digest>();
+    }
+    arms {
+        other => rt::unknown_member(&mut map, other)?,
+    }
+    required {
+        __m_request_id, "requestId";
+        __m_input_digest, "inputDigest";
+    }
+}
+impl rt::Check for CommandPayloadExternalProviderOperationInputConsumeInputV3 {}
 /// PRP runner command.
 ///
 /// An instruction the controller sends to a runner under PRP v1, ordered by controllerSeq.
@@ -4906,7 +6788,7 @@ rt::decode_members! {
     read {
         "schema" => __m_schema @ 0u16: rt::TypeSeed::<EventSchemaV2>::new();
         "sourceEventId" => __m_source_event_id @ 1u16: rt::TypeSeed::<Text1To160>::new();
-        "sourceSeq" => __m_source_seq @ 2u16: rt::IntSeed(&INT_3);
+        "sourceSeq" => __m_source_seq @ 2u16: rt::IntSeed(&INT_4);
         "sourceInstanceId" => __m_source_instance_id @ 3u16: rt::TypeSeed::<Text1To160>::new();
         "sourceKind" => __m_source_kind @ 4u16: rt::TypeSeed::<EventSourceKind>::new();
         "runId" => __m_run_id @ 5u16: rt::TypeSeed::<Text1To160>::new();
@@ -5028,7 +6910,7 @@ rt::verify_members! {
     read {
         "schema" => __m_schema: rt::verified::<EventSchemaV2>();
         "sourceEventId" => __m_source_event_id: rt::verified::<Text1To160>();
-        "sourceSeq" => __m_source_seq: rt::Verified(rt::IntSeed(&INT_3));
+        "sourceSeq" => __m_source_seq: rt::Verified(rt::IntSeed(&INT_4));
         "sourceInstanceId" => __m_source_instance_id: rt::verified::<Text1To160>();
         "sourceKind" => __m_source_kind: rt::verified::<EventSourceKind>();
         "runId" => __m_run_id: rt::verified::<Text1To160>();
@@ -5090,7 +6972,7 @@ rt::verify_members! {
 impl rt::Check for EventV2 {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         let x = &self.source_seq;
-        rt::within("sourceSeq", rt::int_failure(&INT_3, *x))?;
+        rt::within("sourceSeq", rt::int_failure(&INT_4, *x))?;
         rt::within("payload", self.payload.__recheck(&self.event_type))?;
         rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())
@@ -5414,7 +7296,7 @@ impl EventSchemaVersionV2 {
 impl ::core::convert::TryFrom<i64> for EventSchemaVersionV2 {
     type Error = rt::Failure;
     fn try_from(v: i64) -> ::core::result::Result<Self, rt::Failure> {
-        rt::int_failure(&INT_4, v)?;
+        rt::int_failure(&INT_5, v)?;
         match v {
             2i64 => Ok(EventSchemaVersionV2::V2),
             _ => Err(rt::Failure::new(rt::Keyword::Enum, "", "not an allowed value")),
@@ -5443,7 +7325,7 @@ impl<'de> serde::Deserialize<'de> for EventSchemaVersionV2 {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        let v = serde::de::DeserializeSeed::deserialize(rt::IntSeed(&INT_4), d)?;
+        let v = serde::de::DeserializeSeed::deserialize(rt::IntSeed(&INT_5), d)?;
         EventSchemaVersionV2::try_from(v).map_err(rt::Failure::into_error)
     }
 }
@@ -6305,9 +8187,9 @@ rt::decode_members! {
         "objective" => __m_objective @ 0u16: rt::TypeSeed::<Text1To4000>::new();
         "status" => __m_status @ 1u16: rt::TypeSeed::<GoalSnapshotStatus>::new();
         "tokenBudget" => __m_token_budget @ 2u16: rt::NullableSeed(rt::IntegerSeed(&INT_2));
-        "tokensUsed" => __m_tokens_used @ 3u16: rt::NullableSeed(rt::IntegerSeed(&INT_5));
-        "elapsedSeconds" => __m_elapsed_seconds @ 4u16: rt::NullableSeed(rt::NumSeed(&NUM_0));
-        "iterations" => __m_iterations @ 5u16: rt::NullableSeed(rt::IntegerSeed(&INT_5));
+        "tokensUsed" => __m_tokens_used @ 3u16: rt::NullableSeed(rt::IntegerSeed(&INT_6));
+        "elapsedSeconds" => __m_elapsed_seconds @ 4u16: rt::NullableSeed(rt::NumSeed(&NUM_1));
+        "iterations" => __m_iterations @ 5u16: rt::NullableSeed(rt::IntegerSeed(&INT_6));
         "lastReason" => __m_last_reason @ 6u16: rt::NullableSeed(rt::TypeSeed::<Text0To4000>::new());
         "createdAt" => __m_created_at @ 7u16: rt::NullableSeed(rt::TypeSeed::<DateTime>::new());
         "updatedAt" => __m_updated_at @ 8u16: rt::NullableSeed(rt::TypeSeed::<DateTime>::new());
@@ -6370,9 +8252,9 @@ rt::verify_members! {
         "objective" => __m_objective: rt::verified::<Text1To4000>();
         "status" => __m_status: rt::verified::<GoalSnapshotStatus>();
         "tokenBudget" => __m_token_budget: rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_2)));
-        "tokensUsed" => __m_tokens_used: rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_5)));
-        "elapsedSeconds" => __m_elapsed_seconds: rt::Verified(rt::NullableSeed(rt::NumSeed(&NUM_0)));
-        "iterations" => __m_iterations: rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_5)));
+        "tokensUsed" => __m_tokens_used: rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_6)));
+        "elapsedSeconds" => __m_elapsed_seconds: rt::Verified(rt::NullableSeed(rt::NumSeed(&NUM_1)));
+        "iterations" => __m_iterations: rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_6)));
         "lastReason" => __m_last_reason: rt::Verified(rt::NullableSeed(rt::TypeSeed::<Text0To4000>::new()));
         "createdAt" => __m_created_at: rt::Verified(rt::NullableSeed(rt::TypeSeed::<DateTime>::new()));
         "updatedAt" => __m_updated_at: rt::Verified(rt::NullableSeed(rt::TypeSeed::<DateTime>::new()));
@@ -6402,13 +8284,13 @@ impl rt::Check for GoalSnapshot {
             rt::within("tokenBudget", rt::integer_failure(&INT_2, x))?;
         }
         if let Some(x) = &self.tokens_used {
-            rt::within("tokensUsed", rt::integer_failure(&INT_5, x))?;
+            rt::within("tokensUsed", rt::integer_failure(&INT_6, x))?;
         }
         if let Some(x) = &self.elapsed_seconds {
-            rt::within("elapsedSeconds", rt::num_failure(&NUM_0, *x))?;
+            rt::within("elapsedSeconds", rt::num_failure(&NUM_1, *x))?;
         }
         if let Some(x) = &self.iterations {
-            rt::within("iterations", rt::integer_failure(&INT_5, x))?;
+            rt::within("iterations", rt::integer_failure(&INT_6, x))?;
         }
         rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())
@@ -6603,7 +8485,7 @@ rt::decode_members! {
     read {
         "schema" => __m_schema @ 0u16: rt::TypeSeed::<EventSchemaV3>::new();
         "sourceEventId" => __m_source_event_id @ 1u16: rt::TypeSeed::<Text1To160>::new();
-        "sourceSeq" => __m_source_seq @ 2u16: rt::IntSeed(&INT_3);
+        "sourceSeq" => __m_source_seq @ 2u16: rt::IntSeed(&INT_4);
         "sourceInstanceId" => __m_source_instance_id @ 3u16: rt::TypeSeed::<Text1To160>::new();
         "sourceKind" => __m_source_kind @ 4u16: rt::TypeSeed::<EventSourceKind>::new();
         "runId" => __m_run_id @ 5u16: rt::TypeSeed::<Text1To160>::new();
@@ -6725,7 +8607,7 @@ rt::verify_members! {
     read {
         "schema" => __m_schema: rt::verified::<EventSchemaV3>();
         "sourceEventId" => __m_source_event_id: rt::verified::<Text1To160>();
-        "sourceSeq" => __m_source_seq: rt::Verified(rt::IntSeed(&INT_3));
+        "sourceSeq" => __m_source_seq: rt::Verified(rt::IntSeed(&INT_4));
         "sourceInstanceId" => __m_source_instance_id: rt::verified::<Text1To160>();
         "sourceKind" => __m_source_kind: rt::verified::<EventSourceKind>();
         "runId" => __m_run_id: rt::verified::<Text1To160>();
@@ -6787,7 +8669,7 @@ rt::verify_members! {
 impl rt::Check for EventV3 {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         let x = &self.source_seq;
-        rt::within("sourceSeq", rt::int_failure(&INT_3, *x))?;
+        rt::within("sourceSeq", rt::int_failure(&INT_4, *x))?;
         rt::within("payload", self.payload.__recheck(&self.event_type))?;
         rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())
@@ -7120,7 +9002,7 @@ impl EventSchemaVersionV3 {
 impl ::core::convert::TryFrom<i64> for EventSchemaVersionV3 {
     type Error = rt::Failure;
     fn try_from(v: i64) -> ::core::result::Result<Self, rt::Failure> {
-        rt::int_failure(&INT_6, v)?;
+        rt::int_failure(&INT_7, v)?;
         match v {
             3i64 => Ok(EventSchemaVersionV3::V3),
             _ => Err(rt::Failure::new(rt::Keyword::Enum, "", "not an allowed value")),
@@ -7149,7 +9031,7 @@ impl<'de> serde::Deserialize<'de> for EventSchemaVersionV3 {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        let v = serde::de::DeserializeSeed::deserialize(rt::IntSeed(&INT_6), d)?;
+        let v = serde::de::DeserializeSeed::deserialize(rt::IntSeed(&INT_7), d)?;
         EventSchemaVersionV3::try_from(v).map_err(rt::Failure::into_error)
     }
 }
@@ -7599,6 +9481,47 @@ impl From<EventPayloadExternalProviderInputAvailableV3> for EventPayloadV3 {
         EventPayloadV3::ExternalProviderInputAvailable(Box::new(v))
     }
 }
+impl rt::Fields for EventPayloadV3 {
+    fn field(&self, key: &str) -> rt::Probe<'_> {
+        match self {
+            EventPayloadV3::Other(x) => rt::Fields::field(&**x, key),
+            EventPayloadV3::SessionCapabilitiesUpdated(x) => rt::Fields::field(&**x, key),
+            EventPayloadV3::SessionGoalSnapshot(x) => rt::Fields::field(&**x, key),
+            EventPayloadV3::ExternalProviderDispatchRequested(x) => {
+                rt::Fields::field(&**x, key)
+            }
+            EventPayloadV3::ExternalProviderOperationSettled(x) => {
+                rt::Fields::field(&**x, key)
+            }
+            EventPayloadV3::ExternalProviderInputAvailable(x) => {
+                rt::Fields::field(&**x, key)
+            }
+        }
+    }
+    fn json_object(
+        &self,
+        key: &str,
+    ) -> ::core::option::Option<
+        &serde_json::Map<::std::string::String, serde_json::Value>,
+    > {
+        match self {
+            EventPayloadV3::Other(x) => rt::Fields::json_object(&**x, key),
+            EventPayloadV3::SessionCapabilitiesUpdated(x) => {
+                rt::Fields::json_object(&**x, key)
+            }
+            EventPayloadV3::SessionGoalSnapshot(x) => rt::Fields::json_object(&**x, key),
+            EventPayloadV3::ExternalProviderDispatchRequested(x) => {
+                rt::Fields::json_object(&**x, key)
+            }
+            EventPayloadV3::ExternalProviderOperationSettled(x) => {
+                rt::Fields::json_object(&**x, key)
+            }
+            EventPayloadV3::ExternalProviderInputAvailable(x) => {
+                rt::Fields::json_object(&**x, key)
+            }
+        }
+    }
+}
 impl EventPayloadV3 {
     /// The selector value this variant stands for, when exactly one value chooses it
     /// (a builder fills an unset selector from it).
@@ -7863,6 +9786,33 @@ impl rt::Verify for EventPayloadExternalProviderDispatchRequestedV3 {
         d: __D,
     ) -> ::core::result::Result<(), __D::Error> {
         rt::verify_by_decoding::<EventPayloadExternalProviderDispatchRequestedV3, __D>(d)
+    }
+}
+impl rt::Fields for EventPayloadExternalProviderDispatchRequestedV3 {
+    fn field(&self, key: &str) -> rt::Probe<'_> {
+        match self {
+            EventPayloadExternalProviderDispatchRequestedV3::EventPayloadExternalProviderDispatchRequestedVariant0V3(
+                x,
+            ) => rt::Fields::field(x, key),
+            EventPayloadExternalProviderDispatchRequestedV3::EventPayloadExternalProviderDispatchRequestedVariant1V3(
+                x,
+            ) => rt::Fields::field(x, key),
+        }
+    }
+    fn json_object(
+        &self,
+        key: &str,
+    ) -> ::core::option::Option<
+        &serde_json::Map<::std::string::String, serde_json::Value>,
+    > {
+        match self {
+            EventPayloadExternalProviderDispatchRequestedV3::EventPayloadExternalProviderDispatchRequestedVariant0V3(
+                x,
+            ) => rt::Fields::json_object(x, key),
+            EventPayloadExternalProviderDispatchRequestedV3::EventPayloadExternalProviderDispatchRequestedVariant1V3(
+                x,
+            ) => rt::Fields::json_object(x, key),
+        }
     }
 }
 /// An object with the members `binding`, `text`, `instructions`, `acceptByUnixMs`, `expiresAtUnixMs`, `completionContract`, `tools`.
@@ -9529,7 +11479,7 @@ rt::decode_members! {
     read {
         "schema" => __m_schema @ 0u16: rt::TypeSeed::<EventSchema>::new();
         "sourceEventId" => __m_source_event_id @ 1u16: rt::TypeSeed::<Text1To160>::new();
-        "sourceSeq" => __m_source_seq @ 2u16: rt::IntSeed(&INT_3);
+        "sourceSeq" => __m_source_seq @ 2u16: rt::IntSeed(&INT_4);
         "sourceInstanceId" => __m_source_instance_id @ 3u16: rt::TypeSeed::<Text1To160>::new();
         "sourceKind" => __m_source_kind @ 4u16: rt::TypeSeed::<EventSourceKind>::new();
         "runId" => __m_run_id @ 5u16: rt::TypeSeed::<Text1To160>::new();
@@ -9651,7 +11601,7 @@ rt::verify_members! {
     read {
         "schema" => __m_schema: rt::verified::<EventSchema>();
         "sourceEventId" => __m_source_event_id: rt::verified::<Text1To160>();
-        "sourceSeq" => __m_source_seq: rt::Verified(rt::IntSeed(&INT_3));
+        "sourceSeq" => __m_source_seq: rt::Verified(rt::IntSeed(&INT_4));
         "sourceInstanceId" => __m_source_instance_id: rt::verified::<Text1To160>();
         "sourceKind" => __m_source_kind: rt::verified::<EventSourceKind>();
         "runId" => __m_run_id: rt::verified::<Text1To160>();
@@ -9713,7 +11663,7 @@ rt::verify_members! {
 impl rt::Check for Event {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         let x = &self.source_seq;
-        rt::within("sourceSeq", rt::int_failure(&INT_3, *x))?;
+        rt::within("sourceSeq", rt::int_failure(&INT_4, *x))?;
         rt::within("payload", self.payload.__recheck(&self.event_type))?;
         rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())
@@ -10121,7 +12071,7 @@ impl EventPriority {
 impl ::core::convert::TryFrom<i64> for EventPriority {
     type Error = rt::Failure;
     fn try_from(v: i64) -> ::core::result::Result<Self, rt::Failure> {
-        rt::int_failure(&INT_7, v)?;
+        rt::int_failure(&INT_8, v)?;
         match v {
             0i64 => Ok(EventPriority::V0),
             1i64 => Ok(EventPriority::V1),
@@ -10152,7 +12102,7 @@ impl<'de> serde::Deserialize<'de> for EventPriority {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        let v = serde::de::DeserializeSeed::deserialize(rt::IntSeed(&INT_7), d)?;
+        let v = serde::de::DeserializeSeed::deserialize(rt::IntSeed(&INT_8), d)?;
         EventPriority::try_from(v).map_err(rt::Failure::into_error)
     }
 }
@@ -11763,8 +13713,8 @@ rt::decode_members! {
         "path" => __m_path @ 0u16: rt::TypeSeed::<Path>::new();
         "operation" => __m_operation @ 1u16: rt::TypeSeed::<WorkspaceDiffFileOperation>::new();
         "previousPath" => __m_previous_path @ 2u16: rt::NullableSeed(rt::TypeSeed::<Path>::new());
-        "additions" => __m_additions @ 3u16: rt::NullableSeed(rt::IntegerSeed(&INT_5));
-        "deletions" => __m_deletions @ 4u16: rt::NullableSeed(rt::IntegerSeed(&INT_5));
+        "additions" => __m_additions @ 3u16: rt::NullableSeed(rt::IntegerSeed(&INT_6));
+        "deletions" => __m_deletions @ 4u16: rt::NullableSeed(rt::IntegerSeed(&INT_6));
         "binary" => __m_binary @ 5u16: rt::BoolSeed(None);
         "diff" => __m_diff @ 6u16: rt::NullableSeed(rt::TypeSeed::<Text0To262144>::new());
     }
@@ -11808,8 +13758,8 @@ rt::verify_members! {
         "path" => __m_path: rt::verified::<Path>();
         "operation" => __m_operation: rt::verified::<WorkspaceDiffFileOperation>();
         "previousPath" => __m_previous_path: rt::Verified(rt::NullableSeed(rt::TypeSeed::<Path>::new()));
-        "additions" => __m_additions: rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_5)));
-        "deletions" => __m_deletions: rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_5)));
+        "additions" => __m_additions: rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_6)));
+        "deletions" => __m_deletions: rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_6)));
         "binary" => __m_binary: rt::Verified(rt::BoolSeed(None));
         "diff" => __m_diff: rt::Verified(rt::NullableSeed(rt::TypeSeed::<Text0To262144>::new()));
     }
@@ -11829,10 +13779,10 @@ rt::verify_members! {
 impl rt::Check for WorkspaceDiffFile {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         if let Some(x) = &self.additions {
-            rt::within("additions", rt::integer_failure(&INT_5, x))?;
+            rt::within("additions", rt::integer_failure(&INT_6, x))?;
         }
         if let Some(x) = &self.deletions {
-            rt::within("deletions", rt::integer_failure(&INT_5, x))?;
+            rt::within("deletions", rt::integer_failure(&INT_6, x))?;
         }
         Ok(())
     }
@@ -11901,9 +13851,9 @@ rt::decode_members! {
         __m_deletions: ::core::option::Option<rt::Integer>;
     }
     read {
-        "files" => __m_files @ 0u16: rt::IntegerSeed(&INT_5);
-        "additions" => __m_additions @ 1u16: rt::NullableSeed(rt::IntegerSeed(&INT_5));
-        "deletions" => __m_deletions @ 2u16: rt::NullableSeed(rt::IntegerSeed(&INT_5));
+        "files" => __m_files @ 0u16: rt::IntegerSeed(&INT_6);
+        "additions" => __m_additions @ 1u16: rt::NullableSeed(rt::IntegerSeed(&INT_6));
+        "deletions" => __m_deletions @ 2u16: rt::NullableSeed(rt::IntegerSeed(&INT_6));
     }
     arms {
         other => rt::unknown_member(&mut map, other)?,
@@ -11927,9 +13877,9 @@ rt::verify_members! {
         __m_deletions: ();
     }
     read {
-        "files" => __m_files: rt::Verified(rt::IntegerSeed(&INT_5));
-        "additions" => __m_additions: rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_5)));
-        "deletions" => __m_deletions: rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_5)));
+        "files" => __m_files: rt::Verified(rt::IntegerSeed(&INT_6));
+        "additions" => __m_additions: rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_6)));
+        "deletions" => __m_deletions: rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_6)));
     }
     arms {
         other => rt::unknown_member(&mut map, other)?,
@@ -11943,12 +13893,12 @@ rt::verify_members! {
 impl rt::Check for WorkspaceDiffTotals {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         let x = &self.files;
-        rt::within("files", rt::integer_failure(&INT_5, x))?;
+        rt::within("files", rt::integer_failure(&INT_6, x))?;
         if let Some(x) = &self.additions {
-            rt::within("additions", rt::integer_failure(&INT_5, x))?;
+            rt::within("additions", rt::integer_failure(&INT_6, x))?;
         }
         if let Some(x) = &self.deletions {
-            rt::within("deletions", rt::integer_failure(&INT_5, x))?;
+            rt::within("deletions", rt::integer_failure(&INT_6, x))?;
         }
         Ok(())
     }
@@ -12684,11 +14634,11 @@ rt::decode_members! {
         "readOnly" => __m_read_only @ 7u16: rt::NullableSeed(rt::BoolSeed(None));
         "inputUpdated" => __m_input_updated @ 8u16: rt::BoolSeed(None);
         "status" => __m_status @ 9u16: rt::TypeSeed::<ToolExecutionStatus>::new();
-        "durationMs" => __m_duration_ms @ 10u16: rt::NullableSeed(rt::IntegerSeed(&INT_5));
-        "exitCode" => __m_exit_code @ 11u16: rt::NullableSeed(rt::IntegerSeed(&INT_8));
+        "durationMs" => __m_duration_ms @ 10u16: rt::NullableSeed(rt::IntegerSeed(&INT_6));
+        "exitCode" => __m_exit_code @ 11u16: rt::NullableSeed(rt::IntegerSeed(&INT_9));
         "progress" => __m_progress @ 12u16: rt::NullableSeed(rt::TypeSeed::<Text0To4000>::new());
         "output" => __m_output @ 13u16: rt::NullableSeed(rt::TypeSeed::<Text0To65536>::new());
-        "outputBytes" => __m_output_bytes @ 14u16: rt::IntegerSeed(&INT_5);
+        "outputBytes" => __m_output_bytes @ 14u16: rt::IntegerSeed(&INT_6);
         "outputTruncated" => __m_output_truncated @ 15u16: rt::BoolSeed(None);
         "outputDigest" => __m_output_digest @ 16u16: rt::NullableSeed(rt::TypeSeed::<Sha256>::new());
     }
@@ -12764,11 +14714,11 @@ rt::verify_members! {
         "readOnly" => __m_read_only: rt::Verified(rt::NullableSeed(rt::BoolSeed(None)));
         "inputUpdated" => __m_input_updated: rt::Verified(rt::BoolSeed(None));
         "status" => __m_status: rt::verified::<ToolExecutionStatus>();
-        "durationMs" => __m_duration_ms: rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_5)));
-        "exitCode" => __m_exit_code: rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_8)));
+        "durationMs" => __m_duration_ms: rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_6)));
+        "exitCode" => __m_exit_code: rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_9)));
         "progress" => __m_progress: rt::Verified(rt::NullableSeed(rt::TypeSeed::<Text0To4000>::new()));
         "output" => __m_output: rt::Verified(rt::NullableSeed(rt::TypeSeed::<Text0To65536>::new()));
-        "outputBytes" => __m_output_bytes: rt::Verified(rt::IntegerSeed(&INT_5));
+        "outputBytes" => __m_output_bytes: rt::Verified(rt::IntegerSeed(&INT_6));
         "outputTruncated" => __m_output_truncated: rt::Verified(rt::BoolSeed(None));
         "outputDigest" => __m_output_digest: rt::Verified(rt::NullableSeed(rt::TypeSeed::<Sha256>::new()));
     }
@@ -12790,13 +14740,13 @@ rt::verify_members! {
 impl rt::Check for ToolExecution {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         if let rt::Tri::Value(x) = &self.duration_ms {
-            rt::within("durationMs", rt::integer_failure(&INT_5, x))?;
+            rt::within("durationMs", rt::integer_failure(&INT_6, x))?;
         }
         if let rt::Tri::Value(x) = &self.exit_code {
-            rt::within("exitCode", rt::integer_failure(&INT_8, x))?;
+            rt::within("exitCode", rt::integer_failure(&INT_9, x))?;
         }
         let x = &self.output_bytes;
-        rt::within("outputBytes", rt::integer_failure(&INT_5, x))?;
+        rt::within("outputBytes", rt::integer_failure(&INT_6, x))?;
         Ok(())
     }
 }
@@ -13943,8 +15893,8 @@ rt::decode_members! {
         "schema" => __m_schema @ 0u16: rt::TypeSeed::<ContextCompactedSchema>::new();
         "compactionId" => __m_compaction_id @ 1u16: rt::TypeSeed::<StableId1To160>::new();
         "reason" => __m_reason @ 2u16: rt::TypeSeed::<ContextCompactedReason>::new();
-        "preTokens" => __m_pre_tokens @ 3u16: rt::NullableSeed(rt::IntegerSeed(&INT_5));
-        "postTokens" => __m_post_tokens @ 4u16: rt::NullableSeed(rt::IntegerSeed(&INT_5));
+        "preTokens" => __m_pre_tokens @ 3u16: rt::NullableSeed(rt::IntegerSeed(&INT_6));
+        "postTokens" => __m_post_tokens @ 4u16: rt::NullableSeed(rt::IntegerSeed(&INT_6));
         "sameSession" => __m_same_session @ 5u16: rt::BoolSeed(None);
     }
     arms {
@@ -13985,8 +15935,8 @@ rt::verify_members! {
         "schema" => __m_schema: rt::verified::<ContextCompactedSchema>();
         "compactionId" => __m_compaction_id: rt::verified::<StableId1To160>();
         "reason" => __m_reason: rt::verified::<ContextCompactedReason>();
-        "preTokens" => __m_pre_tokens: rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_5)));
-        "postTokens" => __m_post_tokens: rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_5)));
+        "preTokens" => __m_pre_tokens: rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_6)));
+        "postTokens" => __m_post_tokens: rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_6)));
         "sameSession" => __m_same_session: rt::Verified(rt::BoolSeed(None));
     }
     arms {
@@ -14004,10 +15954,10 @@ rt::verify_members! {
 impl rt::Check for ContextCompacted {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         if let Some(x) = &self.pre_tokens {
-            rt::within("preTokens", rt::integer_failure(&INT_5, x))?;
+            rt::within("preTokens", rt::integer_failure(&INT_6, x))?;
         }
         if let Some(x) = &self.post_tokens {
-            rt::within("postTokens", rt::integer_failure(&INT_5, x))?;
+            rt::within("postTokens", rt::integer_failure(&INT_6, x))?;
         }
         Ok(())
     }
@@ -14571,7 +16521,7 @@ rt::decode_members! {
         "scope" => __m_scope @ 3u16: rt::TypeSeed::<Text1To160>::new();
         "status" => __m_status @ 4u16: rt::TypeSeed::<HookStatus>::new();
         "blocking" => __m_blocking @ 5u16: rt::BoolSeed(None);
-        "durationMs" => __m_duration_ms @ 6u16: rt::NullableSeed(rt::IntegerSeed(&INT_5));
+        "durationMs" => __m_duration_ms @ 6u16: rt::NullableSeed(rt::IntegerSeed(&INT_6));
         "summary" => __m_summary @ 7u16: rt::NullableSeed(rt::TypeSeed::<Text0To4000>::new());
     }
     arms {
@@ -14621,7 +16571,7 @@ rt::verify_members! {
         "scope" => __m_scope: rt::verified::<Text1To160>();
         "status" => __m_status: rt::verified::<HookStatus>();
         "blocking" => __m_blocking: rt::Verified(rt::BoolSeed(None));
-        "durationMs" => __m_duration_ms: rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_5)));
+        "durationMs" => __m_duration_ms: rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_6)));
         "summary" => __m_summary: rt::Verified(rt::NullableSeed(rt::TypeSeed::<Text0To4000>::new()));
     }
     arms {
@@ -14641,7 +16591,7 @@ rt::verify_members! {
 impl rt::Check for Hook {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         if let Some(x) = &self.duration_ms {
-            rt::within("durationMs", rt::integer_failure(&INT_5, x))?;
+            rt::within("durationMs", rt::integer_failure(&INT_6, x))?;
         }
         Ok(())
     }
@@ -15063,7 +17013,7 @@ rt::decode_members! {
         "executionId" => __m_execution_id @ 1u16: rt::TypeSeed::<StableId1To160>::new();
         "origin" => __m_origin @ 2u16: rt::TypeSeed::<TerminalInputOrigin>::new();
         "inputClass" => __m_input_class @ 3u16: rt::TypeSeed::<TerminalInputClass>::new();
-        "byteCount" => __m_byte_count @ 4u16: rt::IntegerSeed(&INT_5);
+        "byteCount" => __m_byte_count @ 4u16: rt::IntegerSeed(&INT_6);
     }
     arms {
         other => rt::unknown_member(&mut map, other)?,
@@ -15102,7 +17052,7 @@ rt::verify_members! {
         "executionId" => __m_execution_id: rt::verified::<StableId1To160>();
         "origin" => __m_origin: rt::verified::<TerminalInputOrigin>();
         "inputClass" => __m_input_class: rt::verified::<TerminalInputClass>();
-        "byteCount" => __m_byte_count: rt::Verified(rt::IntegerSeed(&INT_5));
+        "byteCount" => __m_byte_count: rt::Verified(rt::IntegerSeed(&INT_6));
     }
     arms {
         other => rt::unknown_member(&mut map, other)?,
@@ -15118,7 +17068,7 @@ rt::verify_members! {
 impl rt::Check for TerminalInput {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         let x = &self.byte_count;
-        rt::within("byteCount", rt::integer_failure(&INT_5, x))?;
+        rt::within("byteCount", rt::integer_failure(&INT_6, x))?;
         Ok(())
     }
 }
@@ -15238,8 +17188,8 @@ rt::decode_members! {
         "waitId" => __m_wait_id @ 1u16: rt::TypeSeed::<StableId1To160>::new();
         "reason" => __m_reason @ 2u16: rt::TypeSeed::<WaitReason>::new();
         "status" => __m_status @ 3u16: rt::TypeSeed::<WaitStatus>::new();
-        "plannedDurationMs" => __m_planned_duration_ms @ 4u16: rt::NullableSeed(rt::IntegerSeed(&INT_5));
-        "elapsedDurationMs" => __m_elapsed_duration_ms @ 5u16: rt::NullableSeed(rt::IntegerSeed(&INT_5));
+        "plannedDurationMs" => __m_planned_duration_ms @ 4u16: rt::NullableSeed(rt::IntegerSeed(&INT_6));
+        "elapsedDurationMs" => __m_elapsed_duration_ms @ 5u16: rt::NullableSeed(rt::IntegerSeed(&INT_6));
     }
     arms {
         other => rt::unknown_member(&mut map, other)?,
@@ -15281,8 +17231,8 @@ rt::verify_members! {
         "waitId" => __m_wait_id: rt::verified::<StableId1To160>();
         "reason" => __m_reason: rt::verified::<WaitReason>();
         "status" => __m_status: rt::verified::<WaitStatus>();
-        "plannedDurationMs" => __m_planned_duration_ms: rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_5)));
-        "elapsedDurationMs" => __m_elapsed_duration_ms: rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_5)));
+        "plannedDurationMs" => __m_planned_duration_ms: rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_6)));
+        "elapsedDurationMs" => __m_elapsed_duration_ms: rt::Verified(rt::NullableSeed(rt::IntegerSeed(&INT_6)));
     }
     arms {
         other => rt::unknown_member(&mut map, other)?,
@@ -15299,10 +17249,10 @@ rt::verify_members! {
 impl rt::Check for Wait {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         if let Some(x) = &self.planned_duration_ms {
-            rt::within("plannedDurationMs", rt::integer_failure(&INT_5, x))?;
+            rt::within("plannedDurationMs", rt::integer_failure(&INT_6, x))?;
         }
         if let Some(x) = &self.elapsed_duration_ms {
-            rt::within("elapsedDurationMs", rt::integer_failure(&INT_5, x))?;
+            rt::within("elapsedDurationMs", rt::integer_failure(&INT_6, x))?;
         }
         Ok(())
     }
@@ -17015,21 +18965,21 @@ impl<'de> serde::Deserialize<'de> for SemanticToolCurrentRevision {
                 self,
                 n: i64,
             ) -> ::core::result::Result<SemanticToolCurrentRevision, __E> {
-                rt::check_integer::<__E>(&INT_5, rt::Integer::from(n))
+                rt::check_integer::<__E>(&INT_6, rt::Integer::from(n))
                     .map(SemanticToolCurrentRevision::Integer)
             }
             fn visit_u64<__E: serde::de::Error>(
                 self,
                 n: u64,
             ) -> ::core::result::Result<SemanticToolCurrentRevision, __E> {
-                rt::check_integer::<__E>(&INT_5, rt::Integer::from(n))
+                rt::check_integer::<__E>(&INT_6, rt::Integer::from(n))
                     .map(SemanticToolCurrentRevision::Integer)
             }
             fn visit_f64<__E: serde::de::Error>(
                 self,
                 n: f64,
             ) -> ::core::result::Result<SemanticToolCurrentRevision, __E> {
-                rt::check_integer::<__E>(&INT_5, rt::integer_from_f64(n)?)
+                rt::check_integer::<__E>(&INT_6, rt::integer_from_f64(n)?)
                     .map(SemanticToolCurrentRevision::Integer)
             }
             fn visit_str<__E: serde::de::Error>(
@@ -17057,7 +19007,7 @@ impl rt::Check for SemanticToolCurrentRevision {
         match self {
             SemanticToolCurrentRevision::Integer(x) => {
                 let _ = x;
-                rt::integer_failure(&INT_5, x)?;
+                rt::integer_failure(&INT_6, x)?;
             }
             SemanticToolCurrentRevision::String(x) => {
                 let _ = x;
@@ -19748,8 +21698,8 @@ rt::decode_members! {
     }
     read {
         "unit" => __m_unit @ 0u16: rt::TypeSeed::<StopReasonAggregateUnit>::new();
-        "observed" => __m_observed @ 1u16: rt::IntegerSeed(&INT_5);
-        "limit" => __m_limit @ 2u16: rt::IntegerSeed(&INT_5);
+        "observed" => __m_observed @ 1u16: rt::IntegerSeed(&INT_6);
+        "limit" => __m_limit @ 2u16: rt::IntegerSeed(&INT_6);
         "window" => __m_window @ 3u16: rt::TypeSeed::<StopReasonAggregateWindow>::new();
     }
     arms {
@@ -19786,8 +21736,8 @@ rt::verify_members! {
     }
     read {
         "unit" => __m_unit: rt::verified::<StopReasonAggregateUnit>();
-        "observed" => __m_observed: rt::Verified(rt::IntegerSeed(&INT_5));
-        "limit" => __m_limit: rt::Verified(rt::IntegerSeed(&INT_5));
+        "observed" => __m_observed: rt::Verified(rt::IntegerSeed(&INT_6));
+        "limit" => __m_limit: rt::Verified(rt::IntegerSeed(&INT_6));
         "window" => __m_window: rt::verified::<StopReasonAggregateWindow>();
     }
     arms {
@@ -19803,9 +21753,9 @@ rt::verify_members! {
 impl rt::Check for StopReasonAggregate {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         let x = &self.observed;
-        rt::within("observed", rt::integer_failure(&INT_5, x))?;
+        rt::within("observed", rt::integer_failure(&INT_6, x))?;
         let x = &self.limit;
-        rt::within("limit", rt::integer_failure(&INT_5, x))?;
+        rt::within("limit", rt::integer_failure(&INT_6, x))?;
         rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())
     }
@@ -20227,7 +22177,7 @@ impl FixtureProtocolVersion {
 impl ::core::convert::TryFrom<i64> for FixtureProtocolVersion {
     type Error = rt::Failure;
     fn try_from(v: i64) -> ::core::result::Result<Self, rt::Failure> {
-        rt::int_failure(&INT_9, v)?;
+        rt::int_failure(&INT_10, v)?;
         match v {
             1i64 => Ok(FixtureProtocolVersion::V1),
             2i64 => Ok(FixtureProtocolVersion::V2),
@@ -20258,7 +22208,7 @@ impl<'de> serde::Deserialize<'de> for FixtureProtocolVersion {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        let v = serde::de::DeserializeSeed::deserialize(rt::IntSeed(&INT_9), d)?;
+        let v = serde::de::DeserializeSeed::deserialize(rt::IntSeed(&INT_10), d)?;
         FixtureProtocolVersion::try_from(v).map_err(rt::Failure::into_error)
     }
 }
@@ -20973,7 +22923,7 @@ rt::decode_members! {
                 unique: false,
             },
             program: __program,
-            nodes: &[124usize],
+            nodes: &[0usize],
         };
         "details" => __m_details @ 7u16: rt::ObjectSeed;
         "origin" => __m_origin @ 8u16: rt::TypeSeed::<RuntimeRequestPermissionApprovalOriginV2>::new();
@@ -21044,7 +22994,7 @@ rt::verify_members! {
                 unique: false,
             },
             program: __program,
-            nodes: &[124usize],
+            nodes: &[0usize],
         });
         "details" => __m_details: rt::Verified(rt::ObjectSeed);
         "origin" => __m_origin: rt::verified::<RuntimeRequestPermissionApprovalOriginV2>();
@@ -21076,7 +23026,7 @@ impl rt::Check for RuntimeRequestPermissionApprovalV2 {
                 for (i, x) in x.iter().enumerate() {
                     rt::within_index(i, rt::Check::check(x))?;
                 }
-                rt::program_rule(__program(), 124usize, x)?;
+                rt::program_rule(__program(), 0usize, x)?;
                 Ok(())
             })(),
         )?;
@@ -21552,901 +23502,6 @@ rt::str_enum!(
     RuntimeRequestRuntimeStatusV2, Enum, "`pending`, `resolved`, `expired`, `cancelled`",
     { "pending" => Pending, "resolved" => Resolved, "expired" => Expired, "cancelled" =>
     Cancelled }
-);
-/// Paperclip question set.
-///
-/// A group of questions put to a user, with answer modes, options and optional validation of free-text answers.
-#[derive(Debug, Clone, PartialEq)]
-pub struct QuestionSet {
-    /// The `schema` member.
-    ///
-    /// `schema` (required): one of `paperclip.question_set.v1`.
-    pub schema: QuestionSetSchema,
-    /// The `title` member.
-    ///
-    /// `title` (optional): a string of at most 1000 characters.
-    pub title: ::core::option::Option<Text0To1000>,
-    /// The `description` member.
-    ///
-    /// `description` (optional): a string of at most 100000 characters.
-    pub description: ::core::option::Option<Text0To100000>,
-    /// The `submitLabel` member.
-    ///
-    /// `submitLabel` (optional): a string of at most 200 characters.
-    pub submit_label: ::core::option::Option<Text0To200>,
-    /// The `questions` member.
-    ///
-    /// `questions` (required): a list of a [`Question`], 1 to 64 items.
-    pub questions: Vec<Question>,
-    /// The input's member order, written back on encoding.
-    __order: rt::Order,
-}
-rt::builder! {
-    QuestionSetBuilder => QuestionSet;
-    constants {
-        schema: QuestionSetSchema::PaperclipQuestionSetV1;
-    }
-    members {
-        title = "title", optional: Text0To1000;
-        description = "description", optional: Text0To100000;
-        submit_label = "submitLabel", optional: Text0To200;
-        questions = "questions", required: Vec<Question>;
-    }
-}
-rt::object!(QuestionSet, QuestionSetBuilder);
-rt::members! {
-    QuestionSet(5u16) closed;
-    members {
-        "schema" => schema @ 0u16, required;
-        "title" => title @ 1u16, optional;
-        "description" => description @ 2u16, optional;
-        "submitLabel" => submit_label @ 3u16, optional;
-        "questions" => questions @ 4u16, required;
-    }
-}
-rt::decode_members! {
-    QuestionSet(map, pre, key, __order_seen, value);
-    slots {
-        __m_schema: QuestionSetSchema;
-        __m_title: Text0To1000;
-        __m_description: Text0To100000;
-        __m_submit_label: Text0To200;
-        __m_questions: Vec<Question>;
-    }
-    pre {
-        "schema" => __m_schema @ 0u16: QuestionSetSchema, "/schema";
-    }
-    read {
-        "schema" => __m_schema @ 0u16: rt::TypeSeed::<QuestionSetSchema>::new();
-        "title" => __m_title @ 1u16: rt::TypeSeed::<Text0To1000>::new();
-        "description" => __m_description @ 2u16: rt::TypeSeed::<Text0To100000>::new();
-        "submitLabel" => __m_submit_label @ 3u16: rt::TypeSeed::<Text0To200>::new();
-        "questions" => __m_questions @ 4u16: rt::VecSeed {
-            item: rt::TypeSeed::<Question>::new(),
-            min: Some(1u64),
-            max: Some(64u64),
-            unique: false,
-        };
-    }
-    arms {
-        other => rt::unknown_member(&mut map, other)?,
-    }
-    required {
-        schema = __m_schema, "schema";
-        questions = __m_questions, "questions";
-    }
-    value {
-        schema;
-        title: __m_title;
-        description: __m_description;
-        submit_label: __m_submit_label;
-        questions;
-    }
-}
-rt::verify_members! {
-    QuestionSet(map, pre, refine, key, __view) "an object (QuestionSet)";
-    slots {
-        __m_schema: ();
-        __m_title: ();
-        __m_description: ();
-        __m_submit_label: ();
-        __m_questions: ();
-    }
-    pre {
-        "schema" => __m_schema: QuestionSetSchema, "/schema";
-    }
-    read {
-        "schema" => __m_schema: rt::verified::<QuestionSetSchema>();
-        "title" => __m_title: rt::verified::<Text0To1000>();
-        "description" => __m_description: rt::verified::<Text0To100000>();
-        "submitLabel" => __m_submit_label: rt::verified::<Text0To200>();
-        "questions" => __m_questions: rt::Verified(rt::VecSeed {
-            item: rt::TypeSeed::<Question>::new(),
-            min: Some(1u64),
-            max: Some(64u64),
-            unique: false,
-        });
-    }
-    arms {
-        other => rt::unknown_member(&mut map, other)?,
-    }
-    required {
-        __m_schema, "schema";
-        __m_questions, "questions";
-    }
-}
-impl rt::Check for QuestionSet {
-    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        let x = &self.questions;
-        rt::within(
-            "questions",
-            (|| -> ::core::result::Result<(), rt::Failure> {
-                rt::items_failure(x, Some(1u64), Some(64u64), false)?;
-                for (i, x) in x.iter().enumerate() {
-                    rt::within_index(i, rt::Check::check(x))?;
-                }
-                Ok(())
-            })(),
-        )?;
-        Ok(())
-    }
-}
-/// One of `paperclip.question_set.v1`.
-#[non_exhaustive]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum QuestionSetSchema {
-    /// `paperclip.question_set.v1`
-    PaperclipQuestionSetV1,
-}
-rt::str_enum!(
-    QuestionSetSchema, Const, "`paperclip.question_set.v1`", {
-    "paperclip.question_set.v1" => PaperclipQuestionSetV1 }
-);
-/// A single question. Select modes need at least one option; text mode allows no options and no custom answer.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Question {
-    /// The `id` member.
-    ///
-    /// `id` (required): a string of 1 to 160 characters.
-    pub id: Text1To160,
-    /// The `header` member.
-    ///
-    /// `header` (optional): a string of at most 1000 characters.
-    pub header: ::core::option::Option<Text0To1000>,
-    /// The `prompt` member.
-    ///
-    /// `prompt` (required): a string of 1 to 4000 characters.
-    pub prompt: Text1To4000,
-    /// The `helpText` member.
-    ///
-    /// `helpText` (optional): a string of at most 4000 characters.
-    pub help_text: ::core::option::Option<Text0To4000>,
-    /// The `required` member.
-    ///
-    /// `required` (required): a boolean.
-    pub required: bool,
-    /// The `answerMode` member.
-    ///
-    /// `answerMode` (required): one of `single_select`, `multi_select`, `text`.
-    pub answer_mode: QuestionAnswerMode,
-    /// Text the answer box starts with, up to 100000 code points; only a starting draft that the person edits, never taken as an answer by itself, and not allowed on select questions.
-    ///
-    /// `initialText` (optional): a string of at most 100000 characters.
-    pub initial_text: ::core::option::Option<Text0To100000>,
-    /// The `options` member.
-    ///
-    /// `options` (optional): a list of a [`QuestionSetOption`], at most 128 items.
-    pub options: ::core::option::Option<Vec<QuestionSetOption>>,
-    /// The `customAnswer` member.
-    ///
-    /// `customAnswer` (optional): a [`CustomAnswer`].
-    pub custom_answer: ::core::option::Option<CustomAnswer>,
-    /// The `textValidation` member.
-    ///
-    /// `textValidation` (optional): a [`TextValidation`].
-    pub text_validation: ::core::option::Option<TextValidation>,
-    /// The input's member order, written back on encoding.
-    __order: rt::Order,
-}
-rt::builder! {
-    QuestionBuilder => Question;
-    members {
-        id = "id", required: Text1To160;
-        header = "header", optional: Text0To1000;
-        prompt = "prompt", required: Text1To4000;
-        help_text = "helpText", optional: Text0To4000;
-        required = "required", required: bool;
-        answer_mode = "answerMode", required: QuestionAnswerMode;
-        initial_text = "initialText", optional: Text0To100000;
-        options = "options", optional: Vec<QuestionSetOption>;
-        custom_answer = "customAnswer", optional: CustomAnswer;
-        text_validation = "textValidation", optional: TextValidation;
-    }
-}
-rt::object!(Question, QuestionBuilder);
-rt::members! {
-    Question(10u16) closed;
-    members {
-        "id" => id @ 0u16, required;
-        "header" => header @ 1u16, optional;
-        "prompt" => prompt @ 2u16, required;
-        "helpText" => help_text @ 3u16, optional;
-        "required" => required @ 4u16, required;
-        "answerMode" => answer_mode @ 5u16, required;
-        "initialText" => initial_text @ 6u16, optional;
-        "options" => options @ 7u16, optional;
-        "customAnswer" => custom_answer @ 8u16, optional;
-        "textValidation" => text_validation @ 9u16, optional;
-    }
-}
-rt::decode_members! {
-    Question(map, pre, key, __order_seen, value);
-    slots {
-        __m_id: Text1To160;
-        __m_header: Text0To1000;
-        __m_prompt: Text1To4000;
-        __m_help_text: Text0To4000;
-        __m_required: bool;
-        __m_answer_mode: QuestionAnswerMode;
-        __m_initial_text: Text0To100000;
-        __m_options: Vec<QuestionSetOption>;
-        __m_custom_answer: CustomAnswer;
-        __m_text_validation: TextValidation;
-    }
-    pre {
-        "answerMode" => __m_answer_mode @ 5u16: QuestionAnswerMode, "/answerMode";
-    }
-    read {
-        "id" => __m_id @ 0u16: rt::TypeSeed::<Text1To160>::new();
-        "header" => __m_header @ 1u16: rt::TypeSeed::<Text0To1000>::new();
-        "prompt" => __m_prompt @ 2u16: rt::TypeSeed::<Text1To4000>::new();
-        "helpText" => __m_help_text @ 3u16: rt::TypeSeed::<Text0To4000>::new();
-        "required" => __m_required @ 4u16: rt::BoolSeed(None);
-        "answerMode" => __m_answer_mode @ 5u16: rt::TypeSeed::<QuestionAnswerMode>::new();
-        "initialText" => __m_initial_text @ 6u16: rt::TypeSeed::<Text0To100000>::new();
-        "options" => __m_options @ 7u16: rt::VecSeed {
-            item: rt::TypeSeed::<QuestionSetOption>::new(),
-            min: None,
-            max: Some(128u64),
-            unique: false,
-        };
-        "customAnswer" => __m_custom_answer @ 8u16: rt::TypeSeed::<CustomAnswer>::new();
-        "textValidation" => __m_text_validation @ 9u16: rt::TypeSeed::<TextValidation>::new();
-    }
-    arms {
-        other => rt::unknown_member(&mut map, other)?,
-    }
-    required {
-        id = __m_id, "id";
-        prompt = __m_prompt, "prompt";
-        required = __m_required, "required";
-        answer_mode = __m_answer_mode, "answerMode";
-    }
-    value {
-        id;
-        header: __m_header;
-        prompt;
-        help_text: __m_help_text;
-        required;
-        answer_mode;
-        initial_text: __m_initial_text;
-        options: __m_options;
-        custom_answer: __m_custom_answer;
-        text_validation: __m_text_validation;
-    }
-    finish {
-        value.__check().map_err(rt::Failure::into_error::<__A::Error>)?;
-    }
-}
-rt::verify_members! {
-    Question(map, pre, refine, key, __view) "an object (Question)";
-    slots {
-        __m_id: ();
-        __m_header: ();
-        __m_prompt: ();
-        __m_help_text: ();
-        __m_required: ();
-        __m_answer_mode: QuestionAnswerMode;
-        __m_initial_text: Text0To100000;
-        __m_options: Vec<QuestionSetOption>;
-        __m_custom_answer: CustomAnswer;
-        __m_text_validation: ();
-    }
-    pre_kept {
-        "answerMode" => __m_answer_mode: QuestionAnswerMode, "/answerMode";
-    }
-    read {
-        "id" => __m_id: rt::verified::<Text1To160>();
-        "header" => __m_header: rt::verified::<Text0To1000>();
-        "prompt" => __m_prompt: rt::verified::<Text1To4000>();
-        "helpText" => __m_help_text: rt::verified::<Text0To4000>();
-        "required" => __m_required: rt::Verified(rt::BoolSeed(None));
-        "answerMode" => __m_answer_mode: rt::TypeSeed::<QuestionAnswerMode>::new();
-        "initialText" => __m_initial_text: rt::TypeSeed::<Text0To100000>::new();
-        "options" => __m_options: rt::VecSeed {
-            item: rt::TypeSeed::<QuestionSetOption>::new(),
-            min: None,
-            max: Some(128u64),
-            unique: false,
-        };
-        "customAnswer" => __m_custom_answer: rt::TypeSeed::<CustomAnswer>::new();
-        "textValidation" => __m_text_validation: rt::verified::<TextValidation>();
-    }
-    arms {
-        other => rt::unknown_member(&mut map, other)?,
-    }
-    required {
-        __m_id, "id";
-        __m_prompt, "prompt";
-        __m_required, "required";
-        __m_answer_mode, "answerMode";
-    }
-    view {
-        "answerMode" => rt::probe_optional(&__m_answer_mode),
-        "initialText" => rt::probe_optional(&__m_initial_text),
-        "options" => rt::probe_optional(&__m_options),
-        "customAnswer" => rt::probe_optional(&__m_custom_answer),
-    }
-    rules {
-        let __rules = || -> ::core::result::Result<(), rt::Failure> {
-            use rt::Fields as _;
-            if true && !__view.field("answerMode").is_absent()
-                && {
-                    let p = __view.field("answerMode");
-                    p.is_absent() || (p.is_in(&[rt::Probe::Str("text")]))
-                }
-            {
-                {
-                    let p = __view.field("options");
-                    if !p.is_absent() && !(p.has_type(&["array"])) {
-                        return Err(
-                            rt::Failure::new(
-                                rt::Keyword::Type,
-                                "/options",
-                                "`options` must be of type array",
-                            ),
-                        );
-                    }
-                }
-                {
-                    let p = __view.field("options");
-                    if !p.is_absent() && !(p.len().is_none_or(|l| l <= 0usize)) {
-                        return Err(
-                            rt::Failure::new(
-                                rt::Keyword::MaxItems,
-                                "/options",
-                                "`options` must have at most 0 items",
-                            ),
-                        );
-                    }
-                }
-                if true && !__view.field("customAnswer").is_absent() {
-                    return Err(
-                        rt::Failure::new(
-                            rt::Keyword::Not,
-                            "",
-                            "members customAnswer must not all be present",
-                        ),
-                    );
-                }
-            }
-            if true && !__view.field("answerMode").is_absent()
-                && {
-                    let p = __view.field("answerMode");
-                    p.is_absent()
-                        || (p
-                            .is_in(
-                                &[
-                                    rt::Probe::Str("single_select"),
-                                    rt::Probe::Str("multi_select"),
-                                ],
-                            ))
-                }
-            {
-                if __view.field("options").is_absent() {
-                    return Err(
-                        rt::Failure::new(
-                            rt::Keyword::Required,
-                            "",
-                            "missing required member `options`",
-                        ),
-                    );
-                }
-                {
-                    let p = __view.field("options");
-                    if !p.is_absent() && !(p.has_type(&["array"])) {
-                        return Err(
-                            rt::Failure::new(
-                                rt::Keyword::Type,
-                                "/options",
-                                "`options` must be of type array",
-                            ),
-                        );
-                    }
-                }
-                {
-                    let p = __view.field("options");
-                    if !p.is_absent() && !(p.len().is_none_or(|l| l >= 1usize)) {
-                        return Err(
-                            rt::Failure::new(
-                                rt::Keyword::MinItems,
-                                "/options",
-                                "`options` must have at least 1 items",
-                            ),
-                        );
-                    }
-                }
-                if true && !__view.field("initialText").is_absent() {
-                    return Err(
-                        rt::Failure::new(
-                            rt::Keyword::Not,
-                            "",
-                            "members initialText must not all be present",
-                        ),
-                    );
-                }
-            }
-            Ok(())
-        };
-        __rules().map_err(rt::Failure::into_error::<__A::Error>)?;
-    }
-}
-impl rt::Check for Question {
-    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        if let Some(x) = &self.options {
-            rt::within(
-                "options",
-                (|| -> ::core::result::Result<(), rt::Failure> {
-                    rt::items_failure(x, None, Some(128u64), false)?;
-                    for (i, x) in x.iter().enumerate() {
-                        rt::within_index(i, rt::Check::check(x))?;
-                    }
-                    Ok(())
-                })(),
-            )?;
-        }
-        if let Some(x) = &self.custom_answer {
-            rt::within("customAnswer", rt::Check::check(x))?;
-        }
-        if let Some(x) = &self.text_validation {
-            rt::within("textValidation", rt::Check::check(x))?;
-        }
-        self.__check()?;
-        Ok(())
-    }
-}
-impl Question {
-    fn __check(&self) -> ::core::result::Result<(), rt::Failure> {
-        use rt::Fields as _;
-        if true && !self.field("answerMode").is_absent()
-            && {
-                let p = self.field("answerMode");
-                p.is_absent() || (p.is_in(&[rt::Probe::Str("text")]))
-            }
-        {
-            {
-                let p = self.field("options");
-                if !p.is_absent() && !(p.has_type(&["array"])) {
-                    return Err(
-                        rt::Failure::new(
-                            rt::Keyword::Type,
-                            "/options",
-                            "`options` must be of type array",
-                        ),
-                    );
-                }
-            }
-            {
-                let p = self.field("options");
-                if !p.is_absent() && !(p.len().is_none_or(|l| l <= 0usize)) {
-                    return Err(
-                        rt::Failure::new(
-                            rt::Keyword::MaxItems,
-                            "/options",
-                            "`options` must have at most 0 items",
-                        ),
-                    );
-                }
-            }
-            if true && !self.field("customAnswer").is_absent() {
-                return Err(
-                    rt::Failure::new(
-                        rt::Keyword::Not,
-                        "",
-                        "members customAnswer must not all be present",
-                    ),
-                );
-            }
-        }
-        if true && !self.field("answerMode").is_absent()
-            && {
-                let p = self.field("answerMode");
-                p.is_absent()
-                    || (p
-                        .is_in(
-                            &[
-                                rt::Probe::Str("single_select"),
-                                rt::Probe::Str("multi_select"),
-                            ],
-                        ))
-            }
-        {
-            if self.field("options").is_absent() {
-                return Err(
-                    rt::Failure::new(
-                        rt::Keyword::Required,
-                        "",
-                        "missing required member `options`",
-                    ),
-                );
-            }
-            {
-                let p = self.field("options");
-                if !p.is_absent() && !(p.has_type(&["array"])) {
-                    return Err(
-                        rt::Failure::new(
-                            rt::Keyword::Type,
-                            "/options",
-                            "`options` must be of type array",
-                        ),
-                    );
-                }
-            }
-            {
-                let p = self.field("options");
-                if !p.is_absent() && !(p.len().is_none_or(|l| l >= 1usize)) {
-                    return Err(
-                        rt::Failure::new(
-                            rt::Keyword::MinItems,
-                            "/options",
-                            "`options` must have at least 1 items",
-                        ),
-                    );
-                }
-            }
-            if true && !self.field("initialText").is_absent() {
-                return Err(
-                    rt::Failure::new(
-                        rt::Keyword::Not,
-                        "",
-                        "members initialText must not all be present",
-                    ),
-                );
-            }
-        }
-        Ok(())
-    }
-}
-/// One of `single_select`, `multi_select`, `text`.
-#[non_exhaustive]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum QuestionAnswerMode {
-    /// `single_select`
-    SingleSelect,
-    /// `multi_select`
-    MultiSelect,
-    /// `text`
-    Text,
-}
-rt::str_enum!(
-    QuestionAnswerMode, Enum, "`single_select`, `multi_select`, `text`", {
-    "single_select" => SingleSelect, "multi_select" => MultiSelect, "text" => Text }
-);
-/// One option the user can pick.
-#[derive(Debug, Clone, PartialEq)]
-pub struct QuestionSetOption {
-    /// The `id` member.
-    ///
-    /// `id` (required): a string of 1 to 160 characters.
-    pub id: Text1To160,
-    /// The `label` member.
-    ///
-    /// `label` (required): a string of 1 to 1000 characters.
-    pub label: Text1To1000,
-    /// The `description` member.
-    ///
-    /// `description` (optional): a string of at most 4000 characters.
-    pub description: ::core::option::Option<Text0To4000>,
-    /// The `recommended` member.
-    ///
-    /// `recommended` (optional): a boolean.
-    pub recommended: ::core::option::Option<bool>,
-    /// The input's member order, written back on encoding.
-    __order: rt::Order,
-}
-rt::builder! {
-    QuestionSetOptionBuilder => QuestionSetOption;
-    members {
-        id = "id", required: Text1To160;
-        label = "label", required: Text1To1000;
-        description = "description", optional: Text0To4000;
-        recommended = "recommended", optional: bool;
-    }
-}
-rt::object!(QuestionSetOption, QuestionSetOptionBuilder);
-rt::members! {
-    QuestionSetOption(4u16) closed;
-    members {
-        "id" => id @ 0u16, required;
-        "label" => label @ 1u16, required;
-        "description" => description @ 2u16, optional;
-        "recommended" => recommended @ 3u16, optional;
-    }
-}
-rt::decode_members! {
-    QuestionSetOption(map, pre, key, __order_seen, value);
-    slots {
-        __m_id: Text1To160;
-        __m_label: Text1To1000;
-        __m_description: Text0To4000;
-        __m_recommended: bool;
-    }
-    read {
-        "id" => __m_id @ 0u16: rt::TypeSeed::<Text1To160>::new();
-        "label" => __m_label @ 1u16: rt::TypeSeed::<Text1To1000>::new();
-        "description" => __m_description @ 2u16: rt::TypeSeed::<Text0To4000>::new();
-        "recommended" => __m_recommended @ 3u16: rt::BoolSeed(None);
-    }
-    arms {
-        other => rt::unknown_member(&mut map, other)?,
-    }
-    required {
-        id = __m_id, "id";
-        label = __m_label, "label";
-    }
-    value {
-        id;
-        label;
-        description: __m_description;
-        recommended: __m_recommended;
-    }
-}
-rt::verify_members! {
-    QuestionSetOption(map, pre, refine, key, __view) "an object (QuestionSetOption)";
-    slots {
-        __m_id: ();
-        __m_label: ();
-        __m_description: ();
-        __m_recommended: ();
-    }
-    read {
-        "id" => __m_id: rt::verified::<Text1To160>();
-        "label" => __m_label: rt::verified::<Text1To1000>();
-        "description" => __m_description: rt::verified::<Text0To4000>();
-        "recommended" => __m_recommended: rt::Verified(rt::BoolSeed(None));
-    }
-    arms {
-        other => rt::unknown_member(&mut map, other)?,
-    }
-    required {
-        __m_id, "id";
-        __m_label, "label";
-    }
-}
-impl rt::Check for QuestionSetOption {}
-/// Lets the user type an answer of their own besides the options.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CustomAnswer {
-    /// The `enabled` member.
-    ///
-    /// `enabled` (required): always `true`.
-    pub enabled: rt::True,
-    /// The `label` member.
-    ///
-    /// `label` (optional): a string of at most 1000 characters.
-    pub label: ::core::option::Option<Text0To1000>,
-    /// The `placeholder` member.
-    ///
-    /// `placeholder` (optional): a string of at most 1000 characters.
-    pub placeholder: ::core::option::Option<Text0To1000>,
-    /// The input's member order, written back on encoding.
-    __order: rt::Order,
-}
-rt::builder! {
-    CustomAnswerBuilder => CustomAnswer;
-    constants {
-        enabled: rt::True;
-    }
-    members {
-        label = "label", optional: Text0To1000;
-        placeholder = "placeholder", optional: Text0To1000;
-    }
-}
-rt::object!(CustomAnswer, CustomAnswerBuilder);
-rt::members! {
-    CustomAnswer(3u16) closed;
-    members {
-        "enabled" => enabled @ 0u16, required;
-        "label" => label @ 1u16, optional;
-        "placeholder" => placeholder @ 2u16, optional;
-    }
-}
-rt::decode_members! {
-    CustomAnswer(map, pre, key, __order_seen, value);
-    slots {
-        __m_enabled: rt::True;
-        __m_label: Text0To1000;
-        __m_placeholder: Text0To1000;
-    }
-    read {
-        "enabled" => __m_enabled @ 0u16: rt::TypeSeed::<rt::True>::new();
-        "label" => __m_label @ 1u16: rt::TypeSeed::<Text0To1000>::new();
-        "placeholder" => __m_placeholder @ 2u16: rt::TypeSeed::<Text0To1000>::new();
-    }
-    arms {
-        other => rt::unknown_member(&mut map, other)?,
-    }
-    required {
-        enabled = __m_enabled, "enabled";
-    }
-    value {
-        enabled;
-        label: __m_label;
-        placeholder: __m_placeholder;
-    }
-}
-rt::verify_members! {
-    CustomAnswer(map, pre, refine, key, __view) "an object (CustomAnswer)";
-    slots {
-        __m_enabled: ();
-        __m_label: ();
-        __m_placeholder: ();
-    }
-    read {
-        "enabled" => __m_enabled: rt::Verified(rt::TypeSeed::<rt::True>::new());
-        "label" => __m_label: rt::verified::<Text0To1000>();
-        "placeholder" => __m_placeholder: rt::verified::<Text0To1000>();
-    }
-    arms {
-        other => rt::unknown_member(&mut map, other)?,
-    }
-    required {
-        __m_enabled, "enabled";
-    }
-}
-impl rt::Check for CustomAnswer {}
-/// Rules a free-text answer has to follow.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TextValidation {
-    /// The `minLength` member.
-    ///
-    /// `minLength` (optional): an integer from 0 to 100000.
-    pub min_length: ::core::option::Option<i64>,
-    /// The `maxLength` member.
-    ///
-    /// `maxLength` (optional): an integer from 0 to 100000.
-    pub max_length: ::core::option::Option<i64>,
-    /// The `pattern` member.
-    ///
-    /// `pattern` (optional): a string of at most 1000 characters.
-    pub pattern: ::core::option::Option<Text0To1000>,
-    /// The `inputType` member.
-    ///
-    /// `inputType` (optional): one of `text`, `number`, `integer`.
-    pub input_type: ::core::option::Option<TextValidationInputType>,
-    /// The `minimum` member.
-    ///
-    /// `minimum` (optional): a number.
-    pub minimum: ::core::option::Option<f64>,
-    /// The `maximum` member.
-    ///
-    /// `maximum` (optional): a number.
-    pub maximum: ::core::option::Option<f64>,
-    /// The input's member order, written back on encoding.
-    __order: rt::Order,
-}
-rt::builder! {
-    TextValidationBuilder => TextValidation;
-    members {
-        min_length = "minLength", optional: i64;
-        max_length = "maxLength", optional: i64;
-        pattern = "pattern", optional: Text0To1000;
-        input_type = "inputType", optional: TextValidationInputType;
-        minimum = "minimum", optional: f64;
-        maximum = "maximum", optional: f64;
-    }
-}
-rt::object!(TextValidation, TextValidationBuilder);
-rt::members! {
-    TextValidation(6u16) closed;
-    members {
-        "minLength" => min_length @ 0u16, optional;
-        "maxLength" => max_length @ 1u16, optional;
-        "pattern" => pattern @ 2u16, optional;
-        "inputType" => input_type @ 3u16, optional;
-        "minimum" => minimum @ 4u16, optional;
-        "maximum" => maximum @ 5u16, optional;
-    }
-}
-rt::decode_members! {
-    TextValidation(map, pre, key, __order_seen, value);
-    slots {
-        __m_min_length: i64;
-        __m_max_length: i64;
-        __m_pattern: Text0To1000;
-        __m_input_type: TextValidationInputType;
-        __m_minimum: f64;
-        __m_maximum: f64;
-    }
-    pre {
-        "inputType" => __m_input_type @ 3u16: TextValidationInputType, "/inputType";
-    }
-    read {
-        "minLength" => __m_min_length @ 0u16: rt::IntSeed(&INT_10);
-        "maxLength" => __m_max_length @ 1u16: rt::IntSeed(&INT_10);
-        "pattern" => __m_pattern @ 2u16: rt::TypeSeed::<Text0To1000>::new();
-        "inputType" => __m_input_type @ 3u16: rt::TypeSeed::<TextValidationInputType>::new();
-        "minimum" => __m_minimum @ 4u16: rt::NumSeed(&NUM_1);
-        "maximum" => __m_maximum @ 5u16: rt::NumSeed(&NUM_1);
-    }
-    arms {
-        other => rt::unknown_member(&mut map, other)?,
-    }
-    value {
-        min_length: __m_min_length;
-        max_length: __m_max_length;
-        pattern: __m_pattern;
-        input_type: __m_input_type;
-        minimum: __m_minimum;
-        maximum: __m_maximum;
-    }
-}
-rt::verify_members! {
-    TextValidation(map, pre, refine, key, __view) "an object (TextValidation)";
-    slots {
-        __m_min_length: ();
-        __m_max_length: ();
-        __m_pattern: ();
-        __m_input_type: ();
-        __m_minimum: ();
-        __m_maximum: ();
-    }
-    pre {
-        "inputType" => __m_input_type: TextValidationInputType, "/inputType";
-    }
-    read {
-        "minLength" => __m_min_length: rt::Verified(rt::IntSeed(&INT_10));
-        "maxLength" => __m_max_length: rt::Verified(rt::IntSeed(&INT_10));
-        "pattern" => __m_pattern: rt::verified::<Text0To1000>();
-        "inputType" => __m_input_type: rt::verified::<TextValidationInputType>();
-        "minimum" => __m_minimum: rt::Verified(rt::NumSeed(&NUM_1));
-        "maximum" => __m_maximum: rt::Verified(rt::NumSeed(&NUM_1));
-    }
-    arms {
-        other => rt::unknown_member(&mut map, other)?,
-    }
-}
-impl rt::Check for TextValidation {
-    fn check(&self) -> ::core::result::Result<(), rt::Failure> {
-        if let Some(x) = &self.min_length {
-            rt::within("minLength", rt::int_failure(&INT_10, *x))?;
-        }
-        if let Some(x) = &self.max_length {
-            rt::within("maxLength", rt::int_failure(&INT_10, *x))?;
-        }
-        if let Some(x) = &self.minimum {
-            rt::within("minimum", rt::num_failure(&NUM_1, *x))?;
-        }
-        if let Some(x) = &self.maximum {
-            rt::within("maximum", rt::num_failure(&NUM_1, *x))?;
-        }
-        Ok(())
-    }
-}
-/// One of `text`, `number`, `integer`.
-#[non_exhaustive]
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum TextValidationInputType {
-    /// `text`
-    Text,
-    /// `number`
-    Number,
-    /// `integer`
-    Integer,
-}
-rt::str_enum!(
-    TextValidationInputType, Enum, "`text`, `number`, `integer`", { "text" => Text,
-    "number" => Number, "integer" => Integer }
 );
 /// An object with the members `adapter`, `provider`, `method`.
 #[derive(Debug, Clone, PartialEq)]
@@ -24189,11 +25244,11 @@ rt::decode_members! {
         let mut extra = serde_json::Map::new();
     }
     read {
-        "inputTokens" => __m_input_tokens @ 0u16: rt::IntegerSeed(&INT_5);
-        "outputTokens" => __m_output_tokens @ 1u16: rt::IntegerSeed(&INT_5);
-        "totalTokens" => __m_total_tokens @ 2u16: rt::IntegerSeed(&INT_5);
-        "requestCount" => __m_request_count @ 3u16: rt::IntegerSeed(&INT_5);
-        "durationMs" => __m_duration_ms @ 4u16: rt::IntegerSeed(&INT_5);
+        "inputTokens" => __m_input_tokens @ 0u16: rt::IntegerSeed(&INT_6);
+        "outputTokens" => __m_output_tokens @ 1u16: rt::IntegerSeed(&INT_6);
+        "totalTokens" => __m_total_tokens @ 2u16: rt::IntegerSeed(&INT_6);
+        "requestCount" => __m_request_count @ 3u16: rt::IntegerSeed(&INT_6);
+        "durationMs" => __m_duration_ms @ 4u16: rt::IntegerSeed(&INT_6);
         "cost" => __m_cost @ 5u16: rt::NullableSeed(rt::TypeSeed::<NativeExecutionUsageCost>::new());
     }
     arms {
@@ -24231,11 +25286,11 @@ rt::verify_members! {
         let mut __keys = rt::KeySet::default();
     }
     read {
-        "inputTokens" => __m_input_tokens: rt::Verified(rt::IntegerSeed(&INT_5));
-        "outputTokens" => __m_output_tokens: rt::Verified(rt::IntegerSeed(&INT_5));
-        "totalTokens" => __m_total_tokens: rt::Verified(rt::IntegerSeed(&INT_5));
-        "requestCount" => __m_request_count: rt::Verified(rt::IntegerSeed(&INT_5));
-        "durationMs" => __m_duration_ms: rt::Verified(rt::IntegerSeed(&INT_5));
+        "inputTokens" => __m_input_tokens: rt::Verified(rt::IntegerSeed(&INT_6));
+        "outputTokens" => __m_output_tokens: rt::Verified(rt::IntegerSeed(&INT_6));
+        "totalTokens" => __m_total_tokens: rt::Verified(rt::IntegerSeed(&INT_6));
+        "requestCount" => __m_request_count: rt::Verified(rt::IntegerSeed(&INT_6));
+        "durationMs" => __m_duration_ms: rt::Verified(rt::IntegerSeed(&INT_6));
         "cost" => __m_cost: rt::Verified(
             rt::NullableSeed(rt::TypeSeed::<NativeExecutionUsageCost>::new()),
         );
@@ -24255,15 +25310,15 @@ rt::verify_members! {
 impl rt::Check for NativeExecutionUsage {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         let x = &self.input_tokens;
-        rt::within("inputTokens", rt::integer_failure(&INT_5, x))?;
+        rt::within("inputTokens", rt::integer_failure(&INT_6, x))?;
         let x = &self.output_tokens;
-        rt::within("outputTokens", rt::integer_failure(&INT_5, x))?;
+        rt::within("outputTokens", rt::integer_failure(&INT_6, x))?;
         let x = &self.total_tokens;
-        rt::within("totalTokens", rt::integer_failure(&INT_5, x))?;
+        rt::within("totalTokens", rt::integer_failure(&INT_6, x))?;
         let x = &self.request_count;
-        rt::within("requestCount", rt::integer_failure(&INT_5, x))?;
+        rt::within("requestCount", rt::integer_failure(&INT_6, x))?;
         let x = &self.duration_ms;
-        rt::within("durationMs", rt::integer_failure(&INT_5, x))?;
+        rt::within("durationMs", rt::integer_failure(&INT_6, x))?;
         if let Some(x) = &self.cost {
             rt::within("cost", rt::Check::check(x))?;
         }
@@ -24316,7 +25371,7 @@ rt::decode_members! {
     }
     read {
         "currency" => __m_currency @ 0u16: rt::TypeSeed::<NonEmptyText>::new();
-        "amountMicros" => __m_amount_micros @ 1u16: rt::IntegerSeed(&INT_5);
+        "amountMicros" => __m_amount_micros @ 1u16: rt::IntegerSeed(&INT_6);
     }
     arms {
         _ => rt::keep_member(&mut map, &mut extra, key, &mut __order_seen)?,
@@ -24342,7 +25397,7 @@ rt::verify_members! {
     }
     read {
         "currency" => __m_currency: rt::verified::<NonEmptyText>();
-        "amountMicros" => __m_amount_micros: rt::Verified(rt::IntegerSeed(&INT_5));
+        "amountMicros" => __m_amount_micros: rt::Verified(rt::IntegerSeed(&INT_6));
     }
     arms {
         _ => rt::check_member(&mut map, &mut __keys, key, rt::Verified(rt::AnyValue))?,
@@ -24355,7 +25410,7 @@ rt::verify_members! {
 impl rt::Check for NativeExecutionUsageCost {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         let x = &self.amount_micros;
-        rt::within("amountMicros", rt::integer_failure(&INT_5, x))?;
+        rt::within("amountMicros", rt::integer_failure(&INT_6, x))?;
         rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())
     }
@@ -24440,11 +25495,11 @@ rt::decode_members! {
     }
     read {
         "complete" => __m_complete @ 0u16: rt::BoolSeed(None);
-        "eventCount" => __m_event_count @ 1u16: rt::IntegerSeed(&INT_5);
+        "eventCount" => __m_event_count @ 1u16: rt::IntegerSeed(&INT_6);
         "omissionReason" => __m_omission_reason @ 2u16: rt::NullableSeed(rt::StrSeed(&STR_0));
         "uri" => __m_uri @ 3u16: rt::TypeSeed::<NonEmptyText>::new();
         "sha256" => __m_sha256 @ 4u16: rt::TypeSeed::<Sha256>::new();
-        "byteSize" => __m_byte_size @ 5u16: rt::IntegerSeed(&INT_5);
+        "byteSize" => __m_byte_size @ 5u16: rt::IntegerSeed(&INT_6);
         "mediaType" => __m_media_type @ 6u16: rt::TypeSeed::<NonEmptyText>::new();
     }
     arms {
@@ -24486,11 +25541,11 @@ rt::verify_members! {
     }
     read {
         "complete" => __m_complete: rt::Verified(rt::BoolSeed(None));
-        "eventCount" => __m_event_count: rt::Verified(rt::IntegerSeed(&INT_5));
+        "eventCount" => __m_event_count: rt::Verified(rt::IntegerSeed(&INT_6));
         "omissionReason" => __m_omission_reason: rt::Verified(rt::NullableSeed(rt::StrSeed(&STR_0)));
         "uri" => __m_uri: rt::verified::<NonEmptyText>();
         "sha256" => __m_sha256: rt::verified::<Sha256>();
-        "byteSize" => __m_byte_size: rt::Verified(rt::IntegerSeed(&INT_5));
+        "byteSize" => __m_byte_size: rt::Verified(rt::IntegerSeed(&INT_6));
         "mediaType" => __m_media_type: rt::verified::<NonEmptyText>();
     }
     arms {
@@ -24509,9 +25564,9 @@ rt::verify_members! {
 impl rt::Check for NativeExecutionTranscript {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         let x = &self.event_count;
-        rt::within("eventCount", rt::integer_failure(&INT_5, x))?;
+        rt::within("eventCount", rt::integer_failure(&INT_6, x))?;
         let x = &self.byte_size;
-        rt::within("byteSize", rt::integer_failure(&INT_5, x))?;
+        rt::within("byteSize", rt::integer_failure(&INT_6, x))?;
         rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())
     }
@@ -24576,7 +25631,7 @@ rt::decode_members! {
     read {
         "uri" => __m_uri @ 0u16: rt::TypeSeed::<NonEmptyText>::new();
         "sha256" => __m_sha256 @ 1u16: rt::TypeSeed::<Sha256>::new();
-        "byteSize" => __m_byte_size @ 2u16: rt::IntegerSeed(&INT_5);
+        "byteSize" => __m_byte_size @ 2u16: rt::IntegerSeed(&INT_6);
         "mediaType" => __m_media_type @ 3u16: rt::TypeSeed::<NonEmptyText>::new();
     }
     arms {
@@ -24610,7 +25665,7 @@ rt::verify_members! {
     read {
         "uri" => __m_uri: rt::verified::<NonEmptyText>();
         "sha256" => __m_sha256: rt::verified::<Sha256>();
-        "byteSize" => __m_byte_size: rt::Verified(rt::IntegerSeed(&INT_5));
+        "byteSize" => __m_byte_size: rt::Verified(rt::IntegerSeed(&INT_6));
         "mediaType" => __m_media_type: rt::verified::<NonEmptyText>();
     }
     arms {
@@ -24626,7 +25681,7 @@ rt::verify_members! {
 impl rt::Check for ContentRef {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         let x = &self.byte_size;
-        rt::within("byteSize", rt::integer_failure(&INT_5, x))?;
+        rt::within("byteSize", rt::integer_failure(&INT_6, x))?;
         rt::not_shadowing(self.extra.keys(), Self::__DECLARED)?;
         Ok(())
     }
@@ -26712,6 +27767,27 @@ impl rt::Verify for AcpxSidecar {
         rt::verify_by_decoding::<AcpxSidecar, __D>(d)
     }
 }
+impl rt::Fields for AcpxSidecar {
+    fn field(&self, key: &str) -> rt::Probe<'_> {
+        match self {
+            AcpxSidecar::AcpxSidecarRequest(x) => rt::Fields::field(x, key),
+            AcpxSidecar::Response(x) => rt::Fields::field(x, key),
+            AcpxSidecar::AcpxSidecarEvent(x) => rt::Fields::field(x, key),
+        }
+    }
+    fn json_object(
+        &self,
+        key: &str,
+    ) -> ::core::option::Option<
+        &serde_json::Map<::std::string::String, serde_json::Value>,
+    > {
+        match self {
+            AcpxSidecar::AcpxSidecarRequest(x) => rt::Fields::json_object(x, key),
+            AcpxSidecar::Response(x) => rt::Fields::json_object(x, key),
+            AcpxSidecar::AcpxSidecarEvent(x) => rt::Fields::json_object(x, key),
+        }
+    }
+}
 /// A command sent to the sidecar.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AcpxSidecarRequest {
@@ -26923,7 +27999,7 @@ impl ProtocolVersion {
 impl ::core::convert::TryFrom<i64> for ProtocolVersion {
     type Error = rt::Failure;
     fn try_from(v: i64) -> ::core::result::Result<Self, rt::Failure> {
-        rt::int_failure(&INT_4, v)?;
+        rt::int_failure(&INT_5, v)?;
         match v {
             2i64 => Ok(ProtocolVersion::V2),
             _ => Err(rt::Failure::new(rt::Keyword::Enum, "", "not an allowed value")),
@@ -26952,7 +28028,7 @@ impl<'de> serde::Deserialize<'de> for ProtocolVersion {
     fn deserialize<__D: serde::Deserializer<'de>>(
         d: __D,
     ) -> ::core::result::Result<Self, __D::Error> {
-        let v = serde::de::DeserializeSeed::deserialize(rt::IntSeed(&INT_4), d)?;
+        let v = serde::de::DeserializeSeed::deserialize(rt::IntSeed(&INT_5), d)?;
         ProtocolVersion::try_from(v).map_err(rt::Failure::into_error)
     }
 }
@@ -27331,7 +28407,7 @@ impl rt::Check for SessionOpenThinkingLevel {
 }
 impl SessionOpenThinkingLevel {
     fn __check(&self) -> ::core::result::Result<(), rt::Failure> {
-        rt::program_rule(__program(), 137usize, self)?;
+        rt::program_rule(__program(), 13usize, self)?;
         Ok(())
     }
 }
@@ -28809,13 +29885,13 @@ rt::decode_members! {
         __m_provider_cost_usd: f64;
     }
     read {
-        "inputTokens" => __m_input_tokens @ 0u16: rt::IntegerSeed(&INT_5);
-        "outputTokens" => __m_output_tokens @ 1u16: rt::IntegerSeed(&INT_5);
-        "cacheReadTokens" => __m_cache_read_tokens @ 2u16: rt::IntegerSeed(&INT_5);
-        "cacheWriteTokens" => __m_cache_write_tokens @ 3u16: rt::IntegerSeed(&INT_5);
-        "activeSeconds" => __m_active_seconds @ 4u16: rt::NumSeed(&NUM_0);
-        "requests" => __m_requests @ 5u16: rt::IntegerSeed(&INT_5);
-        "providerCostUsd" => __m_provider_cost_usd @ 6u16: rt::NumSeed(&NUM_0);
+        "inputTokens" => __m_input_tokens @ 0u16: rt::IntegerSeed(&INT_6);
+        "outputTokens" => __m_output_tokens @ 1u16: rt::IntegerSeed(&INT_6);
+        "cacheReadTokens" => __m_cache_read_tokens @ 2u16: rt::IntegerSeed(&INT_6);
+        "cacheWriteTokens" => __m_cache_write_tokens @ 3u16: rt::IntegerSeed(&INT_6);
+        "activeSeconds" => __m_active_seconds @ 4u16: rt::NumSeed(&NUM_1);
+        "requests" => __m_requests @ 5u16: rt::IntegerSeed(&INT_6);
+        "providerCostUsd" => __m_provider_cost_usd @ 6u16: rt::NumSeed(&NUM_1);
     }
     arms {
         other => rt::unknown_member(&mut map, other)?,
@@ -28851,13 +29927,13 @@ rt::verify_members! {
         __m_provider_cost_usd: ();
     }
     read {
-        "inputTokens" => __m_input_tokens: rt::Verified(rt::IntegerSeed(&INT_5));
-        "outputTokens" => __m_output_tokens: rt::Verified(rt::IntegerSeed(&INT_5));
-        "cacheReadTokens" => __m_cache_read_tokens: rt::Verified(rt::IntegerSeed(&INT_5));
-        "cacheWriteTokens" => __m_cache_write_tokens: rt::Verified(rt::IntegerSeed(&INT_5));
-        "activeSeconds" => __m_active_seconds: rt::Verified(rt::NumSeed(&NUM_0));
-        "requests" => __m_requests: rt::Verified(rt::IntegerSeed(&INT_5));
-        "providerCostUsd" => __m_provider_cost_usd: rt::Verified(rt::NumSeed(&NUM_0));
+        "inputTokens" => __m_input_tokens: rt::Verified(rt::IntegerSeed(&INT_6));
+        "outputTokens" => __m_output_tokens: rt::Verified(rt::IntegerSeed(&INT_6));
+        "cacheReadTokens" => __m_cache_read_tokens: rt::Verified(rt::IntegerSeed(&INT_6));
+        "cacheWriteTokens" => __m_cache_write_tokens: rt::Verified(rt::IntegerSeed(&INT_6));
+        "activeSeconds" => __m_active_seconds: rt::Verified(rt::NumSeed(&NUM_1));
+        "requests" => __m_requests: rt::Verified(rt::IntegerSeed(&INT_6));
+        "providerCostUsd" => __m_provider_cost_usd: rt::Verified(rt::NumSeed(&NUM_1));
     }
     arms {
         other => rt::unknown_member(&mut map, other)?,
@@ -28875,19 +29951,19 @@ rt::verify_members! {
 impl rt::Check for Measurement {
     fn check(&self) -> ::core::result::Result<(), rt::Failure> {
         let x = &self.input_tokens;
-        rt::within("inputTokens", rt::integer_failure(&INT_5, x))?;
+        rt::within("inputTokens", rt::integer_failure(&INT_6, x))?;
         let x = &self.output_tokens;
-        rt::within("outputTokens", rt::integer_failure(&INT_5, x))?;
+        rt::within("outputTokens", rt::integer_failure(&INT_6, x))?;
         let x = &self.cache_read_tokens;
-        rt::within("cacheReadTokens", rt::integer_failure(&INT_5, x))?;
+        rt::within("cacheReadTokens", rt::integer_failure(&INT_6, x))?;
         let x = &self.cache_write_tokens;
-        rt::within("cacheWriteTokens", rt::integer_failure(&INT_5, x))?;
+        rt::within("cacheWriteTokens", rt::integer_failure(&INT_6, x))?;
         let x = &self.active_seconds;
-        rt::within("activeSeconds", rt::num_failure(&NUM_0, *x))?;
+        rt::within("activeSeconds", rt::num_failure(&NUM_1, *x))?;
         let x = &self.requests;
-        rt::within("requests", rt::integer_failure(&INT_5, x))?;
+        rt::within("requests", rt::integer_failure(&INT_6, x))?;
         let x = &self.provider_cost_usd;
-        rt::within("providerCostUsd", rt::num_failure(&NUM_0, *x))?;
+        rt::within("providerCostUsd", rt::num_failure(&NUM_1, *x))?;
         Ok(())
     }
 }
@@ -28935,98 +30011,98 @@ rt::constrained_str!(Text1To240, STR_10);
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Digest(rt::Str);
 rt::constrained_str!(Digest, STR_11);
-/// A string of at most 4000 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Text0To4000(rt::Str);
-rt::constrained_str!(Text0To4000, STR_12);
-/// A string of 1 to 1048576 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Text1To1048576(rt::Str);
-rt::constrained_str!(Text1To1048576, STR_13);
-/// A string of at most 1048576 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Text0To1048576(rt::Str);
-rt::constrained_str!(Text0To1048576, STR_14);
-/// A string of at most 100000 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Text0To100000(rt::Str);
-rt::constrained_str!(Text0To100000, STR_15);
-/// A string of 1 to 200 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Text1To200(rt::Str);
-rt::constrained_str!(Text1To200, STR_16);
-/// A string of at most 2048 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Text0To2048(rt::Str);
-rt::constrained_str!(Text0To2048, STR_17);
-/// A string of 1 to 1024 characters matching `^(?!/)(?!.*(?:^|/)\.\.(?:/|$)).+$`. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Path(rt::Str);
-rt::constrained_str!(Path, STR_18);
-/// A string of at most 262144 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Text0To262144(rt::Str);
-rt::constrained_str!(Text0To262144, STR_19);
-/// A string of 1 to 255 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Text1To255(rt::Str);
-rt::constrained_str!(Text1To255, STR_20);
-/// A string of at most 160 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Text0To160(rt::Str);
-rt::constrained_str!(Text0To160, STR_21);
-/// A string matching `^sha256:[a-f0-9]{64}$`. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Sha256(rt::Str);
-rt::constrained_str!(Sha256, STR_22);
-/// A string of at most 4096 characters matching `^(?!/)(?!.*(?:^|/)\.\.(?:/|$)).*$`. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct SafePath(rt::Str);
-rt::constrained_str!(SafePath, STR_23);
-/// A string of at most 240 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Text0To240(rt::Str);
-rt::constrained_str!(Text0To240, STR_24);
-/// A string of at most 65536 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Text0To65536(rt::Str);
-rt::constrained_str!(Text0To65536, STR_25);
-/// A string of at most 8192 characters matching `^https?://`. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct SafeUrl(rt::Str);
-rt::constrained_str!(SafeUrl, STR_26);
-/// A string of at most 4096 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Text0To4096(rt::Str);
-rt::constrained_str!(Text0To4096, STR_27);
-/// A string of at most 80 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Text0To80(rt::Str);
-rt::constrained_str!(Text0To80, STR_28);
-/// A string of 1 to 240 characters matching `^[A-Za-z0-9][A-Za-z0-9._:-]*$`. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct StableId1To240(rt::Str);
-rt::constrained_str!(StableId1To240, STR_29);
 /// A string of 1 to 12000 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Text1To12000(rt::Str);
-rt::constrained_str!(Text1To12000, STR_30);
-/// A string of 1 to 120 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Text1To120(rt::Str);
-rt::constrained_str!(Text1To120, STR_31);
-/// A string of 1 to 500 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Text1To500(rt::Str);
-rt::constrained_str!(Text1To500, STR_32);
+rt::constrained_str!(Text1To12000, STR_12);
 /// A string of at most 1000 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Text0To1000(rt::Str);
-rt::constrained_str!(Text0To1000, STR_33);
+rt::constrained_str!(Text0To1000, STR_13);
+/// A string of at most 100000 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Text0To100000(rt::Str);
+rt::constrained_str!(Text0To100000, STR_14);
 /// A string of at most 200 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Text0To200(rt::Str);
-rt::constrained_str!(Text0To200, STR_34);
+rt::constrained_str!(Text0To200, STR_15);
+/// A string of at most 4000 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Text0To4000(rt::Str);
+rt::constrained_str!(Text0To4000, STR_16);
+/// A string of 1 to 1048576 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Text1To1048576(rt::Str);
+rt::constrained_str!(Text1To1048576, STR_17);
+/// A string of at most 1048576 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Text0To1048576(rt::Str);
+rt::constrained_str!(Text0To1048576, STR_18);
+/// A string of 1 to 200 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Text1To200(rt::Str);
+rt::constrained_str!(Text1To200, STR_19);
+/// A string of at most 2048 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Text0To2048(rt::Str);
+rt::constrained_str!(Text0To2048, STR_20);
+/// A string of 1 to 1024 characters matching `^(?!/)(?!.*(?:^|/)\.\.(?:/|$)).+$`. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Path(rt::Str);
+rt::constrained_str!(Path, STR_21);
+/// A string of at most 262144 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Text0To262144(rt::Str);
+rt::constrained_str!(Text0To262144, STR_22);
+/// A string of 1 to 255 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Text1To255(rt::Str);
+rt::constrained_str!(Text1To255, STR_23);
+/// A string of at most 160 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Text0To160(rt::Str);
+rt::constrained_str!(Text0To160, STR_24);
+/// A string matching `^sha256:[a-f0-9]{64}$`. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Sha256(rt::Str);
+rt::constrained_str!(Sha256, STR_25);
+/// A string of at most 4096 characters matching `^(?!/)(?!.*(?:^|/)\.\.(?:/|$)).*$`. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SafePath(rt::Str);
+rt::constrained_str!(SafePath, STR_26);
+/// A string of at most 240 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Text0To240(rt::Str);
+rt::constrained_str!(Text0To240, STR_27);
+/// A string of at most 65536 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Text0To65536(rt::Str);
+rt::constrained_str!(Text0To65536, STR_28);
+/// A string of at most 8192 characters matching `^https?://`. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SafeUrl(rt::Str);
+rt::constrained_str!(SafeUrl, STR_29);
+/// A string of at most 4096 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Text0To4096(rt::Str);
+rt::constrained_str!(Text0To4096, STR_30);
+/// A string of at most 80 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Text0To80(rt::Str);
+rt::constrained_str!(Text0To80, STR_31);
+/// A string of 1 to 240 characters matching `^[A-Za-z0-9][A-Za-z0-9._:-]*$`. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StableId1To240(rt::Str);
+rt::constrained_str!(StableId1To240, STR_32);
+/// A string of 1 to 120 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Text1To120(rt::Str);
+rt::constrained_str!(Text1To120, STR_33);
+/// A string of 1 to 500 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Text1To500(rt::Str);
+rt::constrained_str!(Text1To500, STR_34);
 /// A string of 1 to 2048 characters. Only a checked string becomes one: build it with `TryFrom`/`parse`, read it as `&str`.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Text1To2048(rt::Str);
@@ -29986,140 +31062,140 @@ static STR_11: rt::StrRule = rt::StrRule {
     format: None,
 };
 static STR_12: rt::StrRule = rt::StrRule {
-    min: None,
-    max: Some(4000u64),
-    pattern: None,
-    format: None,
-};
-static STR_13: rt::StrRule = rt::StrRule {
-    min: Some(1u64),
-    max: Some(1048576u64),
-    pattern: None,
-    format: None,
-};
-static STR_14: rt::StrRule = rt::StrRule {
-    min: None,
-    max: Some(1048576u64),
-    pattern: None,
-    format: None,
-};
-static STR_15: rt::StrRule = rt::StrRule {
-    min: None,
-    max: Some(100000u64),
-    pattern: None,
-    format: None,
-};
-static STR_16: rt::StrRule = rt::StrRule {
-    min: Some(1u64),
-    max: Some(200u64),
-    pattern: None,
-    format: None,
-};
-static STR_17: rt::StrRule = rt::StrRule {
-    min: None,
-    max: Some(2048u64),
-    pattern: None,
-    format: None,
-};
-static STR_18: rt::StrRule = rt::StrRule {
-    min: Some(1u64),
-    max: Some(1024u64),
-    pattern: Some(&PAT_4),
-    format: None,
-};
-static STR_19: rt::StrRule = rt::StrRule {
-    min: None,
-    max: Some(262144u64),
-    pattern: None,
-    format: None,
-};
-static STR_20: rt::StrRule = rt::StrRule {
-    min: Some(1u64),
-    max: Some(255u64),
-    pattern: None,
-    format: None,
-};
-static STR_21: rt::StrRule = rt::StrRule {
-    min: None,
-    max: Some(160u64),
-    pattern: None,
-    format: None,
-};
-static STR_22: rt::StrRule = rt::StrRule {
-    min: None,
-    max: None,
-    pattern: Some(&PAT_5),
-    format: None,
-};
-static STR_23: rt::StrRule = rt::StrRule {
-    min: None,
-    max: Some(4096u64),
-    pattern: Some(&PAT_6),
-    format: None,
-};
-static STR_24: rt::StrRule = rt::StrRule {
-    min: None,
-    max: Some(240u64),
-    pattern: None,
-    format: None,
-};
-static STR_25: rt::StrRule = rt::StrRule {
-    min: None,
-    max: Some(65536u64),
-    pattern: None,
-    format: None,
-};
-static STR_26: rt::StrRule = rt::StrRule {
-    min: None,
-    max: Some(8192u64),
-    pattern: Some(&PAT_7),
-    format: None,
-};
-static STR_27: rt::StrRule = rt::StrRule {
-    min: None,
-    max: Some(4096u64),
-    pattern: None,
-    format: None,
-};
-static STR_28: rt::StrRule = rt::StrRule {
-    min: None,
-    max: Some(80u64),
-    pattern: None,
-    format: None,
-};
-static STR_29: rt::StrRule = rt::StrRule {
-    min: Some(1u64),
-    max: Some(240u64),
-    pattern: Some(&PAT_1),
-    format: None,
-};
-static STR_30: rt::StrRule = rt::StrRule {
     min: Some(1u64),
     max: Some(12000u64),
     pattern: None,
     format: None,
 };
-static STR_31: rt::StrRule = rt::StrRule {
-    min: Some(1u64),
-    max: Some(120u64),
-    pattern: None,
-    format: None,
-};
-static STR_32: rt::StrRule = rt::StrRule {
-    min: Some(1u64),
-    max: Some(500u64),
-    pattern: None,
-    format: None,
-};
-static STR_33: rt::StrRule = rt::StrRule {
+static STR_13: rt::StrRule = rt::StrRule {
     min: None,
     max: Some(1000u64),
     pattern: None,
     format: None,
 };
-static STR_34: rt::StrRule = rt::StrRule {
+static STR_14: rt::StrRule = rt::StrRule {
+    min: None,
+    max: Some(100000u64),
+    pattern: None,
+    format: None,
+};
+static STR_15: rt::StrRule = rt::StrRule {
     min: None,
     max: Some(200u64),
+    pattern: None,
+    format: None,
+};
+static STR_16: rt::StrRule = rt::StrRule {
+    min: None,
+    max: Some(4000u64),
+    pattern: None,
+    format: None,
+};
+static STR_17: rt::StrRule = rt::StrRule {
+    min: Some(1u64),
+    max: Some(1048576u64),
+    pattern: None,
+    format: None,
+};
+static STR_18: rt::StrRule = rt::StrRule {
+    min: None,
+    max: Some(1048576u64),
+    pattern: None,
+    format: None,
+};
+static STR_19: rt::StrRule = rt::StrRule {
+    min: Some(1u64),
+    max: Some(200u64),
+    pattern: None,
+    format: None,
+};
+static STR_20: rt::StrRule = rt::StrRule {
+    min: None,
+    max: Some(2048u64),
+    pattern: None,
+    format: None,
+};
+static STR_21: rt::StrRule = rt::StrRule {
+    min: Some(1u64),
+    max: Some(1024u64),
+    pattern: Some(&PAT_4),
+    format: None,
+};
+static STR_22: rt::StrRule = rt::StrRule {
+    min: None,
+    max: Some(262144u64),
+    pattern: None,
+    format: None,
+};
+static STR_23: rt::StrRule = rt::StrRule {
+    min: Some(1u64),
+    max: Some(255u64),
+    pattern: None,
+    format: None,
+};
+static STR_24: rt::StrRule = rt::StrRule {
+    min: None,
+    max: Some(160u64),
+    pattern: None,
+    format: None,
+};
+static STR_25: rt::StrRule = rt::StrRule {
+    min: None,
+    max: None,
+    pattern: Some(&PAT_5),
+    format: None,
+};
+static STR_26: rt::StrRule = rt::StrRule {
+    min: None,
+    max: Some(4096u64),
+    pattern: Some(&PAT_6),
+    format: None,
+};
+static STR_27: rt::StrRule = rt::StrRule {
+    min: None,
+    max: Some(240u64),
+    pattern: None,
+    format: None,
+};
+static STR_28: rt::StrRule = rt::StrRule {
+    min: None,
+    max: Some(65536u64),
+    pattern: None,
+    format: None,
+};
+static STR_29: rt::StrRule = rt::StrRule {
+    min: None,
+    max: Some(8192u64),
+    pattern: Some(&PAT_7),
+    format: None,
+};
+static STR_30: rt::StrRule = rt::StrRule {
+    min: None,
+    max: Some(4096u64),
+    pattern: None,
+    format: None,
+};
+static STR_31: rt::StrRule = rt::StrRule {
+    min: None,
+    max: Some(80u64),
+    pattern: None,
+    format: None,
+};
+static STR_32: rt::StrRule = rt::StrRule {
+    min: Some(1u64),
+    max: Some(240u64),
+    pattern: Some(&PAT_1),
+    format: None,
+};
+static STR_33: rt::StrRule = rt::StrRule {
+    min: Some(1u64),
+    max: Some(120u64),
+    pattern: None,
+    format: None,
+};
+static STR_34: rt::StrRule = rt::StrRule {
+    min: Some(1u64),
+    max: Some(500u64),
     pattern: None,
     format: None,
 };
@@ -30175,44 +31251,44 @@ static INT_2: rt::IntRule = rt::IntRule {
     values: None,
 };
 static INT_3: rt::IntRule = rt::IntRule {
+    min: Some(0i64),
+    max: Some(100000i64),
+    values: None,
+};
+static INT_4: rt::IntRule = rt::IntRule {
     min: Some(1i64),
     max: Some(9007199254740991i64),
     values: None,
 };
-static INT_4: rt::IntRule = rt::IntRule {
+static INT_5: rt::IntRule = rt::IntRule {
     min: None,
     max: None,
     values: Some(&[2i64]),
 };
-static INT_5: rt::IntRule = rt::IntRule {
+static INT_6: rt::IntRule = rt::IntRule {
     min: Some(0i64),
     max: None,
     values: None,
-};
-static INT_6: rt::IntRule = rt::IntRule {
-    min: None,
-    max: None,
-    values: Some(&[3i64]),
 };
 static INT_7: rt::IntRule = rt::IntRule {
     min: None,
     max: None,
-    values: Some(&[0i64, 1i64, 2i64]),
+    values: Some(&[3i64]),
 };
 static INT_8: rt::IntRule = rt::IntRule {
     min: None,
     max: None,
-    values: None,
+    values: Some(&[0i64, 1i64, 2i64]),
 };
 static INT_9: rt::IntRule = rt::IntRule {
     min: None,
     max: None,
-    values: Some(&[1i64, 2i64, 3i64]),
+    values: None,
 };
 static INT_10: rt::IntRule = rt::IntRule {
-    min: Some(0i64),
-    max: Some(100000i64),
-    values: None,
+    min: None,
+    max: None,
+    values: Some(&[1i64, 2i64, 3i64]),
 };
 static INT_11: rt::IntRule = rt::IntRule {
     min: None,
@@ -30220,11 +31296,11 @@ static INT_11: rt::IntRule = rt::IntRule {
     values: Some(&[90i64]),
 };
 static NUM_0: rt::NumRule = rt::NumRule {
-    min: Some(0f64),
+    min: None,
     max: None,
 };
 static NUM_1: rt::NumRule = rt::NumRule {
-    min: None,
+    min: Some(0f64),
     max: None,
 };
 #[allow(non_snake_case)]
@@ -30361,7 +31437,7 @@ fn __refine_5(v: &dyn rt::Fields) -> ::core::result::Result<(), rt::Failure> {
     Ok(())
 }
 /// The compiled schema program of the checked types (nodes, resolved references).
-static __PROGRAM_TEXT: &str = "{\"nodes\":[[0,[[\"if\",1,2,null]]],[0,[[\"properties\",[[\"type\",3],[\"payload\",4]]],[\"type\",[\"object\"]]]],[0,[[\"properties\",[[\"payload\",5]]],[\"type\",[\"object\"]]]],[0,[[\"const\",\"external_provider.operation\"]]],[0,[[\"properties\",[[\"action\",6]]],[\"type\",[\"object\"]]]],[0,[[\"properties\",[[\"input\",7]]],[\"type\",[\"object\"]]]],[0,[[\"const\",\"accept\"]]],[0,[[\"type\",[\"object\"]],[\"properties\",[]],[\"required\",[]],[\"additionalProperties\",8,[],[]]]],false,[0,[[\"if\",10,11,null]]],[0,[[\"properties\",[[\"type\",12],[\"payload\",13]]],[\"type\",[\"object\"]]]],[0,[[\"properties\",[[\"payload\",14]]],[\"type\",[\"object\"]]]],[0,[[\"const\",\"external_provider.operation\"]]],[0,[[\"properties\",[[\"action\",15]]],[\"type\",[\"object\"]]]],[0,[[\"properties\",[[\"input\",16]]],[\"type\",[\"object\"]]]],[0,[[\"const\",\"tool\"]]],[0,[[\"type\",[\"object\"]],[\"properties\",[[\"name\",17],[\"arguments\",18]]],[\"required\",[\"name\",\"arguments\"]],[\"additionalProperties\",19,[\"name\",\"arguments\"],[]]]],[0,[[\"type\",[\"string\"]],[\"minLength\",1],[\"maxLength\",160]]],[0,[[\"type\",[\"object\"]]]],false,[0,[[\"if\",21,22,null]]],[0,[[\"properties\",[[\"type\",23],[\"payload\",24]]],[\"type\",[\"object\"]]]],[0,[[\"properties\",[[\"payload\",25]]],[\"type\",[\"object\"]]]],[0,[[\"const\",\"external_provider.operation\"]]],[0,[[\"properties\",[[\"action\",26]]],[\"type\",[\"object\"]]]],[0,[[\"properties\",[[\"input\",27]]],[\"type\",[\"object\"]]]],[0,[[\"const\",\"progress\"]]],[0,[[\"type\",[\"object\"]],[\"properties\",[[\"text\",28]]],[\"required\",[\"text\"]],[\"additionalProperties\",29,[\"text\"],[]]]],[0,[[\"type\",[\"string\"]],[\"minLength\",1],[\"maxLength\",12000]]],false,[0,[[\"if\",31,32,null]]],[0,[[\"properties\",[[\"type\",33],[\"payload\",34]]],[\"type\",[\"object\"]]]],[0,[[\"properties\",[[\"payload\",35]]],[\"type\",[\"object\"]]]],[0,[[\"const\",\"external_provider.operation\"]]],[0,[[\"properties\",[[\"action\",36]]],[\"type\",[\"object\"]]]],[0,[[\"properties\",[[\"input\",37]]],[\"type\",[\"object\"]]]],[0,[[\"const\",\"finish\"]]],[0,[[\"type\",[\"object\"]],[\"properties\",[[\"result\",38]]],[\"required\",[\"result\"]],[\"additionalProperties\",39,[\"result\"],[]]]],[0,[[\"type\",[\"object\"]]]],false,[0,[[\"if\",41,42,null]]],[0,[[\"properties\",[[\"type\",43],[\"payload\",44]]],[\"type\",[\"object\"]]]],[0,[[\"properties\",[[\"payload\",45]]],[\"type\",[\"object\"]]]],[0,[[\"const\",\"external_provider.operation\"]]],[0,[[\"properties\",[[\"action\",46]]],[\"type\",[\"object\"]]]],[0,[[\"properties\",[[\"input\",47]]],[\"type\",[\"object\"]]]],[0,[[\"const\",\"renew\"]]],[0,[[\"type\",[\"object\"]],[\"properties\",[[\"expiresAtUnixMs\",48]]],[\"required\",[\"expiresAtUnixMs\"]],[\"additionalProperties\",49,[\"expiresAtUnixMs\"],[]]]],[0,[[\"type\",[\"integer\"]],[\"minimum\",1]]],false,[0,[[\"if\",51,52,null]]],[0,[[\"properties\",[[\"type\",53],[\"payload\",54]]],[\"type\",[\"object\"]]]],[0,[[\"properties\",[[\"payload\",55]]],[\"type\",[\"object\"]]]],[0,[[\"const\",\"external_provider.operation\"]]],[0,[[\"properties\",[[\"action\",56]]],[\"type\",[\"object\"]]]],[0,[[\"properties\",[[\"input\",57]]],[\"type\",[\"object\"]]]],[0,[[\"const\",\"request_user_input\"]]],[0,[[\"type\",[\"object\"]],[\"properties\",[[\"requestId\",58],[\"questionSet\",59]]],[\"required\",[\"requestId\",\"questionSet\"]],[\"additionalProperties\",60,[\"requestId\",\"questionSet\"],[]]]],[0,[[\"type\",[\"string\"]],[\"minLength\",1],[\"maxLength\",240]]],[0,[[\"$ref\",61]]],false,[1,[[\"type\",[\"object\"]],[\"required\",[\"schema\",\"questions\"]],[\"properties\",[[\"schema\",62],[\"title\",63],[\"description\",64],[\"submitLabel\",65],[\"questions\",66]]],[\"additionalProperties\",67,[\"schema\",\"title\",\"description\",\"submitLabel\",\"questions\"],[]]]],[1,[[\"const\",\"paperclip.question_set.v1\"]]],[1,[[\"type\",[\"string\"]],[\"maxLength\",1000]]],[1,[[\"type\",[\"string\"]],[\"maxLength\",100000]]],[1,[[\"type\",[\"string\"]],[\"maxLength\",200]]],[1,[[\"type\",[\"array\"]],[\"minItems\",1],[\"maxItems\",64],[\"items\",68,0]]],false,[1,[[\"$ref\",69]]],[1,[[\"type\",[\"object\"]],[\"required\",[\"id\",\"prompt\",\"required\",\"answerMode\"]],[\"properties\",[[\"id\",70],[\"header\",71],[\"prompt\",72],[\"helpText\",73],[\"required\",74],[\"answerMode\",75],[\"initialText\",76],[\"options\",77],[\"customAnswer\",78],[\"textValidation\",79]]],[\"allOf\",[80,81]],[\"additionalProperties\",82,[\"id\",\"header\",\"prompt\",\"helpText\",\"required\",\"answerMode\",\"initialText\",\"options\",\"customAnswer\",\"textValidation\"],[]]]],[1,[[\"type\",[\"string\"]],[\"minLength\",1],[\"maxLength\",160]]],[1,[[\"type\",[\"string\"]],[\"maxLength\",1000]]],[1,[[\"type\",[\"string\"]],[\"minLength\",1],[\"maxLength\",4000]]],[1,[[\"type\",[\"string\"]],[\"maxLength\",4000]]],[1,[[\"type\",[\"boolean\"]]]],[1,[[\"enum\",[\"single_select\",\"multi_select\",\"text\"]]]],[1,[[\"type\",[\"string\"]],[\"maxLength\",100000]]],[1,[[\"type\",[\"array\"]],[\"maxItems\",128],[\"items\",83,0]]],[1,[[\"$ref\",84]]],[1,[[\"$ref\",85]]],[1,[[\"if\",86,87,null]]],[1,[[\"if\",88,89,null]]],false,[1,[[\"$ref\",90]]],[1,[[\"type\",[\"object\"]],[\"required\",[\"enabled\"]],[\"properties\",[[\"enabled\",91],[\"label\",92],[\"placeholder\",93]]],[\"additionalProperties\",94,[\"enabled\",\"label\",\"placeholder\"],[]]]],[1,[[\"type\",[\"object\"]],[\"properties\",[[\"minLength\",95],[\"maxLength\",96],[\"pattern\",97],[\"inputType\",98],[\"minimum\",99],[\"maximum\",100]]],[\"additionalProperties\",101,[\"minLength\",\"maxLength\",\"pattern\",\"inputType\",\"minimum\",\"maximum\"],[]]]],[1,[[\"properties\",[[\"answerMode\",102]]],[\"required\",[\"answerMode\"]]]],[1,[[\"properties\",[[\"options\",103]]],[\"not\",104]]],[1,[[\"properties\",[[\"answerMode\",105]]],[\"required\",[\"answerMode\"]]]],[1,[[\"required\",[\"options\"]],[\"not\",106],[\"properties\",[[\"options\",107]]]]],[1,[[\"type\",[\"object\"]],[\"required\",[\"id\",\"label\"]],[\"properties\",[[\"id\",108],[\"label\",109],[\"description\",110],[\"recommended\",111]]],[\"additionalProperties\",112,[\"id\",\"label\",\"description\",\"recommended\"],[]]]],[1,[[\"const\",true]]],[1,[[\"type\",[\"string\"]],[\"maxLength\",1000]]],[1,[[\"type\",[\"string\"]],[\"maxLength\",1000]]],false,[1,[[\"type\",[\"integer\"]],[\"minimum\",0],[\"maximum\",100000]]],[1,[[\"type\",[\"integer\"]],[\"minimum\",0],[\"maximum\",100000]]],[1,[[\"type\",[\"string\"]],[\"maxLength\",1000]]],[1,[[\"enum\",[\"text\",\"number\",\"integer\"]]]],[1,[[\"type\",[\"number\"]]]],[1,[[\"type\",[\"number\"]]]],false,[1,[[\"const\",\"text\"]]],[1,[[\"type\",[\"array\"]],[\"maxItems\",0]]],[1,[[\"required\",[\"customAnswer\"]]]],[1,[[\"enum\",[\"single_select\",\"multi_select\"]]]],[1,[[\"required\",[\"initialText\"]]]],[1,[[\"type\",[\"array\"]],[\"minItems\",1]]],[1,[[\"type\",[\"string\"]],[\"minLength\",1],[\"maxLength\",160]]],[1,[[\"type\",[\"string\"]],[\"minLength\",1],[\"maxLength\",1000]]],[1,[[\"type\",[\"string\"]],[\"maxLength\",4000]]],[1,[[\"type\",[\"boolean\"]]]],false,[0,[[\"if\",114,115,null]]],[0,[[\"properties\",[[\"type\",116],[\"payload\",117]]],[\"type\",[\"object\"]]]],[0,[[\"properties\",[[\"payload\",118]]],[\"type\",[\"object\"]]]],[0,[[\"const\",\"external_provider.operation\"]]],[0,[[\"properties\",[[\"action\",119]]],[\"type\",[\"object\"]]]],[0,[[\"properties\",[[\"input\",120]]],[\"type\",[\"object\"]]]],[0,[[\"const\",\"consume_input\"]]],[0,[[\"type\",[\"object\"]],[\"properties\",[[\"requestId\",121],[\"inputDigest\",122]]],[\"required\",[\"requestId\",\"inputDigest\"]],[\"additionalProperties\",123,[\"requestId\",\"inputDigest\"],[]]]],[0,[[\"type\",[\"string\"]],[\"minLength\",1],[\"maxLength\",240]]],[0,[[\"type\",[\"string\"]],[\"pattern\",\"^sha256:[0-9a-f]{64}$\"]]],false,[2,[[\"allOf\",[125,126,127,128]]]],[2,[[\"contains\",129,0,1]]],[2,[[\"contains\",130,0,1]]],[2,[[\"contains\",131,0,1]]],[2,[[\"contains\",132,0,1]]],[2,[[\"type\",[\"object\"]],[\"required\",[\"key\"]],[\"properties\",[[\"key\",133]]]]],[2,[[\"type\",[\"object\"]],[\"required\",[\"key\"]],[\"properties\",[[\"key\",134]]]]],[2,[[\"type\",[\"object\"]],[\"required\",[\"key\"]],[\"properties\",[[\"key\",135]]]]],[2,[[\"type\",[\"object\"]],[\"required\",[\"key\"]],[\"properties\",[[\"key\",136]]]]],[2,[[\"const\",\"accept\"]]],[2,[[\"const\",\"accept_for_session\"]]],[2,[[\"const\",\"decline\"]]],[2,[[\"const\",\"cancel\"]]],[3,[[\"if\",138,139,140]]],[3,[[\"properties\",[[\"agent\",141]]],[\"required\",[\"agent\"]]]],[3,[[\"required\",[\"piThinkingLevel\"]],[\"properties\",[[\"piThinkingLevel\",142],[\"expectedIdentity\",143]]]]],[3,[[\"properties\",[[\"piThinkingLevel\",144],[\"expectedIdentity\",145]]]]],[3,[[\"const\",\"pi\"]]],[3,[[\"$ref\",146]]],[3,[[\"type\",[\"object\",\"null\"]],[\"properties\",[[\"piThinkingLevel\",147]]],[\"required\",[\"piThinkingLevel\"]]]],false,[3,[[\"type\",[\"object\",\"null\"]],[\"properties\",[[\"piThinkingLevel\",148]]]]],[3,[[\"enum\",[\"off\",\"low\",\"high\",\"max\"]]]],[3,[[\"$ref\",146]]],false],\"dynamic\":[[],[],[],[]]}";
+static __PROGRAM_TEXT: &str = "{\"nodes\":[[0,[[\"allOf\",[1,2,3,4]]]],[0,[[\"contains\",5,0,1]]],[0,[[\"contains\",6,0,1]]],[0,[[\"contains\",7,0,1]]],[0,[[\"contains\",8,0,1]]],[0,[[\"type\",[\"object\"]],[\"required\",[\"key\"]],[\"properties\",[[\"key\",9]]]]],[0,[[\"type\",[\"object\"]],[\"required\",[\"key\"]],[\"properties\",[[\"key\",10]]]]],[0,[[\"type\",[\"object\"]],[\"required\",[\"key\"]],[\"properties\",[[\"key\",11]]]]],[0,[[\"type\",[\"object\"]],[\"required\",[\"key\"]],[\"properties\",[[\"key\",12]]]]],[0,[[\"const\",\"accept\"]]],[0,[[\"const\",\"accept_for_session\"]]],[0,[[\"const\",\"decline\"]]],[0,[[\"const\",\"cancel\"]]],[1,[[\"if\",14,15,16]]],[1,[[\"properties\",[[\"agent\",17]]],[\"required\",[\"agent\"]]]],[1,[[\"required\",[\"piThinkingLevel\"]],[\"properties\",[[\"piThinkingLevel\",18],[\"expectedIdentity\",19]]]]],[1,[[\"properties\",[[\"piThinkingLevel\",20],[\"expectedIdentity\",21]]]]],[1,[[\"const\",\"pi\"]]],[1,[[\"$ref\",22]]],[1,[[\"type\",[\"object\",\"null\"]],[\"properties\",[[\"piThinkingLevel\",23]]],[\"required\",[\"piThinkingLevel\"]]]],false,[1,[[\"type\",[\"object\",\"null\"]],[\"properties\",[[\"piThinkingLevel\",24]]]]],[1,[[\"enum\",[\"off\",\"low\",\"high\",\"max\"]]]],[1,[[\"$ref\",22]]],false],\"dynamic\":[[],[]]}";
 fn __program() -> &'static rt::eval::Program {
     static PROGRAM: ::std::sync::OnceLock<rt::eval::Program> = ::std::sync::OnceLock::new();
     PROGRAM

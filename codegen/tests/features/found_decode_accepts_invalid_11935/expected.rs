@@ -89,6 +89,23 @@ impl rt::Verify for Root {
         rt::verify_by_decoding::<Root, __D>(d)
     }
 }
+impl rt::Fields for Root {
+    fn field(&self, key: &str) -> rt::Probe<'_> {
+        match self {
+            Root::RootVariant0(x) => rt::Fields::field(x, key),
+        }
+    }
+    fn json_object(
+        &self,
+        key: &str,
+    ) -> ::core::option::Option<
+        &serde_json::Map<::std::string::String, serde_json::Value>,
+    > {
+        match self {
+            Root::RootVariant0(x) => rt::Fields::json_object(x, key),
+        }
+    }
+}
 /// Checked as JSON against its schema: no typed shape says it exactly (a `oneOf` of `null` and a schema that may accept `null` too has no typed shape).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RootVariant0(serde_json::Value);

@@ -308,6 +308,25 @@ impl From<EventPayloadOtherV2> for EventPayloadV2 {
         EventPayloadV2::Other(Box::new(v))
     }
 }
+impl rt::Fields for EventPayloadV2 {
+    fn field(&self, key: &str) -> rt::Probe<'_> {
+        match self {
+            EventPayloadV2::SessionGoalSnapshot(x) => rt::Fields::field(&**x, key),
+            EventPayloadV2::Other(x) => rt::Fields::field(&**x, key),
+        }
+    }
+    fn json_object(
+        &self,
+        key: &str,
+    ) -> ::core::option::Option<
+        &serde_json::Map<::std::string::String, serde_json::Value>,
+    > {
+        match self {
+            EventPayloadV2::SessionGoalSnapshot(x) => rt::Fields::json_object(&**x, key),
+            EventPayloadV2::Other(x) => rt::Fields::json_object(&**x, key),
+        }
+    }
+}
 impl EventPayloadV2 {
     /// The selector value this variant stands for, when exactly one value chooses it
     /// (a builder fills an unset selector from it).
