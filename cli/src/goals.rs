@@ -23,6 +23,18 @@ pub struct Args {
     /// The replay fixture; `-` reads standard input.
     #[arg(value_name = "FIXTURE")]
     fixture: PathBuf,
+    #[command(flatten)]
+    protocol: crate::Protocol,
+}
+
+/// The contract pipeline for the `--protocol` range, then the projection of the accepted fixture.
+fn project(args: &Args, bytes: &[u8]) -> Result<GoalProjection, Vec<prp_types::Issue>> {
+    let fixture = args
+        .protocol
+        .contract
+        .validate_fixture_bytes(bytes)
+        .into_result()?;
+    GoalProjection::of_fixture(&fixture.typed).map_err(|e| vec![e])
 }
 
 pub fn run(args: &Args) -> Status {
@@ -38,7 +50,7 @@ pub fn run(args: &Args) -> Status {
             };
         }
     };
-    let projection = match GoalProjection::of_fixture_bytes(&bytes) {
+    let projection = match project(args, &bytes) {
         Ok(p) => p,
         Err(issues) => {
             for issue in &issues {

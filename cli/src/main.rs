@@ -19,6 +19,7 @@ mod store;
 mod validate;
 
 use clap::{CommandFactory, Parser, Subcommand};
+use prp_peer::contract::Contract;
 use std::process::ExitCode;
 
 /// Validate PRP documents, replay fixtures into session snapshots, and check the files generated
@@ -53,6 +54,16 @@ enum Command {
         /// The shell to complete for.
         shell: clap_complete::Shell,
     },
+}
+
+/// `--protocol MIN..MAX`, for every command that runs the contract pipeline: one value that
+/// configures the pipeline, so that a v1/v2 consumer is this tool with `--protocol 1..2`.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct Protocol {
+    /// The protocol versions to accept, MIN..MAX; a fixture outside them fails closed with
+    /// unsupported_required_version. At most the versions this build knows.
+    #[arg(long = "protocol", value_name = "MIN..MAX", default_value_t = Contract::default())]
+    pub contract: Contract,
 }
 
 /// How a command ended; the exit code is the worst of its inputs'.

@@ -2,6 +2,7 @@
 
 use crate::Status;
 use prp_conformance::manifest::{self, Check, Error};
+use prp_peer::contract::Contract;
 use std::path::PathBuf;
 
 /// Regenerate, or check, the conformance manifest of a protocol directory.
@@ -19,13 +20,26 @@ pub struct Args {
     /// The protocol directory (holds `schemas/` and `fixtures/`).
     #[arg(value_name = "PROTOCOL_DIR")]
     dir: PathBuf,
+    // The directory's protocol range; the manifest records its maximum as `protocolVersion`.
+    #[command(flatten)]
+    protocol: crate::Protocol,
+}
+
+/// ` --protocol MIN..MAX` when the range is not the default, so that the command named to rerun
+/// regenerates the same manifest.
+fn protocol_flag(contract: Contract) -> String {
+    if contract == Contract::default() {
+        String::new()
+    } else {
+        format!(" --protocol {contract}")
+    }
 }
 
 pub fn run(args: &Args) -> Status {
     let result = if args.check {
-        manifest::check(&args.dir).map(Some)
+        manifest::check(&args.dir, args.protocol.contract).map(Some)
     } else {
-        manifest::write(&args.dir).map(|_| None)
+        manifest::write(&args.dir, args.protocol.contract).map(|_| None)
     };
     match result {
         Ok(None) => {
@@ -38,7 +52,8 @@ pub fn run(args: &Args) -> Status {
         }
         Ok(Some(Check::Stale(parts))) => {
             eprintln!(
-                "The generated PRP contract manifest is stale. Run `prp manifest {}`.",
+                "The generated PRP contract manifest is stale. Run `prp manifest{} {}`.",
+                protocol_flag(args.protocol.contract),
                 args.dir.display()
             );
             for part in parts {

@@ -22,6 +22,8 @@ pub struct ReplayArgs {
     /// Print the parity summary instead of the snapshot.
     #[arg(long)]
     summary: bool,
+    #[command(flatten)]
+    protocol: crate::Protocol,
     /// The replay fixture; `-` reads standard input.
     #[arg(value_name = "FIXTURE")]
     fixture: PathBuf,
@@ -37,6 +39,8 @@ pub struct GoldensArgs {
     /// Write nothing: exit 1 and name every golden file that is missing or stale.
     #[arg(long)]
     check: bool,
+    #[command(flatten)]
+    protocol: crate::Protocol,
     /// The fixtures directory (holds `replay/*.json`).
     #[arg(value_name = "DIR")]
     dir: PathBuf,
@@ -55,7 +59,7 @@ pub fn run_replay(args: &ReplayArgs) -> Status {
             };
         }
     };
-    let snapshot = match reducer::replay_fixture_bytes(&bytes) {
+    let snapshot = match reducer::replay_fixture_bytes_with(args.protocol.contract, &bytes) {
         Ok(snapshot) => snapshot,
         Err(issues) => {
             for issue in &issues {
@@ -83,7 +87,7 @@ pub fn run_replay(args: &ReplayArgs) -> Status {
 }
 
 pub fn run_goldens(args: &GoldensArgs) -> Status {
-    let rendered = match goldens::render(&args.dir) {
+    let rendered = match goldens::render(&args.dir, args.protocol.contract) {
         Ok(rendered) => rendered,
         Err(e) => {
             eprintln!("prp goldens: {}: {e}", args.dir.join("replay").display());

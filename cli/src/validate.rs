@@ -1,8 +1,9 @@
 //! `prp validate`: check documents against the generated types.
 //!
 //! A replay fixture (`schema` = `paperclip.prp.fixture.v1`, or `--schema` naming the fixture schema)
-//! gets the whole contract pipeline of PROTOCOL §1.7 — version checks, schema, binding checks — and
-//! every issue it finds is reported; other documents get the typed decode and its one error.
+//! gets the whole contract pipeline of PROTOCOL §1.7 — version checks, schema, binding checks — for
+//! the `--protocol` range, and every issue it finds is reported; other documents get the typed
+//! decode and its one error.
 
 use crate::Status;
 use crate::input;
@@ -39,6 +40,8 @@ pub struct Args {
     /// schemas/ (`event.schema.json`, `acpx-sidecar.schema.json#/$defs/request`).
     #[arg(long, value_name = "ID", value_parser = parse_schema)]
     schema: Option<Selected>,
+    #[command(flatten)]
+    protocol: crate::Protocol,
     /// One document per line; one verdict per line (`PATH:LINE`), in order, holding a few blocks
     /// of lines at a time (never the whole input).
     #[arg(long)]
@@ -98,7 +101,7 @@ fn status_of(issues: &[Issue]) -> Status {
 
 fn validate_whole(path: &Path, args: &Args, out: &mut impl Write) -> std::io::Result<Status> {
     let issues = match input::read_document(path) {
-        Ok(bytes) => validation::check(&bytes, args.schema),
+        Ok(bytes) => validation::check(&bytes, args.schema, args.protocol.contract),
         Err(issue) => vec![issue],
     };
     report::verdict(out, &input::name(path), &issues, args.json)?;
@@ -135,7 +138,7 @@ fn check_block(kind: &Kind, text: &[u8], name: &str, args: &Args, report: &mut V
     match kind {
         Kind::Lines(first) => {
             for (n, line) in validation::block_lines(text, *first) {
-                let issues = validation::check(line, args.schema);
+                let issues = validation::check(line, args.schema, args.protocol.contract);
                 if issues.is_empty() && !args.json {
                     // The common case, written in place: no source string is built.
                     let _ = writeln!(report, "{name}:{n}: valid");
@@ -305,6 +308,7 @@ mod parallel {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use prp_peer::contract::Contract;
     use serde_json::json;
 
     /// A file of the workspace, or `None` after a visible skip when it is not there (the crate
@@ -337,7 +341,7 @@ mod tests {
         let Some(bytes) = project_file("fixtures/rejected/binding/01-event-run-id.json") else {
             return;
         };
-        let findings = validation::check(&bytes, None);
+        let findings = validation::check(&bytes, None, Contract::default());
         assert_eq!(
             json_report("case.json", &findings),
             json!({"source": "case.json", "valid": false, "issues": [{
@@ -348,18 +352,31 @@ mod tests {
         );
         // Naming the fixture schema explicitly selects the same pipeline.
         let selected = validation::select_schema("fixture.schema.json").unwrap();
-        assert_eq!(validation::check(&bytes, Some(selected)), findings);
+        assert_eq!(
+            validation::check(&bytes, Some(selected), Contract::default()),
+            findings
+        );
+    }
+
+    /// The version issues of a binding case with `fixtureVersion` 2 and `protocolVersion` set to
+    /// `protocol`, under the range `range`, as `prp validate` prints them.
+    fn version_findings(protocol: u32, range: &str) -> Option<(Vec<Issue>, String)> {
+        let bytes = project_file("fixtures/rejected/binding/01-event-run-id.json")?;
+        let mut v: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        v["fixtureVersion"] = json!(2);
+        v["protocolVersion"] = json!(protocol);
+        let contract = range.parse().unwrap();
+        let findings = validation::check(&serde_json::to_vec(&v).unwrap(), None, contract);
+        let mut text = Vec::new();
+        report::verdict(&mut text, "f.json", &findings, false).unwrap();
+        Some((findings, String::from_utf8(text).unwrap()))
     }
 
     #[test]
     fn a_fixture_reports_every_version_issue() {
-        let Some(bytes) = project_file("fixtures/rejected/binding/01-event-run-id.json") else {
+        let Some((findings, text)) = version_findings(3, "1..2") else {
             return;
         };
-        let mut v: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
-        v["fixtureVersion"] = json!(2);
-        v["protocolVersion"] = json!(3);
-        let findings = validation::check(&serde_json::to_vec(&v).unwrap(), None);
         let paths: Vec<&str> = findings.iter().map(|f| f.pointer.as_str()).collect();
         assert_eq!(paths, ["/fixtureVersion", "/protocolVersion"]);
         assert!(
@@ -367,11 +384,26 @@ mod tests {
                 .iter()
                 .all(|f| f.code == Code::UnsupportedRequiredVersion)
         );
-        let mut text = Vec::new();
-        report::verdict(&mut text, "f.json", &findings, false).unwrap();
         assert_eq!(
-            String::from_utf8(text).unwrap(),
+            text,
             "f.json: invalid: unsupported_required_version at /fixtureVersion: fixtureVersion 2 is unsupported; this implementation requires 1; unsupported_required_version at /protocolVersion: protocolVersion 3 is unsupported; this implementation supports 1-2\n"
+        );
+    }
+
+    /// The same under the default range 1..3: version 3 is accepted, 4 is the one beyond it.
+    #[test]
+    fn a_fixture_reports_every_version_issue_under_1_3() {
+        let Some((findings, _)) = version_findings(3, "1..3") else {
+            return;
+        };
+        let paths: Vec<&str> = findings.iter().map(|f| f.pointer.as_str()).collect();
+        assert_eq!(paths, ["/fixtureVersion"]);
+        let Some((_, text)) = version_findings(4, "1..3") else {
+            return;
+        };
+        assert_eq!(
+            text,
+            "f.json: invalid: unsupported_required_version at /fixtureVersion: fixtureVersion 2 is unsupported; this implementation requires 1; unsupported_required_version at /protocolVersion: protocolVersion 4 is unsupported; this implementation supports 1-3\n"
         );
     }
 
@@ -380,14 +412,12 @@ mod tests {
         let Some(bytes) = project_file("fixtures/documents/event-plan-updated.json") else {
             return;
         };
-        assert_eq!(validation::check(&bytes, None), vec![]);
+        let check = |bytes: &[u8]| validation::check(bytes, None, Contract::default());
+        assert_eq!(check(&bytes), vec![]);
         // A string that merely mentions the fixture discriminator does not make a fixture.
-        let findings = validation::check(
-            br#"{"schema": "x", "note": "paperclip.prp.fixture.v1"}"#,
-            None,
-        );
+        let findings = check(br#"{"schema": "x", "note": "paperclip.prp.fixture.v1"}"#);
         assert_eq!(findings[0].code, Code::UnknownSchema);
-        assert_eq!(validation::check(b"{", None)[0].code, Code::InvalidJson);
+        assert_eq!(check(b"{")[0].code, Code::InvalidJson);
         assert_eq!(
             json_report("x", &[])["valid"],
             serde_json::Value::Bool(true)

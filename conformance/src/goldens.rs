@@ -8,7 +8,8 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use prp_peer::reducer::replay_fixture_bytes;
+use prp_peer::contract::Contract;
+use prp_peer::reducer::replay_fixture_bytes_with;
 
 /// One golden file's path and expected contents.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,9 +59,10 @@ pub struct Goldens {
 
 /// Renders the goldens of every `*.json` file directly in `fixtures_dir/replay`.
 ///
-/// A fixture is accepted when [`replay_fixture_bytes`] accepts it (see there for which checks
-/// that includes).
-pub fn render(fixtures_dir: &Path) -> io::Result<Goldens> {
+/// A fixture is accepted when [`replay_fixture_bytes_with`] accepts it under `contract` (see there
+/// for which checks that includes): a fixture beyond the contract's protocol range is an expected
+/// rejection, with no goldens.
+pub fn render(fixtures_dir: &Path, contract: Contract) -> io::Result<Goldens> {
     let replay_dir = fixtures_dir.join("replay");
     let golden_dir = replay_dir.join("golden");
     let mut fixtures = Vec::new();
@@ -78,7 +80,7 @@ pub fn render(fixtures_dir: &Path) -> io::Result<Goldens> {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        match replay_fixture_bytes(&bytes) {
+        match replay_fixture_bytes_with(contract, &bytes) {
             Ok(snapshot) => {
                 goldens.files.push(GoldenFile {
                     path: golden_dir.join(format!("{stem}.snapshot.json")),

@@ -10,7 +10,9 @@
 //!
 //! ```no_run
 //! let dir = std::path::Path::new("protocol");
-//! match prp_conformance::manifest::check(dir)? {
+//! // The directory's protocol range: here every version this build knows (1..3).
+//! let contract = prp_peer::contract::Contract::default();
+//! match prp_conformance::manifest::check(dir, contract)? {
 //!     prp_conformance::manifest::Check::Fresh => println!("manifest.json is fresh"),
 //!     prp_conformance::manifest::Check::Stale(parts) => eprintln!("stale: {parts:?}"),
 //! }

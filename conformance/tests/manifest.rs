@@ -1,9 +1,11 @@
-//! The conformance manifest (PROTOCOL §7): the reference corpus' manifest reproduced byte for byte,
-//! and `--check` naming what went stale in a copy of the protocol directory.
+//! The conformance manifest (PROTOCOL §7, PROTOCOL-V3 §6): the reference corpus' manifest
+//! reproduced byte for byte under 1..2, a v3 protocol directory under the default 1..3, and
+//! `--check` naming what went stale in a copy of the protocol directory.
 
 use prp_testkit as support;
 
 use prp_conformance::manifest::{self, Check};
+use prp_peer::contract::Contract;
 use prp_types::Code;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -11,6 +13,11 @@ use support::corpus_dir;
 
 fn reference_protocol() -> Option<PathBuf> {
     Some(corpus_dir()?.join("protocol"))
+}
+
+/// The range of the v1/v2 corpus: its manifest is a v1/v2 checker's.
+fn v1_2() -> Contract {
+    "1..2".parse().unwrap()
 }
 
 /// A scratch directory removed when dropped (the workspace has no tempfile dependency).
@@ -62,7 +69,7 @@ fn reference_manifest_is_reproduced_byte_for_byte() {
     let Some(protocol) = reference_protocol() else {
         return;
     };
-    let generated = manifest::generate(&protocol).unwrap_or_else(|e| panic!("{e}"));
+    let generated = manifest::generate(&protocol, v1_2()).unwrap_or_else(|e| panic!("{e}"));
     let expected = fs::read_to_string(protocol.join("manifest.json")).unwrap();
     let got = generated.to_pretty();
     if got != expected {
@@ -78,7 +85,7 @@ fn reference_manifest_is_reproduced_byte_for_byte() {
             expected.lines().nth(line)
         );
     }
-    assert_eq!(manifest::check(&protocol).unwrap(), Check::Fresh);
+    assert_eq!(manifest::check(&protocol, v1_2()).unwrap(), Check::Fresh);
 }
 
 #[test]
@@ -86,7 +93,7 @@ fn reference_manifest_lists_25_schemas_and_54_fixtures() {
     let Some(protocol) = reference_protocol() else {
         return;
     };
-    let m = manifest::generate(&protocol).unwrap();
+    let m = manifest::generate(&protocol, v1_2()).unwrap();
     assert_eq!(m.value["schemas"].as_array().unwrap().len(), 25);
     assert_eq!(m.value["fixtures"].as_array().unwrap().len(), 54);
 }
@@ -100,14 +107,14 @@ fn check_names_a_changed_fixture() {
     let text = fs::read_to_string(&path).unwrap();
     fs::write(&path, text.replace("Happy path", "Happy path, edited")).unwrap();
     assert_eq!(
-        manifest::check(&tmp.0).unwrap(),
+        manifest::check(&tmp.0, v1_2()).unwrap(),
         Check::Stale(vec![
             "fixtures/replay/happy-path.json: `sha256` changed".into()
         ])
     );
     // Writing regenerates it; the check then passes.
-    manifest::write(&tmp.0).unwrap();
-    assert_eq!(manifest::check(&tmp.0).unwrap(), Check::Fresh);
+    manifest::write(&tmp.0, v1_2()).unwrap();
+    assert_eq!(manifest::check(&tmp.0, v1_2()).unwrap(), Check::Fresh);
 }
 
 #[test]
@@ -117,7 +124,7 @@ fn check_names_added_and_removed_files() {
     };
     fs::remove_file(tmp.0.join("fixtures/evals/harness-driver-conformance.json")).unwrap();
     fs::write(tmp.0.join("fixtures/evals/extra.json"), "{\"note\": 1}\n").unwrap();
-    let Check::Stale(parts) = manifest::check(&tmp.0).unwrap() else {
+    let Check::Stale(parts) = manifest::check(&tmp.0, v1_2()).unwrap() else {
         panic!("a changed directory was reported fresh");
     };
     assert_eq!(
@@ -137,7 +144,7 @@ fn check_treats_a_missing_manifest_as_empty() {
     };
     fs::remove_file(tmp.0.join("manifest.json")).unwrap();
     assert_eq!(
-        manifest::check(&tmp.0).unwrap(),
+        manifest::check(&tmp.0, v1_2()).unwrap(),
         Check::Stale(vec!["manifest.json is missing or empty".into()])
     );
 }
@@ -151,7 +158,7 @@ fn check_compares_bytes_not_values() {
     let text = fs::read_to_string(&path).unwrap();
     fs::write(&path, text.replace('\n', "\r\n")).unwrap();
     assert_eq!(
-        manifest::check(&tmp.0).unwrap(),
+        manifest::check(&tmp.0, v1_2()).unwrap(),
         Check::Stale(vec!["the text is not the generated pretty JSON".into()])
     );
 }
@@ -164,14 +171,14 @@ fn fixture_hashes_ignore_crlf() {
     let path = tmp.0.join("fixtures/replay/source-gap.json");
     let text = fs::read_to_string(&path).unwrap();
     fs::write(&path, text.replace('\n', "\r\n")).unwrap();
-    assert_eq!(manifest::check(&tmp.0).unwrap(), Check::Fresh);
+    assert_eq!(manifest::check(&tmp.0, v1_2()).unwrap(), Check::Fresh);
 }
 
 /// The problems `generate` reports for a copy of the corpus changed by `edit`.
 fn problems_after(name: &str, edit: impl FnOnce(&Path)) -> Option<Vec<String>> {
     let tmp = protocol_copy(name)?;
     edit(&tmp.0);
-    match manifest::generate(&tmp.0) {
+    match manifest::generate(&tmp.0, v1_2()) {
         Ok(_) => Some(vec![]),
         Err(manifest::Error::Invalid(problems)) => Some(
             problems
@@ -344,14 +351,15 @@ fn unparseable_fixtures_are_named() {
 
 #[test]
 fn provider_schemas_stay_out_of_the_project_manifest() {
-    // The project's schemas/ keeps the ACPX sidecar schema in a subdirectory; only the 25 PRP
-    // schemas beside it are listed, and a missing fixtures/ is an I/O error, not an empty list.
+    // The project's schemas/ keeps the ACPX sidecar schema in a subdirectory; only the 28 PRP
+    // schemas beside it (v1/v2's 25 and the three of v3) are listed, and a missing fixtures/ is an
+    // I/O error, not an empty list.
     let tmp = TempDir::new("project-schemas");
     copy_dir(&support::project_schema_dir(), &tmp.0.join("schemas"));
     fs::create_dir_all(tmp.0.join("fixtures")).unwrap();
-    let m = manifest::generate(&tmp.0).unwrap_or_else(|e| panic!("{e}"));
+    let m = manifest::generate(&tmp.0, Contract::default()).unwrap_or_else(|e| panic!("{e}"));
     let schemas = m.value["schemas"].as_array().unwrap();
-    assert_eq!(schemas.len(), 25);
+    assert_eq!(schemas.len(), 28);
     assert!(
         schemas
             .iter()
@@ -359,7 +367,7 @@ fn provider_schemas_stay_out_of_the_project_manifest() {
     );
     fs::remove_dir_all(tmp.0.join("fixtures")).unwrap();
     assert!(matches!(
-        manifest::generate(&tmp.0),
+        manifest::generate(&tmp.0, Contract::default()),
         Err(manifest::Error::Io { .. })
     ));
 }
@@ -377,11 +385,127 @@ fn problem_codes_print_snake_case() {
 #[test]
 fn the_projects_manifest_is_fresh() {
     let root = prp_testkit::project_dir();
-    match manifest::check(&root) {
+    match manifest::check(&root, Contract::default()) {
         Ok(Check::Fresh) => {}
         Ok(Check::Stale(parts)) => {
             panic!("manifest.json is stale, run `prp manifest .`: {parts:?}")
         }
         Err(e) => panic!("the project's fixtures fail the manifest checks: {e}"),
     }
+}
+
+/// A v3 protocol directory as PROTOCOL-V3 §6 describes it: the v3 corpus' 28 schemas and its
+/// changed fixture over the v1/v2 corpus' fixtures (the v3 content of one eval is not stored; it is
+/// only hashed, so the v1/v2 file stands in for it).
+fn v3_protocol_copy(name: &str) -> Option<TempDir> {
+    let v3 = support::contract_dir()?.join("protocol");
+    let tmp = protocol_copy(name)?;
+    fs::remove_dir_all(tmp.0.join("schemas")).unwrap();
+    copy_dir(&v3.join("schemas"), &tmp.0.join("schemas"));
+    copy_dir(&v3.join("fixtures"), &tmp.0.join("fixtures"));
+    Some(tmp)
+}
+
+#[test]
+fn a_v3_directory_gets_a_protocol_version_3_manifest() {
+    let (Some(tmp), Some(v1_2_dir)) = (v3_protocol_copy("v3"), reference_protocol()) else {
+        return;
+    };
+    let m = manifest::generate(&tmp.0, Contract::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(m.value["protocolVersion"], 3);
+    let schemas = m.value["schemas"].as_array().unwrap();
+    assert_eq!(schemas.len(), 28);
+    // The three v3 files sort between the -v2 files and the unversioned one.
+    let at = |p: &str| schemas.iter().position(|s| s["path"] == p).unwrap();
+    assert!(at("schemas/event-v2.schema.json") < at("schemas/event-v3.schema.json"));
+    assert!(at("schemas/event-v3.schema.json") < at("schemas/event.schema.json"));
+    // The same fixture paths, expectations and compatibility cases as v1/v2.
+    let old = manifest::generate(&v1_2_dir, v1_2()).unwrap();
+    let cases = |m: &manifest::Manifest| -> Vec<(String, String, String)> {
+        m.value["fixtures"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                let s = |k: &str| f[k].as_str().unwrap().to_owned();
+                (s("path"), s("expectation"), s("compatibilityCase"))
+            })
+            .collect()
+    };
+    assert_eq!(cases(&m), cases(&old));
+    manifest::write(&tmp.0, Contract::default()).unwrap();
+    assert_eq!(
+        manifest::check(&tmp.0, Contract::default()).unwrap(),
+        Check::Fresh
+    );
+    // The same directory read as a v1/v2 one records protocolVersion 2: the range decides.
+    let Check::Stale(parts) = manifest::check(&tmp.0, v1_2()).unwrap() else {
+        panic!("a v1/v2 reading of a v3 manifest was fresh");
+    };
+    assert_eq!(parts, vec!["`protocolVersion` differs".to_owned()]);
+}
+
+/// A v1/v2 directory checked as v3: its expected rejection (protocolVersion 3) is a version v3
+/// knows, so it no longer fails closed; pinning 1..2 is what keeps it a rejection.
+#[test]
+fn a_v1_v2_directory_needs_its_range() {
+    let Some(protocol) = reference_protocol() else {
+        return;
+    };
+    let Err(manifest::Error::Invalid(problems)) =
+        manifest::generate(&protocol, Contract::default())
+    else {
+        panic!("the v1/v2 corpus passed as a v3 directory");
+    };
+    let messages: Vec<&str> = problems.iter().map(|p| p.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        ["fixtures/replay/unsupported-required-version.json did not fail closed"]
+    );
+}
+
+/// PROTOCOL-V3 §6: a v3 directory's replay fixtures may hold envelopes of any known version, with
+/// the event rules of PROTOCOL-V3 §1 (no newer than the fixture's protocol, `schema` naming it).
+#[test]
+fn a_v3_directory_checks_events_by_the_fixture_protocol() {
+    let edit_event = |name: &'static str, protocol: u32, schema: &'static str, version: u32| {
+        v3_protocol_copy(name).map(|tmp| {
+            edit_json(&tmp.0.join("fixtures/replay/happy-path.json"), |v| {
+                v["protocolVersion"] = protocol.into();
+                v["events"][2]["schema"] = schema.into();
+                v["events"][2]["schemaVersion"] = version.into();
+            });
+            match manifest::generate(&tmp.0, Contract::default()) {
+                Ok(_) => vec![],
+                Err(manifest::Error::Invalid(p)) => p
+                    .iter()
+                    .map(|p| format!("{}: {}", p.code, p.message))
+                    .collect(),
+                Err(e) => panic!("{e}"),
+            }
+        })
+    };
+    let Some(newer) = edit_event("v3-newer", 1, "paperclip.prp.event.v2", 2) else {
+        return;
+    };
+    assert_eq!(
+        newer,
+        [
+            "unsupported_required_version: fixtures/replay/happy-path.json: events[2].schemaVersion=2; supported=1"
+        ]
+    );
+    let Some(mismatch) = edit_event("v3-mismatch", 2, "paperclip.prp.event.v1", 2) else {
+        return;
+    };
+    assert_eq!(
+        mismatch,
+        [
+            "unsupported_required_schema: fixtures/replay/happy-path.json: events[2].schema requires paperclip.prp.event.v2"
+        ]
+    );
+    // A v2 `turn.started` in a protocolVersion 2 run is what a v3 checker accepts.
+    let Some(accepted) = edit_event("v3-v2-event", 2, "paperclip.prp.event.v2", 2) else {
+        return;
+    };
+    assert_eq!(accepted, Vec::<String>::new());
 }

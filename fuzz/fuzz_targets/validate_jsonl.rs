@@ -11,7 +11,7 @@ fuzz_target!(|data: &[u8]| {
     while let Ok(Some((n, line))) = lines.next_line() {
         match line {
             Line::Text(text) => {
-                let _ = check(text, None);
+                let _ = check(text, None, Default::default());
                 one.push((n, Ok(text.to_vec())));
             }
             Line::TooLong(len) => one.push((n, Err(len))),

@@ -6,7 +6,7 @@
 //! checks) and every issue it finds; other documents are verified without building their value
 //! ([`decode::verify`]), and a refused one gets the typed decode's first error.
 
-use crate::contract;
+use crate::contract::Contract;
 use crate::decode::{self, Checker};
 use crate::issue::{Code, Issue};
 use crate::types::Fixture;
@@ -71,9 +71,11 @@ fn declares_fixture(bytes: &[u8]) -> bool {
         })
 }
 
-/// Every issue of one document; empty when it is valid.
-pub fn check(bytes: &[u8], schema: Option<Selected>) -> Vec<Issue> {
-    let fixture_pipeline = || contract::validate_fixture_bytes(bytes).issues;
+/// Every issue of one document; empty when it is valid. A replay fixture goes through `contract`
+/// (its protocol range decides stage 1); any other document is checked against the schema its
+/// `schema` member (or `--schema`) names, whatever the range.
+pub fn check(bytes: &[u8], schema: Option<Selected>, contract: Contract) -> Vec<Issue> {
+    let fixture_pipeline = || contract.validate_fixture_bytes(bytes).issues;
     let verdict = match schema {
         Some(s) if s.id == Fixture::SCHEMA.id && bytes.len() <= decode::MAX_DOCUMENT_BYTES => {
             return fixture_pipeline();
@@ -100,9 +102,47 @@ pub fn check(bytes: &[u8], schema: Option<Selected>) -> Vec<Issue> {
         },
     };
     match verdict {
-        Ok(()) => vec![],
+        Ok(()) => outside_range(bytes, contract).into_iter().collect(),
         Err(e) => vec![e],
     }
+}
+
+/// A capabilities, command or event document of a protocol version outside `contract`'s range,
+/// which fails closed as a fixture of that version does. Looked for only under a range narrower
+/// than what this build reads, so the default costs nothing.
+fn outside_range(bytes: &[u8], contract: Contract) -> Option<Issue> {
+    let range = contract.protocol();
+    if range == crate::contract::known() {
+        return None;
+    }
+    #[derive(serde::Deserialize)]
+    struct Named<'a> {
+        #[serde(borrow)]
+        schema: Option<std::borrow::Cow<'a, str>>,
+    }
+    let named: Named = serde_json::from_slice(bytes).ok()?;
+    let schema = named.schema?;
+    let version = ["capabilities", "command", "event"]
+        .iter()
+        .find_map(|kind| {
+            schema
+                .strip_prefix("paperclip.prp.")?
+                .strip_prefix(kind)?
+                .strip_prefix(".v")?
+                .parse::<u32>()
+                .ok()
+        })?;
+    (!range.contains(version)).then(|| {
+        Issue::new(
+            Code::UnsupportedRequiredVersion,
+            "/schema",
+            format!(
+                "`{schema}` is PRP v{version}; this implementation supports {}-{}",
+                range.min(),
+                range.max()
+            ),
+        )
+    })
 }
 
 /// One line of a JSONL stream.
@@ -371,7 +411,7 @@ mod tests {
     fn a_repeated_member_is_its_own_code() {
         let text =
             br#"{"schema":"paperclip.prp.stop_reason.v1","schema":"paperclip.prp.stop_reason.v1"}"#;
-        let findings = check(text, None);
+        let findings = check(text, None, Contract::default());
         assert_eq!(findings.len(), 1, "{findings:?}");
         assert_eq!(
             (findings[0].code, findings[0].pointer.as_str()),

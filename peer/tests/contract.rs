@@ -1,10 +1,14 @@
-//! The fixture contract pipeline (PROTOCOL §1.7): the reference replay fixtures, the two fail-closed
-//! rejections of §1.8, every version check, every binding rule on mutated copies of reference
-//! fixtures, the project's own binding cases, the live single-event path, and bad input.
+//! The fixture contract pipeline (PROTOCOL §1.7, PROTOCOL-V3 §1): the reference replay fixtures,
+//! the fail-closed rejections of §1.8 (v1/v2) and of the v3 corpus, every version check under 1..2
+//! and under the default 1..3, every binding rule on mutated copies of reference fixtures, the
+//! project's own binding cases, the live single-event path, and bad input.
+//!
+//! The v1/v2 corpus states what a v1/v2 consumer does, so its expectations are checked under an
+//! explicit 1..2 (byte-identical to the texts before v3); the default range has its own cases.
 
 use prp_testkit as support;
 
-use prp_peer::contract::{self, Code, Issue};
+use prp_peer::contract::{self, Code, Contract, Issue};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use support::corpus_dir;
@@ -29,13 +33,27 @@ fn version(path: &str, message: &str) -> Issue {
     issue(Code::UnsupportedRequiredVersion, path, message)
 }
 
-/// The issues of a fixture given as a value (serialised first, so the byte path is exercised).
-fn issues(value: &Value) -> Vec<Issue> {
+/// The pipeline of a v1/v2 consumer.
+fn v1_2() -> Contract {
+    "1..2".parse().unwrap()
+}
+
+/// The issues of a fixture given as a value under `contract` (serialised first, so the byte path
+/// is exercised).
+fn issues_under(contract: Contract, value: &Value) -> Vec<Issue> {
     let bytes = serde_json::to_vec_pretty(value).unwrap();
-    let outcome = contract::validate_fixture_bytes(&bytes);
+    let outcome = contract.validate_fixture_bytes(&bytes);
     assert_eq!(outcome.ok(), outcome.issues.is_empty());
-    assert_eq!(contract::validate_fixture_value(value), outcome);
+    assert_eq!(contract.validate_fixture_value(value), outcome);
     outcome.issues
+}
+
+/// The issues of a fixture under the default range, which the free functions use too.
+fn issues(value: &Value) -> Vec<Issue> {
+    let found = issues_under(Contract::default(), value);
+    let bytes = serde_json::to_vec(value).unwrap();
+    assert_eq!(contract::validate_fixture_bytes(&bytes).issues, found);
+    found
 }
 
 /// `(code, path)` of each issue as `prp validate` reports it (schema keywords grouped as
@@ -80,7 +98,7 @@ fn replay_fixture(name: &str) {
         .find(|(n, _)| *n == name)
         .map(|(_, ok)| *ok)
         .unwrap();
-    let outcome = contract::validate_fixture_bytes(&std::fs::read(dir.join(name)).unwrap());
+    let outcome = v1_2().validate_fixture_bytes(&std::fs::read(dir.join(name)).unwrap());
     assert_eq!(outcome.ok(), expected, "{name}: {:#?}", outcome.issues);
     if let Some(doc) = &outcome.document {
         assert_eq!(doc.value, support::read_json(&dir.join(name)));
@@ -143,7 +161,7 @@ fn unsupported_protocol_version_gives_exactly_one_issue() {
         return;
     };
     assert_eq!(
-        issues(&fixture),
+        issues_under(v1_2(), &fixture),
         vec![version(
             "/protocolVersion",
             "protocolVersion 3 is unsupported; this implementation supports 1-2"
@@ -157,12 +175,30 @@ fn unsupported_semantic_tool_version_gives_exactly_one_issue() {
         return;
     };
     assert_eq!(
-        issues(&fixture),
+        issues_under(v1_2(), &fixture),
         vec![version(
             "/events/0/payload/semantic_tool/schemaVersion",
             "semantic_tool schemaVersion 2 is unsupported; this implementation requires 1"
         )]
     );
+}
+
+/// The v3 corpus' rejection: a fixture at protocolVersion 4 fails closed in a v3 consumer.
+#[test]
+fn protocol_version_4_fails_closed_under_the_default_range() {
+    let Some(dir) = support::contract_dir() else {
+        return;
+    };
+    let path =
+        support::reference_fixture_dir(&dir).join("replay/unsupported-required-version.json");
+    let fixture = support::read_json(&path);
+    let message = "protocolVersion 4 is unsupported; this implementation supports 1-3";
+    assert_eq!(issues(&fixture), vec![version("/protocolVersion", message)]);
+    // The v1/v2 corpus' rejection (protocolVersion 3) is no longer one under 1..3: v3 is known,
+    // so stage 1 passes it on.
+    if let Some(v2) = reference("unsupported-required-version.json") {
+        assert!(issues(&v2).iter().all(|i| i.path() != "/protocolVersion"));
+    }
 }
 
 // ---- stage 1: version checks ------------------------------------------------------------------
@@ -184,7 +220,7 @@ fn every_version_check_is_collected_in_order() {
     events[0]["payload"]["semantic_tool"] = json!({"schemaVersion": 1e21});
     f["capabilities"]["semanticTools"] = json!({"schemaVersion": -0.0});
     assert_eq!(
-        issues(&f),
+        issues_under(v1_2(), &f),
         vec![
             version(
                 "/fixtureVersion",
@@ -250,6 +286,182 @@ fn event_schema_version_must_not_exceed_protocol_version() {
     );
     f["protocolVersion"] = json!(2);
     assert_eq!(issues(&f), vec![]);
+}
+
+/// A small protocolVersion 3 fixture: a v3 `turn.started` between v1 events, as a runner stamps
+/// them (PROTOCOL-V3 §1: an unchanged event keeps its older version).
+fn v3_fixture() -> Value {
+    let event = |seq: u64, version: u64, event_type: &str, payload: Value| {
+        json!({
+            "schema": format!("paperclip.prp.event.v{version}"), "sourceEventId": format!("event_v3_{seq}"),
+            "sourceSeq": seq, "sourceInstanceId": "runner_v3", "sourceKind": "runner", "runId": "run_v3",
+            "normalizedSessionId": "session_v3", "turnId": "turn_v3", "eventType": event_type,
+            "schemaVersion": version, "priority": 0,
+            "emittedAt": format!("2026-08-07T13:00:00.0{seq}0Z"), "payload": payload,
+        })
+    };
+    let result = json!({
+        "schema": "paperclip.run_result.v1", "reportedWorkDisposition": "done", "summary": "Done at v3.",
+        "completionClaim": {"contractRevision": "replay-contract-v3", "objectiveSatisfied": true,
+            "criteria": [], "remainingWork": []},
+        "evidence": [], "verification": [], "attentionRequests": [], "artifacts": [],
+    });
+    let terminal = json!({"schema": "paperclip.prp.terminal.v1", "turnTerminalState": "completed",
+        "runTerminalState": "succeeded", "reportedWorkDisposition": "done"});
+    json!({
+        "schema": "paperclip.prp.fixture.v1", "fixtureVersion": 1, "protocolVersion": 3,
+        "name": "v3 event", "description": "A protocolVersion 3 run with one v3 event.",
+        "identity": {"schema": "paperclip.prp.identity.v1", "companyId": "company_v3", "issueId": "issue_v3",
+            "runId": "run_v3", "environmentLeaseId": "lease_v3", "runnerInstanceId": "runner_v3",
+            "normalizedSessionId": "session_v3", "driverSessionId": "driver_v3"},
+        "capabilities": {"schema": "paperclip.prp.capabilities.v1", "sessionReusePolicy": "new_per_run",
+            "driver": {"kind": "fake", "version": "3.0.0"}, "steer": true, "interrupt": true, "resume": true,
+            "runtimeRequests": true, "structuredResult": true, "typedEvents": true},
+        "commands": [{"schema": "paperclip.prp.command.v1", "commandId": "command_v3", "controllerSeq": 1,
+            "type": "run.prepare", "issuedAt": "2026-08-07T13:00:00.000Z", "payload": {}}],
+        "events": [
+            event(1, 3, "turn.started", json!({})),
+            event(2, 1, "run.result.proposed", result.clone()),
+            event(3, 1, "run.terminal", terminal),
+        ],
+        "requests": [],
+        "result": result,
+    })
+}
+
+#[test]
+fn a_v3_fixture_is_accepted_under_the_default_range() {
+    let f = v3_fixture();
+    assert_eq!(issues(&f), vec![]);
+    let outcome = Contract::default().validate_fixture_value(&f);
+    let fixture = outcome.document.unwrap().typed;
+    assert!(matches!(
+        fixture.events[0],
+        prp_types::types::FixtureEvent::EventV3(_)
+    ));
+    // A v1/v2 consumer refuses it in stage 1, with the texts it always had.
+    assert_eq!(
+        issues_under(v1_2(), &f),
+        vec![
+            version(
+                "/protocolVersion",
+                "protocolVersion 3 is unsupported; this implementation supports 1-2"
+            ),
+            version(
+                "/events/0/schemaVersion",
+                "event schemaVersion 3 is unsupported; this implementation supports 1-2"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_v3_event_must_not_exceed_the_fixture_protocol_version() {
+    let mut f = v3_fixture();
+    f["protocolVersion"] = json!(2);
+    assert_eq!(
+        issues(&f),
+        vec![version(
+            "/events/0/schemaVersion",
+            "event schemaVersion 3 exceeds the fixture's protocolVersion 2"
+        )]
+    );
+}
+
+/// The decided Open point of PROTOCOL-V3 §1: `schema` names the envelope's `schemaVersion`.
+#[test]
+fn an_event_schema_must_name_its_schema_version() {
+    let mut f = v3_fixture();
+    f["events"][0]["schema"] = json!("paperclip.prp.event.v2");
+    let mismatch = "event schema \"paperclip.prp.event.v2\" does not match its schemaVersion 3, which requires paperclip.prp.event.v3";
+    assert_eq!(issues(&f), vec![version("/events/0/schema", mismatch)]);
+    // Both rules at once: each at its own pointer, the version first.
+    f["protocolVersion"] = json!(2);
+    assert_eq!(
+        issues(&f),
+        vec![
+            version(
+                "/events/0/schemaVersion",
+                "event schemaVersion 3 exceeds the fixture's protocolVersion 2"
+            ),
+            version("/events/0/schema", mismatch),
+        ]
+    );
+    // A v1 fixture event marked v2 only in its `schema` is caught under 1..2 as well.
+    let Some(mut g) = reference("happy-path.json") else {
+        return;
+    };
+    g["events"][2]["schema"] = json!("paperclip.prp.event.v2");
+    let expected = vec![version(
+        "/events/2/schema",
+        "event schema \"paperclip.prp.event.v2\" does not match its schemaVersion 1, which requires paperclip.prp.event.v1",
+    )];
+    assert_eq!(issues_under(v1_2(), &g), expected);
+    assert_eq!(issues(&g), expected);
+    // A `schema` that is not a string is the schema's to refuse.
+    g["events"][2]["schema"] = json!(1);
+    assert_eq!(codes_and_paths(&issues(&g))[0].0, "schema_validation");
+}
+
+/// Stage 1 words its refusals with the configured range, in the same order and at the same
+/// pointers under 1..2 and 1..3.
+#[test]
+fn version_texts_follow_the_range() {
+    let Some(mut f) = reference("happy-path.json") else {
+        return;
+    };
+    f["protocolVersion"] = json!(7);
+    f["events"][0]["schemaVersion"] = json!(4);
+    for (contract, supports) in [(v1_2(), "1-2"), (Contract::default(), "1-3")] {
+        assert_eq!(
+            issues_under(contract, &f),
+            vec![
+                version(
+                    "/protocolVersion",
+                    &format!(
+                        "protocolVersion 7 is unsupported; this implementation supports {supports}"
+                    )
+                ),
+                version(
+                    "/events/0/schemaVersion",
+                    &format!(
+                        "event schemaVersion 4 is unsupported; this implementation supports {supports}"
+                    )
+                ),
+            ]
+        );
+    }
+    // A range that starts above 1 refuses the older protocol, yet still reads v1 events.
+    let v2_3: Contract = "2..3".parse().unwrap();
+    f["protocolVersion"] = json!(1);
+    f["events"][0]["schemaVersion"] = json!(1);
+    assert_eq!(
+        issues_under(v2_3, &f),
+        vec![version(
+            "/protocolVersion",
+            "protocolVersion 1 is unsupported; this implementation supports 2-3"
+        )]
+    );
+}
+
+#[test]
+fn a_range_beyond_the_build_is_refused() {
+    for text in ["1..4", "4", "3..9"] {
+        let err = text.parse::<Contract>().unwrap_err();
+        assert!(
+            matches!(err, contract::RangeError::BeyondKnown { .. }),
+            "{text}: {err:?}"
+        );
+        assert!(err.to_string().contains("newest this build knows"), "{err}");
+    }
+    assert!(matches!(
+        "2..1".parse::<Contract>(),
+        Err(contract::RangeError::Malformed(_))
+    ));
+    assert_eq!(Contract::default().protocol(), contract::known());
+    assert_eq!(Contract::default().to_string(), "1..3");
+    assert_eq!(contract::known().max(), contract::LATEST);
+    assert_eq!("1..2".parse::<Contract>().unwrap().protocol().max(), 2);
 }
 
 // ---- stage 2: schema --------------------------------------------------------------------------
@@ -711,7 +923,7 @@ fn single_event_validation() {
         return;
     };
     let event = &f["events"][2];
-    let check = |v: &Value| contract::validate_event_bytes(&serde_json::to_vec(v).unwrap());
+    let check = |v: &Value| v1_2().validate_event_bytes(&serde_json::to_vec(v).unwrap());
 
     let ok = check(event);
     assert!(ok.ok(), "{:?}", ok.issues);
@@ -751,6 +963,35 @@ fn single_event_validation() {
     assert_eq!(
         codes_and_paths(&contract::validate_event_bytes(b"{").issues),
         vec![("invalid_json", "/")]
+    );
+}
+
+/// The live path under the default range: 3 selects event-v3, 4 is the version beyond it.
+#[test]
+fn single_event_validation_under_the_default_range() {
+    let f = v3_fixture();
+    let check = |v: &Value| contract::validate_event_bytes(&serde_json::to_vec(v).unwrap());
+    let v3 = check(&f["events"][0]);
+    assert!(v3.ok(), "{:?}", v3.issues);
+    assert!(matches!(
+        v3.document.unwrap().typed,
+        prp_types::types::FixtureEvent::EventV3(_)
+    ));
+    let mut e = f["events"][0].clone();
+    e["schemaVersion"] = json!(4);
+    assert_eq!(
+        check(&e).issues,
+        vec![version(
+            "/schemaVersion",
+            "event schemaVersion 4 is unsupported; this implementation supports 1-3"
+        )]
+    );
+    // schemaVersion 3 selects the v3 schema, whose `schema` const a v1 envelope fails.
+    let mut e = f["events"][1].clone();
+    e["schemaVersion"] = json!(3);
+    assert_eq!(
+        codes_and_paths(&check(&e).issues),
+        vec![("schema_validation", "/schema")]
     );
 }
 

@@ -2,11 +2,12 @@
 //! fixture gets before the manifest may be written.
 
 use super::{Error, Source, io_error, problem, read_source};
-use crate::contract;
+use crate::contract::Contract;
 use crate::decode::decode;
 use crate::issue::{Code, Issue};
 use crate::json;
-use crate::types::{ConformanceFixture, ConformanceOutput, Fixture};
+use crate::types::{ConformanceFixture, ConformanceOutput};
+use prp_peer::negotiation::VersionRange;
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -119,8 +120,12 @@ fn fixture_paths(dir: &Path) -> Result<Vec<String>, Error> {
     Ok(out)
 }
 
-/// Checks every fixture and returns the manifest's `fixtures` entries.
-pub(super) fn entries(dir: &Path, problems: &mut Vec<Issue>) -> Result<Vec<Value>, Error> {
+/// Checks every fixture under `contract` and returns the manifest's `fixtures` entries.
+pub(super) fn entries(
+    dir: &Path,
+    contract: Contract,
+    problems: &mut Vec<Issue>,
+) -> Result<Vec<Value>, Error> {
     let mut out = Vec::new();
     let mut pair: (Option<ConformanceFixture>, Option<ConformanceOutput>) = (None, None);
     for rel in fixture_paths(dir)? {
@@ -145,7 +150,7 @@ pub(super) fn entries(dir: &Path, problems: &mut Vec<Issue>) -> Result<Vec<Value
         };
         let (expect, case) = expectation(&source.rel, kind, value.as_ref());
         if value.is_some() {
-            check(kind, &source, problems, &mut pair);
+            check(kind, &source, contract, problems, &mut pair);
         }
         out.push(json!({
             "path": source.rel,
@@ -163,22 +168,23 @@ pub(super) fn entries(dir: &Path, problems: &mut Vec<Issue>) -> Result<Vec<Value
 fn check(
     kind: Kind,
     source: &Source,
+    contract: Contract,
     problems: &mut Vec<Issue>,
     pair: &mut (Option<ConformanceFixture>, Option<ConformanceOutput>),
 ) {
     let rel = source.rel.as_str();
     let bytes = source.text.as_bytes();
     match kind {
-        Kind::ReplayAccept => replay_accept(rel, bytes, problems),
-        Kind::ReplayReject => replay_reject(rel, bytes, problems),
+        Kind::ReplayAccept => replay_accept(rel, bytes, contract, problems),
+        Kind::ReplayReject => replay_reject(rel, bytes, contract, problems),
         // v2 events and capabilities are the point here, so the v1-only assertion does not apply;
         // the whole contract pipeline does.
         Kind::GoalReplay => {
-            for issue in &contract::validate_fixture_bytes(bytes).issues {
+            for issue in &contract.validate_fixture_bytes(bytes).issues {
                 problems.push(problem(Code::InvalidFixture, format!("{rel}: {issue}")));
             }
         }
-        Kind::RejectedBinding => rejected_binding(rel, bytes, problems),
+        Kind::RejectedBinding => rejected_binding(rel, bytes, contract, problems),
         Kind::RejectedUnknown => problems.push(problem(
             Code::InvalidFixture,
             format!("{rel}: no rule says how a fixture in this directory must be rejected"),
@@ -223,96 +229,88 @@ fn shown(v: Option<&Value>) -> String {
     }
 }
 
-/// The compatibility assertion of §7.4.2: the first way the fixture leaves what the manifest's
-/// replay contract supports (v1 events and capabilities only).
-fn assertion(value: &Value) -> Result<(), Issue> {
-    use Code::{InvalidFixture, UnsupportedRequiredSchema, UnsupportedRequiredVersion};
-    let require = |at: &str, v: Option<&Value>, want: &str| -> Result<(), Issue> {
-        if v.and_then(Value::as_str) == Some(want) {
-            Ok(())
-        } else {
-            Err(problem(
-                UnsupportedRequiredSchema,
-                format!("{at} requires {want}"),
-            ))
-        }
+fn require(at: &str, v: Option<&Value>, want: &str) -> Result<(), Issue> {
+    require_one_of(at, v, &[want.to_owned()])
+}
+
+/// `Ok` when `v` is one of the strings `wants`; otherwise `<at> requires A, B or C`.
+fn require_one_of(at: &str, v: Option<&Value>, wants: &[String]) -> Result<(), Issue> {
+    if v.and_then(Value::as_str)
+        .is_some_and(|s| wants.iter().any(|w| w == s))
+    {
+        return Ok(());
+    }
+    let listed = match wants.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
     };
-    let version = |at: &str, v: Option<&Value>, ok: bool, supported: &str| {
-        if ok {
-            Ok(())
-        } else {
-            Err(problem(
-                UnsupportedRequiredVersion,
-                format!("{at}={}; supported={supported}", shown(v)),
-            ))
-        }
+    Err(problem(
+        Code::UnsupportedRequiredSchema,
+        format!("{at} requires {listed}"),
+    ))
+}
+
+/// `Ok` when `v` is an integer (as JSON means it: `1.0` is 1) in `lo..=hi`; otherwise
+/// `<at>=<value>; supported=<lo>-<hi>` (or `=<lo>` when they are one version).
+fn version(at: &str, v: Option<&Value>, lo: u32, hi: u32) -> Result<(), Issue> {
+    let ok = v
+        .and_then(Value::as_f64)
+        .is_some_and(|n| n.fract() == 0.0 && (f64::from(lo)..=f64::from(hi)).contains(&n));
+    if ok {
+        return Ok(());
+    }
+    let supported = if lo == hi {
+        lo.to_string()
+    } else {
+        format!("{lo}-{hi}")
     };
-    // An integer as JSON means it (`1.0` is the integer 1), within lo..=hi.
-    let is_int = |v: Option<&Value>, lo: f64, hi: f64| {
-        v.and_then(Value::as_f64)
-            .is_some_and(|n| n.fract() == 0.0 && (lo..=hi).contains(&n))
-    };
+    Err(problem(
+        Code::UnsupportedRequiredVersion,
+        format!("{at}={}; supported={supported}", shown(v)),
+    ))
+}
+
+/// The discriminators `paperclip.prp.<name>.v1` to `.v<hi>`.
+fn tags(name: &str, hi: u32) -> Vec<String> {
+    (1..=hi)
+        .map(|v| format!("paperclip.prp.{name}.v{v}"))
+        .collect()
+}
+
+/// Whether a directory of `range` is checked as v1/v2 was (PROTOCOL §7.4: a replay fixture holds
+/// v1 capabilities and v1 events only) rather than as v3 is (PROTOCOL-V3 §6: any known version,
+/// with the event rules of PROTOCOL-V3 §1).
+fn v1_envelopes_only(range: VersionRange) -> bool {
+    range.max() < 3
+}
+
+/// The compatibility assertion of §7.4.2 for a directory of protocol `range`: the first way the
+/// fixture leaves what the manifest's replay contract supports.
+fn assertion(value: &Value, range: VersionRange) -> Result<(), Issue> {
     require("schema", value.get("schema"), "paperclip.prp.fixture.v1")?;
-    let fv = value.get("fixtureVersion");
-    version("fixtureVersion", fv, is_int(fv, 1.0, 1.0), "1")?;
+    version("fixtureVersion", value.get("fixtureVersion"), 1, 1)?;
     let pv = value.get("protocolVersion");
-    version("protocolVersion", pv, is_int(pv, 1.0, 2.0), "1-2")?;
+    version("protocolVersion", pv, range.min(), range.max())?;
     require(
         "identity.schema",
         value.pointer("/identity/schema"),
         "paperclip.prp.identity.v1",
     )?;
-    require(
+    let capabilities = if v1_envelopes_only(range) {
+        1
+    } else {
+        range.max()
+    };
+    require_one_of(
         "capabilities.schema",
         value.pointer("/capabilities/schema"),
-        "paperclip.prp.capabilities.v1",
+        &tags("capabilities", capabilities),
     )?;
-    let Some(commands) = value.get("commands").and_then(Value::as_array) else {
-        return Err(problem(InvalidFixture, "commands must be an array"));
-    };
-    for (i, command) in commands.iter().enumerate() {
-        let schema = command.get("schema").and_then(Value::as_str);
-        if !matches!(
-            schema,
-            Some("paperclip.prp.command.v1" | "paperclip.prp.command.v2")
-        ) {
-            return Err(problem(
-                UnsupportedRequiredSchema,
-                format!(
-                    "commands[{i}].schema requires paperclip.prp.command.v1 or paperclip.prp.command.v2"
-                ),
-            ));
-        }
-    }
-    let events = value.get("events").and_then(Value::as_array);
-    let Some(events) = events.filter(|e| !e.is_empty()) else {
-        return Err(problem(InvalidFixture, "events must be a non-empty array"));
-    };
-    for (i, event) in events.iter().enumerate() {
-        require(
-            &format!("events[{i}].schema"),
-            event.get("schema"),
-            "paperclip.prp.event.v1",
-        )?;
-        let sv = event.get("schemaVersion");
-        version(
-            &format!("events[{i}].schemaVersion"),
-            sv,
-            is_int(sv, 1.0, 1.0),
-            "1",
-        )?;
-        if let Some(tool) = event.pointer("/payload/semantic_tool")
-            && tool.get("schemaVersion").is_some()
-        {
-            let tv = tool.get("schemaVersion");
-            version(
-                &format!("events[{i}].payload.semantic_tool.schemaVersion"),
-                tv,
-                is_int(tv, 1.0, 1.0),
-                "1",
-            )?;
-        }
-    }
+    commands(value, range)?;
+    // A whole number within the range: checked just above.
+    let protocol = pv.and_then(Value::as_f64).map_or(1, |p| p as u32);
+    events(value, range, protocol)?;
     require(
         "result.schema",
         value.pointer("/result/schema"),
@@ -320,33 +318,94 @@ fn assertion(value: &Value) -> Result<(), Issue> {
     )
 }
 
-fn replay_accept(rel: &str, bytes: &[u8], problems: &mut Vec<Issue>) {
+/// Every command is of a version up to the range's maximum (at least v2, as v1/v2 allowed).
+fn commands(value: &Value, range: VersionRange) -> Result<(), Issue> {
+    let Some(commands) = value.get("commands").and_then(Value::as_array) else {
+        return Err(problem(Code::InvalidFixture, "commands must be an array"));
+    };
+    let allowed = tags("command", range.max().max(2));
+    for (i, command) in commands.iter().enumerate() {
+        require_one_of(
+            &format!("commands[{i}].schema"),
+            command.get("schema"),
+            &allowed,
+        )?;
+    }
+    Ok(())
+}
+
+fn events(value: &Value, range: VersionRange, protocol: u32) -> Result<(), Issue> {
+    let events = value.get("events").and_then(Value::as_array);
+    let Some(events) = events.filter(|e| !e.is_empty()) else {
+        return Err(problem(
+            Code::InvalidFixture,
+            "events must be a non-empty array",
+        ));
+    };
+    for (i, event) in events.iter().enumerate() {
+        let sv = event.get("schemaVersion");
+        if v1_envelopes_only(range) {
+            require(
+                &format!("events[{i}].schema"),
+                event.get("schema"),
+                "paperclip.prp.event.v1",
+            )?;
+            version(&format!("events[{i}].schemaVersion"), sv, 1, 1)?;
+        } else {
+            // PROTOCOL-V3 §1: no newer than the fixture's protocol, and `schema` names the version.
+            version(&format!("events[{i}].schemaVersion"), sv, 1, protocol)?;
+            let named = sv.and_then(Value::as_f64).map_or(0, |v| v as u32);
+            require(
+                &format!("events[{i}].schema"),
+                event.get("schema"),
+                &format!("paperclip.prp.event.v{named}"),
+            )?;
+        }
+        if let Some(tool) = event.pointer("/payload/semantic_tool")
+            && tool.get("schemaVersion").is_some()
+        {
+            let at = format!("events[{i}].payload.semantic_tool.schemaVersion");
+            version(&at, tool.get("schemaVersion"), 1, 1)?;
+        }
+    }
+    Ok(())
+}
+
+fn replay_accept(rel: &str, bytes: &[u8], contract: Contract, problems: &mut Vec<Issue>) {
     let Ok(value) = serde_json::from_slice::<Value>(bytes) else {
         return;
     };
-    if let Err(mut p) = assertion(&value) {
+    if let Err(mut p) = assertion(&value, contract.protocol()) {
         p.message = format!("{rel}: {}", p.message);
         problems.push(p);
         return;
     }
-    let outcome = contract::validate_fixture_bytes(bytes);
+    let outcome = contract.validate_fixture_bytes(bytes);
     for issue in &outcome.issues {
         problems.push(problem(Code::InvalidFixture, format!("{rel}: {issue}")));
     }
 }
 
-fn replay_reject(rel: &str, bytes: &[u8], problems: &mut Vec<Issue>) {
+/// An expected rejection must fail the assertion on a version and be refused by the schemas of the
+/// range. The types are generated from the newest schemas, which take versions a v1/v2 schema
+/// did not, so "the schemas of the range" are the pipeline's stages 1–2 under `contract`: stage 1
+/// refuses what lies beyond the range, stage 2 every other schema failure.
+fn replay_reject(rel: &str, bytes: &[u8], contract: Contract, problems: &mut Vec<Issue>) {
     let Ok(value) = serde_json::from_slice::<Value>(bytes) else {
         return;
     };
     let failed_closed = matches!(
-        assertion(&value),
+        assertion(&value, contract.protocol()),
         Err(Issue {
             code: Code::UnsupportedRequiredVersion,
             ..
         })
     );
-    let schema_rejects = decode::<Fixture>(bytes).is_err();
+    let schema_rejects = contract
+        .validate_fixture_bytes(bytes)
+        .issues
+        .iter()
+        .any(|i| i.code != Code::BindingMismatch);
     if !(failed_closed && schema_rejects) {
         problems.push(problem(
             Code::InvalidFixture,
@@ -356,8 +415,8 @@ fn replay_reject(rel: &str, bytes: &[u8], problems: &mut Vec<Issue>) {
 }
 
 /// Project extension: a binding case must reach stage 3 and be rejected there, and only there.
-fn rejected_binding(rel: &str, bytes: &[u8], problems: &mut Vec<Issue>) {
-    let outcome = contract::validate_fixture_bytes(bytes);
+fn rejected_binding(rel: &str, bytes: &[u8], contract: Contract, problems: &mut Vec<Issue>) {
+    let outcome = contract.validate_fixture_bytes(bytes);
     if outcome.ok() {
         problems.push(problem(
             Code::InvalidFixture,

@@ -20,6 +20,10 @@
 //!   adapter's native method; the acpx `elicitation/create` projection is not ported.
 //! - `generatedFrom` keeps the reference's labels (`protocol/schemas`, `protocol/fixtures`): they
 //!   name the roles of the two directories, whatever the protocol directory is called.
+//! - A directory is checked for one protocol range, the [`Contract`] every function here takes: its
+//!   fixtures go through the pipeline of that range, and the manifest's `protocolVersion` is the
+//!   range's maximum, the newest version the directory's contract speaks (2 for a v1/v2 directory
+//!   checked with 1..2, exactly as before v3; 3 by default).
 
 mod catalog;
 mod fixtures;
@@ -27,6 +31,7 @@ mod questions;
 
 use crate::digest::hex;
 use crate::issue::{Code, Issue};
+use prp_peer::contract::Contract;
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 use std::io;
@@ -131,18 +136,18 @@ pub(crate) fn sort_paths(paths: &mut [String]) {
     paths.sort_by(|a, b| crate::json::utf16_cmp(a, b));
 }
 
-/// Runs every check of §7.4 on `dir` (which holds `schemas/` and `fixtures/`) and builds the
-/// manifest; nothing is written.
-pub fn generate(dir: &Path) -> Result<Manifest, Error> {
+/// Runs every check of §7.4 on `dir` (which holds `schemas/` and `fixtures/`) for the protocol
+/// range of `contract` and builds the manifest; nothing is written.
+pub fn generate(dir: &Path, contract: Contract) -> Result<Manifest, Error> {
     let mut problems = Vec::new();
     let schemas = catalog::entries(dir, &mut problems)?;
-    let fixtures = fixtures::entries(dir, &mut problems)?;
+    let fixtures = fixtures::entries(dir, contract, &mut problems)?;
     if !problems.is_empty() {
         return Err(Error::Invalid(problems));
     }
     let mut value = Map::new();
     value.insert("schema".into(), json!(MANIFEST_SCHEMA));
-    value.insert("protocolVersion".into(), json!(2));
+    value.insert("protocolVersion".into(), json!(contract.protocol().max()));
     value.insert("fixtureVersion".into(), json!(1));
     value.insert(
         "generatedFrom".into(),
@@ -156,8 +161,8 @@ pub fn generate(dir: &Path) -> Result<Manifest, Error> {
 }
 
 /// Generates the manifest and writes it to `dir/manifest.json`.
-pub fn write(dir: &Path) -> Result<Manifest, Error> {
-    let manifest = generate(dir)?;
+pub fn write(dir: &Path, contract: Contract) -> Result<Manifest, Error> {
+    let manifest = generate(dir, contract)?;
     let path = manifest_path(dir);
     std::fs::write(&path, manifest.to_pretty()).map_err(|e| io_error(&path, e))?;
     Ok(manifest)
@@ -165,8 +170,8 @@ pub fn write(dir: &Path) -> Result<Manifest, Error> {
 
 /// Regenerates the manifest in memory (running every check) and compares it with the file exactly;
 /// a missing file counts as empty.
-pub fn check(dir: &Path) -> Result<Check, Error> {
-    let manifest = generate(dir)?;
+pub fn check(dir: &Path, contract: Contract) -> Result<Check, Error> {
+    let manifest = generate(dir, contract)?;
     let path = manifest_path(dir);
     let current = match std::fs::read(&path) {
         Ok(bytes) => bytes,

@@ -7,10 +7,17 @@
 //! [`Value`] (typed structs do not keep unknown members in input order); stage 2 is the generated
 //! typed decode, so a valid fixture comes back as both the value and the typed [`Fixture`].
 //!
-//! Decision on the Open point of §1.7: an event whose `schemaVersion` is greater than the
-//! fixture's `protocolVersion` is rejected in stage 1 (`unsupported_required_version` at
-//! `/events/i/schemaVersion`), because a v2 event cannot occur in a run negotiated at v1. The check
-//! runs only when both numbers are supported versions, so it never doubles another stage-1 issue.
+//! The protocol versions the pipeline accepts are one value, a [`Contract`] (by default every
+//! version this build knows, 1..=[`LATEST`]): a consumer of 1..2 runs the same code configured
+//! with 1..2, and gets the texts and verdicts of a v1/v2 implementation.
+//!
+//! Decisions on the Open points of §1.7 and PROTOCOL-V3 §1, stricter where in doubt: an event
+//! whose `schemaVersion` is greater than the fixture's `protocolVersion` is rejected in stage 1
+//! (`unsupported_required_version` at `/events/i/schemaVersion`), because a v2 event cannot occur
+//! in a run negotiated at v1; and an event whose `schema` is not `paperclip.prp.event.v{N}` for its
+//! `schemaVersion` N is rejected there too (same code, at `/events/i/schema`), so that the two
+//! version markers of an envelope cannot disagree. Each runs only when the numbers it compares are
+//! versions the contract knows, so it never doubles another stage-1 issue.
 
 mod binding;
 mod versions;
@@ -19,7 +26,8 @@ pub(crate) use versions::{tag_version, unread_version};
 
 use crate::decode::{self, MAX_DOCUMENT_BYTES};
 pub use crate::issue::{Code, Issue};
-use crate::types::{Event, EventV2, Fixture, FixtureEvent};
+use crate::negotiation::{NegotiationError, VersionRange};
+use crate::types::{Event, EventV2, EventV3, Fixture, FixtureEvent};
 use serde_json::Value;
 
 /// A document that passed every stage: the parsed value (input key order kept) and its typed form.
@@ -78,8 +86,137 @@ impl<T> Outcome<T> {
 /// The outcome of validating a replay fixture.
 pub type FixtureOutcome = Outcome<Fixture>;
 
-/// The outcome of validating one live event (v1 or v2).
+/// The outcome of validating one live event (of any version the contract accepts).
 pub type EventOutcome = Outcome<FixtureEvent>;
+
+/// The highest protocol version this build knows: the one its newest schemas describe.
+pub const LATEST: u32 = 3;
+
+/// Every protocol version this build knows, `1..=LATEST`: the default range of a [`Contract`].
+pub fn known() -> VersionRange {
+    VersionRange::new(1, i64::from(LATEST)).expect("1..=LATEST is a well-formed range")
+}
+
+/// Why a range cannot configure the pipeline.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RangeError {
+    /// Not `MIN..MAX` of integers with `1 <= MIN <= MAX`.
+    #[error(transparent)]
+    Malformed(#[from] NegotiationError),
+    /// A version newer than this build: its schemas cannot check it, so it is refused here rather
+    /// than accepted unchecked later.
+    #[error("protocol range {range} goes beyond version {LATEST}, the newest this build knows")]
+    BeyondKnown {
+        /// The range as given.
+        range: VersionRange,
+    },
+}
+
+/// The contract pipeline for one range of protocol versions: stage 1 accepts a fixture's
+/// `protocolVersion` in the range and event `schemaVersion`s up to its maximum, and words its
+/// refusals with the range (`this implementation supports 1-3`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Contract {
+    protocol: VersionRange,
+}
+
+impl Default for Contract {
+    /// Every version this build knows ([`known`]).
+    fn default() -> Self {
+        Contract { protocol: known() }
+    }
+}
+
+impl Contract {
+    /// The pipeline for `protocol`, refused when it names a version beyond [`LATEST`].
+    pub fn new(protocol: VersionRange) -> Result<Self, RangeError> {
+        if protocol.max() > LATEST {
+            return Err(RangeError::BeyondKnown { range: protocol });
+        }
+        Ok(Contract { protocol })
+    }
+
+    /// The protocol versions this pipeline accepts.
+    pub fn protocol(&self) -> VersionRange {
+        self.protocol
+    }
+
+    /// The whole pipeline on the bytes of a fixture (the reference's `parse_fixture_text`).
+    pub fn validate_fixture_bytes(&self, bytes: &[u8]) -> FixtureOutcome {
+        match parse(bytes) {
+            Ok(value) => self.run_fixture(value, bytes),
+            Err(issue) => Outcome::invalid(vec![issue]),
+        }
+    }
+
+    /// The pipeline from stage 1 on an already parsed value (the reference's `validate_fixture`).
+    pub fn validate_fixture_value(&self, value: &Value) -> FixtureOutcome {
+        match serde_json::to_vec(value) {
+            Ok(bytes) => self.run_fixture(value.clone(), &bytes),
+            // A `Value` always serialises; keep the signature total anyway.
+            Err(e) => Outcome::invalid(vec![Issue::new(Code::Encode, "", e.to_string())]),
+        }
+    }
+
+    /// Stages 1–3; `bytes` is the text of `value`, which the typed decoder reads.
+    fn run_fixture(&self, value: Value, bytes: &[u8]) -> FixtureOutcome {
+        let issues = versions::fixture_issues(&value, self.protocol);
+        if !issues.is_empty() {
+            return Outcome::invalid(issues);
+        }
+        let fixture = match decode::decode::<Fixture>(bytes) {
+            Ok(f) => f,
+            Err(e) => return Outcome::invalid(vec![e]),
+        };
+        let issues = binding::issues(&fixture, &value);
+        if issues.is_empty() {
+            Outcome::valid(value, fixture)
+        } else {
+            Outcome::invalid(issues)
+        }
+    }
+
+    /// Validates one event on the live path: a `schemaVersion` beyond the range fails closed, then
+    /// the schema of the version it names (v1 when it is missing or not a known version's number).
+    pub fn validate_event_bytes(&self, bytes: &[u8]) -> EventOutcome {
+        let value = match parse(bytes) {
+            Ok(v) => v,
+            Err(issue) => return Outcome::invalid(vec![issue]),
+        };
+        if let Some(issue) = versions::event_issue(&value, self.protocol) {
+            return Outcome::invalid(vec![issue]);
+        }
+        match decode_event(&value, bytes) {
+            Ok(t) => Outcome::valid(value, t),
+            Err(e) => Outcome::invalid(vec![e]),
+        }
+    }
+}
+
+impl std::str::FromStr for Contract {
+    type Err = RangeError;
+    /// `MIN..MAX` (or `N`), as `prp negotiate` reads a range, then [`Contract::new`].
+    fn from_str(s: &str) -> Result<Self, RangeError> {
+        Contract::new(s.parse()?)
+    }
+}
+
+impl std::fmt::Display for Contract {
+    /// The range, `MIN..MAX`, as [`std::str::FromStr`] reads it back.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.protocol.fmt(f)
+    }
+}
+
+/// An event as the type of the version its `schemaVersion` names: v3 for 3, v2 for 2, v1
+/// otherwise (stage 1 has already refused a version beyond the range).
+fn decode_event(value: &Value, bytes: &[u8]) -> Result<FixtureEvent, Issue> {
+    match versions::whole(value, "schemaVersion") {
+        Some(3) => decode::decode::<EventV3>(bytes).map(FixtureEvent::EventV3),
+        Some(2) => decode::decode::<EventV2>(bytes).map(FixtureEvent::EventV2),
+        _ => decode::decode::<Event>(bytes).map(FixtureEvent::Event),
+    }
+}
 
 /// Stage 0: bytes to a JSON value, or the one issue (`invalid_json`, `too_large`, `too_deep`) that
 /// decoding the same bytes would give.
@@ -90,62 +227,17 @@ fn parse(bytes: &[u8]) -> Result<Value, Issue> {
     serde_json::from_slice(bytes).map_err(|e| decode::classify(&e, String::new(), bytes))
 }
 
-/// The whole pipeline on the bytes of a fixture (the reference's `parse_fixture_text`).
+/// [`Contract::validate_fixture_bytes`] under the default range (every version this build knows).
 pub fn validate_fixture_bytes(bytes: &[u8]) -> FixtureOutcome {
-    match parse(bytes) {
-        Ok(value) => run_fixture(value, bytes),
-        Err(issue) => Outcome::invalid(vec![issue]),
-    }
+    Contract::default().validate_fixture_bytes(bytes)
 }
 
-/// The pipeline from stage 1 on an already parsed value (the reference's `validate_fixture`).
+/// [`Contract::validate_fixture_value`] under the default range.
 pub fn validate_fixture_value(value: &Value) -> FixtureOutcome {
-    match serde_json::to_vec(value) {
-        Ok(bytes) => run_fixture(value.clone(), &bytes),
-        // A `Value` always serialises; keep the signature total anyway.
-        Err(e) => Outcome::invalid(vec![Issue::new(Code::Encode, "", e.to_string())]),
-    }
+    Contract::default().validate_fixture_value(value)
 }
 
-/// Stages 1–3; `bytes` is the text of `value`, which the typed decoder reads.
-fn run_fixture(value: Value, bytes: &[u8]) -> FixtureOutcome {
-    let issues = versions::fixture_issues(&value);
-    if !issues.is_empty() {
-        return Outcome::invalid(issues);
-    }
-    let fixture = match decode::decode::<Fixture>(bytes) {
-        Ok(f) => f,
-        Err(e) => return Outcome::invalid(vec![e]),
-    };
-    let issues = binding::issues(&fixture, &value);
-    if issues.is_empty() {
-        Outcome::valid(value, fixture)
-    } else {
-        Outcome::invalid(issues)
-    }
-}
-
-/// Validates one event on the live path: an unsupported `schemaVersion` fails closed, then the v2
-/// schema when `schemaVersion` is exactly 2 and the v1 schema otherwise (even when it is missing).
+/// [`Contract::validate_event_bytes`] under the default range.
 pub fn validate_event_bytes(bytes: &[u8]) -> EventOutcome {
-    let value = match parse(bytes) {
-        Ok(v) => v,
-        Err(issue) => return Outcome::invalid(vec![issue]),
-    };
-    if let Some(issue) = versions::event_issue(&value) {
-        return Outcome::invalid(vec![issue]);
-    }
-    let v2 = value
-        .get("schemaVersion")
-        .and_then(Value::as_f64)
-        .is_some_and(|n| n == 2.0);
-    let typed = if v2 {
-        decode::decode::<EventV2>(bytes).map(FixtureEvent::EventV2)
-    } else {
-        decode::decode::<Event>(bytes).map(FixtureEvent::Event)
-    };
-    match typed {
-        Ok(t) => Outcome::valid(value, t),
-        Err(e) => Outcome::invalid(vec![e]),
-    }
+    Contract::default().validate_event_bytes(bytes)
 }

@@ -5,6 +5,7 @@
 
 use super::{Code, Issue};
 use crate::json;
+use crate::negotiation::VersionRange;
 use serde_json::{Number, Value};
 
 /// The member at `key` when it is a JSON number.
@@ -38,8 +39,15 @@ fn unsupported(path: String, message: String) -> Issue {
     Issue::new(Code::UnsupportedRequiredVersion, path, message)
 }
 
-/// Every stage-1 issue of a fixture, in the order of the table in §1.7.
-pub(super) fn fixture_issues(value: &Value) -> Vec<Issue> {
+/// The member at `key` when it is a JSON number with an integral value that fits a `u32` (`2.0`
+/// is 2): the form in which a version can be compared with a range.
+pub(super) fn whole(object: &Value, key: &str) -> Option<u32> {
+    let x = number(object, key)?.as_f64()?;
+    (x.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&x)).then_some(x as u32)
+}
+
+/// Every stage-1 issue of a fixture under `range`, in the order of the table in §1.7.
+pub(super) fn fixture_issues(value: &Value, range: VersionRange) -> Vec<Issue> {
     let mut issues = Vec::new();
     if !value.is_object() {
         return issues;
@@ -55,25 +63,26 @@ pub(super) fn fixture_issues(value: &Value) -> Vec<Issue> {
             ),
         ));
     }
-    let protocol = number(value, "protocolVersion");
-    if let Some(n) = protocol
-        && n.as_f64().is_none_or(|x| !(1.0..=2.0).contains(&x))
+    // A number between the bounds that is not a version (1.5) is the schema's to refuse.
+    let bounds = f64::from(range.min())..=f64::from(range.max());
+    if let Some(n) = number(value, "protocolVersion")
+        && n.as_f64().is_none_or(|x| !bounds.contains(&x))
     {
         issues.push(unsupported(
             "/protocolVersion".into(),
             format!(
-                "protocolVersion {} is unsupported; this implementation supports 1-2",
-                json::number(n)
+                "protocolVersion {} is unsupported; this implementation supports {}-{}",
+                json::number(n),
+                range.min(),
+                range.max()
             ),
         ));
     }
-    // The fixture's protocol version, when it is exactly one the implementation supports.
-    let protocol = protocol
-        .and_then(Number::as_f64)
-        .filter(|x| *x == 1.0 || *x == 2.0);
+    // The fixture's protocol version, when it is exactly one the range holds.
+    let protocol = whole(value, "protocolVersion").filter(|v| range.contains(*v));
     if let Some(events) = value.get("events").and_then(Value::as_array) {
         for (i, event) in events.iter().enumerate() {
-            event_issues(i, event, protocol, &mut issues);
+            event_issues(i, event, range, protocol, &mut issues);
         }
     }
     if let Some(tools) = value.pointer("/capabilities/semanticTools")
@@ -91,25 +100,26 @@ pub(super) fn fixture_issues(value: &Value) -> Vec<Issue> {
     issues
 }
 
-fn event_issues(i: usize, event: &Value, protocol: Option<f64>, issues: &mut Vec<Issue>) {
+/// The event versions a range knows: every version up to its maximum, since a run negotiated at
+/// N still carries the events whose shape has not changed since an earlier version.
+fn event_version(object: &Value, range: VersionRange) -> Option<u32> {
+    whole(object, "schemaVersion").filter(|v| (1..=range.max()).contains(v))
+}
+
+fn event_issues(
+    i: usize,
+    event: &Value,
+    range: VersionRange,
+    protocol: Option<u32>,
+    issues: &mut Vec<Issue>,
+) {
     if let Some(n) = number(event, "schemaVersion") {
-        if !(is(n, 1.0) || is(n, 2.0)) {
-            issues.push(unsupported(
+        match event_version(event, range) {
+            None => issues.push(unsupported(
                 format!("/events/{i}/schemaVersion"),
-                unsupported_event_message(n),
-            ));
-        } else if let Some(p) = protocol
-            && n.as_f64().is_some_and(|v| v > p)
-        {
-            // The Open point of §1.7, decided: a run negotiated at protocol N carries no event newer than N.
-            issues.push(unsupported(
-                format!("/events/{i}/schemaVersion"),
-                format!(
-                    "event schemaVersion {} exceeds the fixture's protocolVersion {}",
-                    json::number(n),
-                    json::ecma_f64(p)
-                ),
-            ));
+                unsupported_event_message(n, range),
+            )),
+            Some(version) => envelope_issues(i, event, version, protocol, issues),
         }
     }
     let Some(payload) = event.get("payload").filter(|p| p.is_object()) else {
@@ -131,25 +141,58 @@ fn event_issues(i: usize, event: &Value, protocol: Option<f64>, issues: &mut Vec
     }
 }
 
-fn unsupported_event_message(n: &Number) -> String {
+/// The decided Open points for an event of a known `version`: no newer than the fixture's
+/// protocol (a run negotiated at N carries no event newer than N), and a `schema` that names the
+/// same version (a non-string `schema` is the schema's to refuse).
+fn envelope_issues(
+    i: usize,
+    event: &Value,
+    version: u32,
+    protocol: Option<u32>,
+    issues: &mut Vec<Issue>,
+) {
+    if let Some(p) = protocol
+        && version > p
+    {
+        issues.push(unsupported(
+            format!("/events/{i}/schemaVersion"),
+            format!("event schemaVersion {version} exceeds the fixture's protocolVersion {p}"),
+        ));
+    }
+    let expected = format!("paperclip.prp.event.v{version}");
+    if let Some(schema) = event.get("schema").and_then(Value::as_str)
+        && schema != expected
+    {
+        issues.push(unsupported(
+            format!("/events/{i}/schema"),
+            format!(
+                "event schema {} does not match its schemaVersion {version}, which requires {expected}",
+                json::canonical(&Value::String(schema.to_owned()))
+            ),
+        ));
+    }
+}
+
+fn unsupported_event_message(n: &Number, range: VersionRange) -> String {
     format!(
-        "event schemaVersion {} is unsupported; this implementation supports 1-2",
-        json::number(n)
+        "event schemaVersion {} is unsupported; this implementation supports 1-{}",
+        json::number(n),
+        range.max()
     )
 }
 
-/// The live path's one version check: an event `schemaVersion` outside {1, 2}.
-pub(super) fn event_issue(value: &Value) -> Option<Issue> {
+/// The live path's one version check: an event `schemaVersion` beyond what `range` knows.
+pub(super) fn event_issue(value: &Value, range: VersionRange) -> Option<Issue> {
     if !value.is_object() {
         return None;
     }
     let n = number(value, "schemaVersion")?;
-    if is(n, 1.0) || is(n, 2.0) {
+    if event_version(value, range).is_some() {
         return None;
     }
     Some(unsupported(
         "/schemaVersion".into(),
-        unsupported_event_message(n),
+        unsupported_event_message(n, range),
     ))
 }
 
