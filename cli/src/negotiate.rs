@@ -1,8 +1,8 @@
-//! `prp negotiate --local MIN..MAX --peer MIN..MAX`: the protocol version two peers select
-//! (PROTOCOL §5.1).
+//! `prp negotiate [--local MIN..MAX] --peer MIN..MAX`: the protocol version two peers select
+//! (PROTOCOL §5.1); this side is this build's range unless `--local` says otherwise.
 
 use crate::Status;
-use prp_peer::negotiation::{NegotiationError, VersionRange, negotiate};
+use prp_peer::negotiation::{NegotiationError, SUPPORTED, VersionRange, negotiate};
 
 /// Print the protocol version two peers select: the highest both support.
 ///
@@ -10,9 +10,9 @@ use prp_peer::negotiation::{NegotiationError, VersionRange, negotiate};
 /// when a range is malformed (not MIN..MAX of integers with 1 <= MIN <= MAX).
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// This side's range, `MIN..MAX`.
+    /// This side's range, `MIN..MAX`; this build's supported range (1..3) when left out.
     #[arg(long, value_name = "MIN..MAX")]
-    local: String,
+    local: Option<String>,
     /// The peer's range, `MIN..MAX`.
     #[arg(long, value_name = "MIN..MAX")]
     peer: String,
@@ -20,7 +20,8 @@ pub struct Args {
 
 pub fn run(args: &Args) -> Status {
     let parse = |s: &str| s.parse::<VersionRange>();
-    let (local, peer) = match (parse(&args.local), parse(&args.peer)) {
+    let local = args.local.as_deref().map_or(Ok(SUPPORTED), parse);
+    let (local, peer) = match (local, parse(&args.peer)) {
         (Ok(l), Ok(p)) => (l, p),
         (Err(e), _) | (_, Err(e)) => {
             eprintln!("prp negotiate: {e}");

@@ -3,19 +3,30 @@
 //!
 //! A [`Session`] also holds the runner's latest capability snapshot and the goal projection
 //! ([`crate::goals`]), so that it can answer whether a command may go on the wire
-//! ([`Session::may_send`]) and serialize only those that may ([`Session::serialize`]).
+//! ([`Session::may_send`]), serialize only those that may ([`Session::serialize`]), and put a
+//! placeholder in place of an event the peer's version does not carry
+//! ([`Session::outgoing_event`]).
 //!
 //! `negotiate(local, peer)` selects `min(local.max, peer.max)` when it is at least
 //! `max(local.min, peer.min)`; otherwise there is no common version and the connection fails
-//! closed. This build supports [`SUPPORTED`] = 1..=2.
+//! closed. This build supports [`SUPPORTED`] = 1..=3 (PROTOCOL-V3 §2). Which version each
+//! message type belongs to is [`versions`].
 
 use std::fmt;
 
-use crate::goals::{GoalEvent, GoalProjection, Outcome, Outgoing, Refusal, gate};
+use crate::goals::{Advertised, GoalEvent, GoalProjection, Outcome, Outgoing, Refusal, gate};
 use crate::issue::Issue;
-use crate::types::{FixtureCapabilities, GoalCapability};
+use crate::types::{FixtureCapabilities, FixtureEvent, GoalCapability};
 
-/// A capability snapshot, v1 (`paperclip.prp.capabilities.v1`) or v2 (with `sessionGoals`).
+pub mod versions;
+
+pub use versions::{
+    CommandSchemaError, check_command_schema, command_schema_version, event_schema,
+    event_schema_version, event_type, outgoing_event,
+};
+
+/// A capability snapshot: v1 (`paperclip.prp.capabilities.v1`), v2 (with `sessionGoals`) or v3
+/// (v2's, with an optional `externalProvider`).
 pub type CapabilitySnapshot = FixtureCapabilities;
 
 /// An inclusive range of protocol versions, `min..=max`, both at least 1.
@@ -26,7 +37,7 @@ pub struct VersionRange {
 }
 
 /// The versions this build speaks.
-pub const SUPPORTED: VersionRange = VersionRange { min: 1, max: 2 };
+pub const SUPPORTED: VersionRange = VersionRange { min: 1, max: 3 };
 
 /// Why a range or a negotiation failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -171,9 +182,10 @@ impl Session {
         }
     }
 
-    /// Takes the runner's capability snapshot. It must be of the negotiated version: a v2 session
-    /// gets a v2 snapshot (which always carries `sessionGoals`), a v1 session a v1 one (which means
-    /// goals are unsupported).
+    /// Takes the runner's capability snapshot. It must be of the negotiated version: a v3 session
+    /// gets a v3 snapshot, a v2 session a v2 one (both always carry `sessionGoals`), a v1 session
+    /// a v1 one (which means goals are unsupported). A snapshot of another version is refused as
+    /// a message of another version is.
     pub fn set_capabilities(
         &mut self,
         snapshot: impl Into<CapabilitySnapshot>,
@@ -190,6 +202,15 @@ impl Session {
     /// The runner's capability snapshot, as last set.
     pub fn capabilities(&self) -> Option<&CapabilitySnapshot> {
         self.capabilities.as_ref()
+    }
+
+    /// Whether the runner's snapshot says `externalProvider: true`; absent, or a v1 or v2
+    /// snapshot, means it serves no external provider operations.
+    pub fn external_provider(&self) -> bool {
+        matches!(
+            &self.capabilities,
+            Some(FixtureCapabilities::CapabilitiesV3(c)) if c.external_provider == Some(true)
+        )
     }
 
     /// The latest goal capability: from the snapshot, then from `session.capabilities.updated`
@@ -211,12 +232,11 @@ impl Session {
 
     /// Whether `command` may go on the wire in this session (see [`crate::goals::gate`]).
     pub fn may_send<'a>(&self, command: impl Into<Outgoing<'a>>) -> Result<(), Refusal> {
-        gate::check(
-            self.version,
-            self.goals.capability(),
-            self.goals.goal(),
-            command.into(),
-        )
+        let advertised = Advertised {
+            goals: self.goals.capability(),
+            external_provider: self.external_provider(),
+        };
+        gate::check(self.version, advertised, self.goals.goal(), command.into())
     }
 
     /// The command's JSON bytes, if it [may be sent](Session::may_send); a refused command is
@@ -228,8 +248,15 @@ impl Session {
         let bytes = match command {
             Outgoing::V1(c) => serde_json::to_vec(c),
             Outgoing::V2(c) => serde_json::to_vec(c),
+            Outgoing::V3(c) => serde_json::to_vec(c),
         };
         bytes.map_err(|e| Refusal::Invalid(Issue::new(crate::Code::Encode, "", e.to_string())))
+    }
+
+    /// The event to send in place of `event`: itself, or a v1 `runner.diagnostic` placeholder
+    /// when its `schemaVersion` is above the negotiated version (see [`outgoing_event`]).
+    pub fn outgoing_event(&self, event: FixtureEvent) -> Result<FixtureEvent, Issue> {
+        outgoing_event(self.version, event)
     }
 }
 
@@ -251,6 +278,8 @@ mod tests {
             ("2..2", "1..2", Some(2)),
             ("1..2", "2..3", Some(2)),
             ("1..2", "3..4", None),
+            ("1..3", "3..4", Some(3)),
+            ("1..3", "4..5", None),
             ("2..2", "1..1", None),
             ("1..5", "3..3", Some(3)),
         ];
@@ -280,7 +309,7 @@ mod tests {
             );
         }
         assert_eq!(r("2"), VersionRange::new(2, 2).unwrap());
-        assert_eq!(r(" 1 .. 2 "), SUPPORTED);
+        assert_eq!(r(" 1 .. 3 "), SUPPORTED);
     }
 
     #[test]
@@ -292,7 +321,11 @@ mod tests {
             s.accept(2).unwrap_err().to_string(),
             "a version 2 message in a session negotiated at version 1"
         );
-        assert_eq!(Session::negotiate(r("2..9")).unwrap().version(), 2);
-        assert!(Session::negotiate(r("3..9")).is_err());
+        assert_eq!(Session::negotiate(r("1..2")).unwrap().version(), 2);
+        assert_eq!(Session::negotiate(r("2..9")).unwrap().version(), 3);
+        assert_eq!(
+            Session::negotiate(r("4..9")).unwrap_err().to_string(),
+            "no common protocol version: local 1..3, peer 4..9"
+        );
     }
 }

@@ -1,5 +1,7 @@
-//! Controller commands in, receipts out (PROTOCOL §6.3, in the order of §6.6): the command schema,
-//! then a repeated or reused `commandId`, then a contiguous `controllerSeq`; a command that passes
+//! Controller commands in, receipts out (PROTOCOL §6.3, in the order of §6.6): the command schema
+//! (first whether it is recent enough for the command's type, PROTOCOL-V3 §2: an
+//! `external_provider.operation` below v3 is refused with "external provider operations require
+//! PRP v3"), then a repeated or reused `commandId`, then a contiguous `controllerSeq`; a command that passes
 //! is recorded and the sequence advanced, and only then is its type looked at. So `run is already
 //! prepared` and `not implemented` still use up a sequence number, and sending the same command
 //! again is a duplicate.
@@ -7,7 +9,7 @@
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
-use prp_peer::json;
+use prp_peer::{json, negotiation};
 use prp_types::types::Command;
 
 /// The command schema the local runner reads.
@@ -100,7 +102,13 @@ impl CommandLog {
             status,
             detail,
         };
-        if obj.get("schema").and_then(Value::as_str) != Some(COMMAND_V1) {
+        let schema = obj.get("schema").and_then(Value::as_str);
+        if let (Some(schema), Some(type_)) = (schema, obj.get("type").and_then(Value::as_str))
+            && let Err(too_old) = negotiation::check_command_schema(type_, schema)
+        {
+            return receipt(Status::Rejected, too_old.detail());
+        }
+        if schema != Some(COMMAND_V1) {
             return receipt(Status::Rejected, "unsupported command schema");
         }
         let command: Command = match prp_types::decode::decode(line.as_bytes()) {
@@ -193,6 +201,34 @@ mod tests {
         assert_eq!(
             status(&log.take(&line("c", 3, "x", "{}").replace("command.v1", "command.v2"))),
             ("rejected", "unsupported command schema")
+        );
+        // A v3-only command under an older schema says why, and uses no sequence number.
+        for schema in ["command.v1", "command.v2"] {
+            let old =
+                line("c", 3, "external_provider.operation", "{}").replace("command.v1", schema);
+            assert_eq!(
+                status(&log.take(&old)),
+                ("rejected", "external provider operations require PRP v3")
+            );
+        }
+        // A goal command under v1 likewise.
+        assert_eq!(
+            status(&log.take(&line("c", 3, "session.goal.get", "{}"))),
+            (
+                "rejected",
+                "session goal commands require the paperclip.prp.command.v2 schema"
+            )
+        );
+        // Under v3 it is the local runner's schema check that refuses it.
+        let v3 =
+            line("c", 3, "external_provider.operation", "{}").replace("command.v1", "command.v3");
+        assert_eq!(
+            status(&log.take(&v3)),
+            ("rejected", "unsupported command schema")
+        );
+        assert_eq!(
+            status(&log.take(&line("c", 3, "turn.start", "{}"))),
+            ("new", "")
         );
         assert_eq!(status(&log.take("not json")), ("not a command", ""));
         assert_eq!(

@@ -1,7 +1,10 @@
 //! The runner's output (PROTOCOL §6.3): `paperclip.runner.stream.v1` lines carrying events,
 //! command receipts and diagnostics. Every event is stamped here — `sourceEventId`
-//! `event_<runId>_<NNN>`, `sourceSeq`, priority, `emittedAt` — and decoded into a typed [`Event`]
-//! (every schema constraint checked) before it is written; nothing is written after `run.terminal`.
+//! `event_<runId>_<NNN>`, `sourceSeq`, `schemaVersion` and `schema` by its type (PROTOCOL-V3 §1),
+//! priority, `emittedAt` — and decoded into a typed event of its version (every schema constraint
+//! checked) before it is written. An event above the negotiated version goes out as a v1
+//! `runner.diagnostic` placeholder with its `sourceSeq` (PROTOCOL-V3 §2); nothing is written after
+//! `run.terminal`.
 
 use std::io::{self, Write};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -9,11 +12,16 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+use prp_peer::negotiation;
 use prp_types::issue::Issue;
-use prp_types::types::Event;
+use prp_types::types::FixtureEvent;
 
 /// The schema of every line the runner writes.
 pub const STREAM_SCHEMA: &str = "paperclip.runner.stream.v1";
+
+/// The protocol version of the local runner's controller side: it reads `paperclip.prp.command.v1`
+/// only (§6.3), so its controller speaks v1, and v2 and v3 events reach it as placeholders.
+pub const PROTOCOL_VERSION: u32 = 1;
 
 /// Who the runner is: stamped on every event. The Open point of §6.5, decided as §6.6 says: the ids
 /// come from the runner's flags, never from `run.prepare`.
@@ -67,6 +75,7 @@ pub struct Emitter<W: Write> {
     out: W,
     identity: Identity,
     clock: Clock,
+    negotiated: u32,
     seq: u64,
     finished: bool,
 }
@@ -80,18 +89,27 @@ struct Line<'a, M: Serialize> {
 #[derive(Serialize)]
 struct EventMessage<'a> {
     kind: &'static str,
-    event: &'a Event,
+    event: &'a FixtureEvent,
 }
 
 impl<W: Write> Emitter<W> {
-    /// An emitter for `identity`.
+    /// An emitter for `identity`, talking to a controller at [`PROTOCOL_VERSION`].
     pub fn new(out: W, identity: Identity, clock: Clock) -> Self {
         Emitter {
             out,
             identity,
             clock,
+            negotiated: PROTOCOL_VERSION,
             seq: 0,
             finished: false,
+        }
+    }
+
+    /// The same emitter for a controller negotiated at `version`.
+    pub fn negotiated(self, version: u32) -> Self {
+        Emitter {
+            negotiated: version,
+            ..self
         }
     }
 
@@ -119,17 +137,19 @@ impl<W: Write> Emitter<W> {
         self.out.write_all(b"\n")
     }
 
-    /// The event as it would be stamped next, checked against the event schema.
+    /// The event as it would go out next: stamped, checked against the event schema of its
+    /// version, and replaced by a placeholder when that version is above the negotiated one.
     pub fn stamp(
         &self,
         event_type: &str,
         turn_id: Option<&str>,
         item_id: Option<&str>,
         payload: Map<String, Value>,
-    ) -> Result<Event, Issue> {
+    ) -> Result<FixtureEvent, Issue> {
         let seq = self.seq + 1;
+        let version = negotiation::event_schema_version(event_type);
         let mut e = Map::new();
-        e.insert("schema".into(), "paperclip.prp.event.v1".into());
+        e.insert("schema".into(), negotiation::event_schema(version).into());
         e.insert(
             "sourceEventId".into(),
             format!("event_{}_{seq:03}", self.identity.run_id).into(),
@@ -152,23 +172,24 @@ impl<W: Write> Emitter<W> {
             e.insert("itemId".into(), i.into());
         }
         e.insert("eventType".into(), event_type.into());
-        e.insert("schemaVersion".into(), 1.into());
+        e.insert("schemaVersion".into(), version.into());
         e.insert("priority".into(), priority(event_type).into());
         e.insert("emittedAt".into(), self.timestamp(seq).into());
         e.insert("payload".into(), Value::Object(payload));
         let bytes = serde_json::to_vec(&e)
             .map_err(|err| Issue::new(prp_types::Code::Encode, "", err.to_string()))?;
-        prp_types::decode::decode::<Event>(&bytes)
+        let event = prp_types::decode::decode::<FixtureEvent>(&bytes)?;
+        negotiation::outgoing_event(self.negotiated, event)
     }
 
     /// Writes an event stamped by [`Emitter::stamp`]; `run.terminal` ends the stream.
-    pub fn event(&mut self, event: &Event) -> io::Result<()> {
+    pub fn event(&mut self, event: &FixtureEvent) -> io::Result<()> {
         self.line(&EventMessage {
             kind: "event",
             event,
         })?;
         self.seq += 1;
-        if event.event_type.as_str() == "run.terminal" {
+        if negotiation::event_type(event).is_ok_and(|t| t == "run.terminal") {
             self.finished = true;
         }
         Ok(())
@@ -271,21 +292,148 @@ mod tests {
         assert!(now.starts_with("20"), "{now}");
     }
 
-    #[test]
-    fn events_are_stamped_and_checked() {
-        let id = Identity {
+    fn identity() -> Identity {
+        Identity {
             run_id: "run-1".into(),
             session_id: "session-1".into(),
             runner_id: "runner-1".into(),
+        }
+    }
+
+    fn v1(event: FixtureEvent) -> prp_types::types::Event {
+        match event {
+            FixtureEvent::Event(e) => e,
+            other => panic!("expected a v1 event, got {}", other.tag()),
+        }
+    }
+
+    fn settled_payload() -> Map<String, Value> {
+        let binding = json!({
+            "companyId": "co-1", "agentId": "agent-1", "bindingId": "b-1", "runId": "run-1",
+            "normalizedSessionId": "session-1", "turnId": "turn-1",
+            "bindingGeneration": 1, "assignmentRevision": 1
+        });
+        json!({"binding": binding, "requestId": "req-1", "outcome": {"ok": true}})
+            .as_object()
+            .cloned()
+            .unwrap()
+    }
+
+    #[test]
+    fn each_event_type_is_stamped_with_its_version() {
+        let e = Emitter::new(Vec::new(), identity(), Clock::Deterministic).negotiated(3);
+        let goal = e
+            .stamp("session.goal.cleared", None, None, Map::new())
+            .unwrap();
+        assert!(
+            matches!(&goal, FixtureEvent::EventV2(g) if g.schema_version.as_i64() == 2),
+            "{goal:?}"
+        );
+        let settled = e
+            .stamp(
+                "external_provider.operation_settled",
+                Some("turn-1"),
+                None,
+                settled_payload(),
+            )
+            .unwrap();
+        let FixtureEvent::EventV3(settled) = settled else {
+            panic!("expected a v3 event: {settled:?}");
         };
+        assert_eq!(settled.schema.as_str(), "paperclip.prp.event.v3");
+        let started = v1(e
+            .stamp("turn.started", Some("turn-1"), None, Map::new())
+            .unwrap());
+        assert_eq!(started.schema.as_str(), "paperclip.prp.event.v1");
+        // A v3 payload is checked before anything is written, placeholder or not.
+        let mut bad = settled_payload();
+        bad.remove("requestId");
+        assert!(
+            e.stamp(
+                "external_provider.operation_settled",
+                None,
+                None,
+                bad.clone()
+            )
+            .is_err()
+        );
+        let v1_emitter = Emitter::new(Vec::new(), identity(), Clock::Deterministic);
+        assert!(
+            v1_emitter
+                .stamp("external_provider.operation_settled", None, None, bad)
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn events_above_the_negotiated_version_go_out_as_placeholders() {
         let mut out = Vec::new();
-        let mut e = Emitter::new(&mut out, id, Clock::Deterministic);
-        let ev = e
+        let mut e = Emitter::new(&mut out, identity(), Clock::Deterministic);
+        let delta = e
+            .stamp("item.delta", Some("turn-1"), None, Map::new())
+            .unwrap();
+        e.event(&delta).unwrap();
+        let goal = json!({"goal": null}).as_object().cloned().unwrap();
+        let placeholder = e
+            .stamp("session.goal.updated", Some("turn-1"), None, goal)
+            .unwrap();
+        e.event(&placeholder).unwrap();
+        let settled = e
+            .stamp(
+                "external_provider.operation_settled",
+                None,
+                None,
+                settled_payload(),
+            )
+            .unwrap();
+        e.event(&settled).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let goal_line = &lines[1]["message"]["event"];
+        assert_eq!(goal_line["eventType"], "runner.diagnostic");
+        assert_eq!(goal_line["schema"], "paperclip.prp.event.v1");
+        assert_eq!(goal_line["schemaVersion"], 1);
+        assert_eq!(
+            goal_line["payload"],
+            json!({"reasonCode": "event_requires_prp_v2", "originalEventType": "session.goal.updated"})
+        );
+        assert_eq!(
+            (
+                goal_line["sourceSeq"].clone(),
+                goal_line["sourceEventId"].clone()
+            ),
+            (json!(2), json!("event_run-1_002")),
+            "the placeholder takes the original's place in the sequence"
+        );
+        assert_eq!(goal_line["turnId"], "turn-1");
+        let settled_line = &lines[2]["message"]["event"];
+        assert_eq!(
+            settled_line["payload"]["reasonCode"],
+            "event_requires_prp_v3"
+        );
+        assert_eq!(settled_line["sourceSeq"], 3);
+        // Each placeholder line is a valid v1 event.
+        for line in &lines[1..] {
+            let bytes = serde_json::to_vec(&line["message"]["event"]).unwrap();
+            assert!(prp_types::decode::decode::<prp_types::types::Event>(&bytes).is_ok());
+        }
+    }
+
+    #[test]
+    fn events_are_stamped_and_checked() {
+        let mut out = Vec::new();
+        let mut e = Emitter::new(&mut out, identity(), Clock::Deterministic);
+        let stamped = e
             .stamp("item.delta", Some("turn-1"), Some("item-1"), Map::new())
             .unwrap();
+        e.event(&stamped).unwrap();
+        let ev = v1(stamped);
         assert_eq!(ev.source_event_id, "event_run-1_001");
         assert_eq!(ev.emitted_at, "2026-08-07T21:00:00.001Z");
-        e.event(&ev).unwrap();
+        assert_eq!(ev.schema_version.as_i64(), 1);
         assert!(e.stamp("no.such.type", None, None, Map::new()).is_err());
         assert!(
             e.stamp("run.terminal", None, None, Map::new()).is_err(),

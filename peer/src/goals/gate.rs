@@ -17,24 +17,32 @@
 //! `tokenBudget` changes nothing and is refused, since it would only cost the runner a turn. Every
 //! refusal is a controller-side error: nothing is sent.
 //!
-//! Goal commands travel as `paperclip.prp.command.v2` and every other command as
-//! `paperclip.prp.command.v1` (rule 6), so a v2 command of another type is refused too.
+//! Goal commands travel as `paperclip.prp.command.v2`, `external_provider.operation` as
+//! `paperclip.prp.command.v3` and every other command as `paperclip.prp.command.v1` (rule 6;
+//! PROTOCOL-V3 §2), so a v2 or v3 command of another type is refused too.
+//!
+//! `external_provider.operation` is the one v3-only command. The Open point of PROTOCOL-V3 §2,
+//! decided as for goal commands: in a session negotiated below 3 it is refused with its own code,
+//! `external_provider_needs_v3`; and, as a missing goal capability means unsupported, a runner
+//! that has not advertised `externalProvider: true` is sent none.
 
 use crate::encode::Validate;
 use crate::issue::Issue;
 use crate::types::{
     Command, CommandPayloadSessionGoalSetStatusV2 as SetStatus, CommandPayloadV2, CommandTypeV2,
-    CommandV2, GoalCapability, GoalCapabilityAction as Action, GoalCapabilityAvailability,
-    GoalSnapshot, GoalSnapshotStatus,
+    CommandTypeV3, CommandV2, CommandV3, GoalCapability, GoalCapabilityAction as Action,
+    GoalCapabilityAvailability, GoalSnapshot, GoalSnapshotStatus,
 };
 
-/// A command on its way out: v1 or v2.
+/// A command on its way out: v1, v2 or v3.
 #[derive(Debug, Clone, Copy)]
 pub enum Outgoing<'a> {
     /// A `paperclip.prp.command.v1` command.
     V1(&'a Command),
     /// A `paperclip.prp.command.v2` command.
     V2(&'a CommandV2),
+    /// A `paperclip.prp.command.v3` command.
+    V3(&'a CommandV3),
 }
 
 impl<'a> From<&'a Command> for Outgoing<'a> {
@@ -49,12 +57,19 @@ impl<'a> From<&'a CommandV2> for Outgoing<'a> {
     }
 }
 
+impl<'a> From<&'a CommandV3> for Outgoing<'a> {
+    fn from(c: &'a CommandV3) -> Self {
+        Outgoing::V3(c)
+    }
+}
+
 impl Outgoing<'_> {
     /// The command's `type`.
     pub fn type_name(&self) -> &'static str {
         match self {
             Outgoing::V1(c) => c.type_.as_str(),
             Outgoing::V2(c) => c.type_.as_str(),
+            Outgoing::V3(c) => c.type_.as_str(),
         }
     }
 
@@ -63,6 +78,7 @@ impl Outgoing<'_> {
         match self {
             Outgoing::V1(c) => c.validate(),
             Outgoing::V2(c) => c.validate(),
+            Outgoing::V3(c) => c.validate(),
         }
     }
 }
@@ -88,6 +104,27 @@ pub enum Refusal {
         /// The command's type.
         command: &'static str,
     },
+    /// `external_provider.operation` in a session negotiated below version 3.
+    #[error("external provider operations require PRP v3; this session negotiated v{negotiated}")]
+    ExternalProviderNeedsV3 {
+        /// The session's version.
+        negotiated: u32,
+    },
+    /// A command other than `external_provider.operation`, written as v3.
+    #[error(
+        "only external provider operations are sent as paperclip.prp.command.v3; send `{command}` as paperclip.prp.command.v{stamp}"
+    )]
+    NotAnExternalProviderOperation {
+        /// The command's type.
+        command: &'static str,
+        /// The version it is sent as.
+        stamp: u32,
+    },
+    /// The runner's capability snapshot does not say `externalProvider: true` (or there is none).
+    #[error(
+        "the runner has not advertised externalProvider, so it takes no external provider operations"
+    )]
+    NoExternalProvider,
     /// The runner has advertised no session-goal capability (a v1 snapshot, or none yet).
     #[error("the runner has advertised no session goal capability, so goals are unsupported")]
     NoGoalCapability,
@@ -138,6 +175,9 @@ impl Refusal {
         match self {
             Refusal::GoalCommandNeedsV2 { .. } => "goal_command_needs_v2",
             Refusal::NotAGoalCommand { .. } => "not_a_goal_command",
+            Refusal::ExternalProviderNeedsV3 { .. } => "external_provider_needs_v3",
+            Refusal::NotAnExternalProviderOperation { .. } => "not_an_external_provider_operation",
+            Refusal::NoExternalProvider => "no_external_provider",
             Refusal::NoGoalCapability => "no_goal_capability",
             Refusal::GoalsUnavailable { .. } => "goals_unavailable",
             Refusal::ActionNotAdvertised { .. } => "action_not_advertised",
@@ -176,20 +216,64 @@ pub fn required_actions(command: &CommandV2, held: Option<&GoalSnapshot>) -> Vec
     needs
 }
 
-/// Whether `command` may be sent in a session at `version`, with the runner's latest goal
-/// `capability` and the goal the controller holds.
+/// What the runner has advertised, as the gate reads it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Advertised<'a> {
+    /// The latest goal capability; `None` means goals are unsupported.
+    pub goals: Option<&'a GoalCapability>,
+    /// Whether the capability snapshot says `externalProvider: true`.
+    pub external_provider: bool,
+}
+
+/// Whether `command` may be sent in a session at `version`, with what the runner has advertised
+/// and the goal the controller holds.
 pub fn check(
     version: u32,
-    capability: Option<&GoalCapability>,
+    advertised: Advertised<'_>,
     held: Option<&GoalSnapshot>,
     command: Outgoing<'_>,
 ) -> Result<(), Refusal> {
     command.validate().map_err(Refusal::Invalid)?;
-    let command = match command {
-        // A v1 command cannot carry a goal type: the v1 enum has none.
-        Outgoing::V1(_) => return Ok(()),
-        Outgoing::V2(c) => c,
-    };
+    match command {
+        // A v1 command cannot carry a goal or external provider type: the v1 enum has neither.
+        Outgoing::V1(_) => Ok(()),
+        Outgoing::V2(c) => check_goal(version, advertised.goals, held, c),
+        Outgoing::V3(c) => check_external_provider(version, advertised.external_provider, c),
+    }
+}
+
+/// The v3 branch: only `external_provider.operation`, only at version 3, only to a runner that
+/// advertised it.
+fn check_external_provider(
+    version: u32,
+    advertised: bool,
+    command: &CommandV3,
+) -> Result<(), Refusal> {
+    let name = command.type_.as_str();
+    if command.type_ != CommandTypeV3::ExternalProviderOperation {
+        return Err(Refusal::NotAnExternalProviderOperation {
+            command: name,
+            stamp: crate::negotiation::command_schema_version(name),
+        });
+    }
+    if version < 3 {
+        return Err(Refusal::ExternalProviderNeedsV3 {
+            negotiated: version,
+        });
+    }
+    if !advertised {
+        return Err(Refusal::NoExternalProvider);
+    }
+    Ok(())
+}
+
+/// The v2 branch: the goal rules of the table above.
+fn check_goal(
+    version: u32,
+    capability: Option<&GoalCapability>,
+    held: Option<&GoalSnapshot>,
+    command: &CommandV2,
+) -> Result<(), Refusal> {
     let name = command.type_.as_str();
     if !name.starts_with("session.goal.") {
         return Err(Refusal::NotAGoalCommand { command: name });

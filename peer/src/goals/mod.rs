@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! command::{get, set, clear}   -> CommandV2 (constants filled, limits checked)
-//! gate::check(version, capability, goal, command) -> Result<(), Refusal>
+//! gate::check(version, advertised, goal, command) -> Result<(), Refusal>
 //! GoalProjection::apply(&event) -> Outcome   (capability, goal, open/resume, stale events)
 //! ```
 //!
@@ -33,5 +33,5 @@ mod projection;
 
 pub use crate::reducer::Outcome;
 pub use command::{GoalSet, clear, get, set};
-pub use gate::{Outgoing, Refusal, required_actions};
+pub use gate::{Advertised, Outgoing, Refusal, required_actions};
 pub use projection::{GoalChange, GoalEvent, GoalProjection};

@@ -11,6 +11,8 @@
 //! - Deliveries are deduplicated by `sourceEventId`, and an event whose `sourceSeq` is not past
 //!   its source's cursor is listed as out of order and not applied, as the replay reducer does.
 //! - An event whose `schemaVersion` is above the negotiated version is refused.
+//! - A runner stamps the goal events v2 (PROTOCOL-V3 §1), but that is its rule, not a check of
+//!   the consumer: a v3 goal event is read as its v2 form is.
 
 use std::collections::{HashMap, HashSet};
 
@@ -20,8 +22,9 @@ use crate::encode::Validate;
 use crate::issue::{Code, Issue};
 use crate::reducer::{Outcome, ReplayEvent};
 use crate::types::{
-    Event, EventPayloadV2, EventType, EventTypeV2, EventV2, Fixture, FixtureCapabilities,
-    FixtureEvent, GoalCapability, GoalCapabilityAvailability, GoalSnapshot,
+    Event, EventPayloadV2, EventPayloadV3, EventType, EventTypeV2, EventTypeV3, EventV2, EventV3,
+    Fixture, FixtureCapabilities, FixtureEvent, GoalCapability, GoalCapabilityAvailability,
+    GoalSnapshot,
 };
 
 /// What one event says about goals.
@@ -67,15 +70,6 @@ impl GoalEvent for EventV2 {
         2
     }
     fn goal_change(&self) -> Result<GoalChange<'_>, Issue> {
-        let mismatch = || {
-            self.validate().err().unwrap_or_else(|| {
-                Issue::new(
-                    Code::Type,
-                    "/payload",
-                    "the payload does not fit the event type",
-                )
-            })
-        };
         Ok(match (&self.event_type, &self.payload) {
             (EventTypeV2::SessionStarted | EventTypeV2::SessionResumed, _) => {
                 GoalChange::SessionOpened
@@ -96,7 +90,7 @@ impl GoalEvent for EventV2 {
                 | EventTypeV2::SessionGoalSnapshot
                 | EventTypeV2::SessionGoalUpdated,
                 _,
-            ) => return Err(mismatch()),
+            ) => return Err(payload_mismatch(self)),
             _ => GoalChange::Unrelated,
         })
     }
@@ -116,9 +110,46 @@ impl GoalEvent for FixtureEvent {
         match self {
             FixtureEvent::Event(e) => e.goal_change(),
             FixtureEvent::EventV2(e) => e.goal_change(),
+            FixtureEvent::EventV3(e) => v3_goal_change(e),
             other => Err(crate::contract::unread_version(other.tag())),
         }
     }
+}
+
+/// What a v3 event says about goals: its goal payloads are v2's.
+fn v3_goal_change(event: &EventV3) -> Result<GoalChange<'_>, Issue> {
+    Ok(match (&event.event_type, &event.payload) {
+        (EventTypeV3::SessionStarted | EventTypeV3::SessionResumed, _) => GoalChange::SessionOpened,
+        (
+            EventTypeV3::SessionCapabilitiesUpdated,
+            EventPayloadV3::SessionCapabilitiesUpdated(p),
+        ) => GoalChange::Capability(&p.session_goals),
+        (EventTypeV3::SessionGoalSnapshot, EventPayloadV3::SessionGoalSnapshot(p)) => {
+            GoalChange::Snapshot(p.goal.as_ref())
+        }
+        (EventTypeV3::SessionGoalUpdated, EventPayloadV3::SessionGoalSnapshot(p)) => {
+            GoalChange::Updated(p.goal.as_ref())
+        }
+        (EventTypeV3::SessionGoalCleared, _) => GoalChange::Cleared,
+        (
+            EventTypeV3::SessionCapabilitiesUpdated
+            | EventTypeV3::SessionGoalSnapshot
+            | EventTypeV3::SessionGoalUpdated,
+            _,
+        ) => return Err(payload_mismatch(event)),
+        _ => GoalChange::Unrelated,
+    })
+}
+
+/// Why a payload does not fit its event type: the schema's issue, when it finds one.
+fn payload_mismatch<T: Validate>(event: &T) -> Issue {
+    event.validate().err().unwrap_or_else(|| {
+        Issue::new(
+            Code::Type,
+            "/payload",
+            "the payload does not fit the event type",
+        )
+    })
 }
 
 impl<T: GoalEvent> GoalEvent for &T {
@@ -194,11 +225,12 @@ impl GoalProjection {
         }
     }
 
-    /// Takes the goal capability of a capability snapshot: a v2 snapshot's `sessionGoals`; a v1
-    /// snapshot has none, so goals are unsupported.
+    /// Takes the goal capability of a capability snapshot: a v2 or v3 snapshot's `sessionGoals`;
+    /// a v1 snapshot has none, so goals are unsupported.
     pub fn set_capabilities(&mut self, snapshot: &FixtureCapabilities) {
         self.capability = match snapshot {
             FixtureCapabilities::CapabilitiesV2(c) => Some(c.session_goals.clone()),
+            FixtureCapabilities::CapabilitiesV3(c) => Some(c.session_goals.clone()),
             // v1 has no goals; a later version is refused by negotiation before it gets here.
             _ => None,
         };
