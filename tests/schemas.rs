@@ -262,6 +262,9 @@ fn same_verdicts_as_reference_on_every_fixture_node() {
         "https://paperclip.dev/schemas/prp/v1/identity.schema.json",
         "https://paperclip.dev/schemas/prp/v1/result.schema.json",
         "https://paperclip.dev/schemas/prp/v1/semantic-tool.schema.json",
+        "https://paperclip.dev/schemas/prp/v3/capabilities.schema.json",
+        "https://paperclip.dev/schemas/prp/v3/command.schema.json",
+        "https://paperclip.dev/schemas/prp/v3/event.schema.json",
     ] {
         assert!(
             accepted.get(key).copied().unwrap_or_default() > 0,

@@ -631,6 +631,23 @@ fn negotiate_prints_the_selected_version() {
 }
 
 #[test]
+fn negotiate_defaults_to_this_build_s_range_1_to_3() {
+    for (peer, selected) in [("1..2", "2\n"), ("2..5", "3\n"), ("3..3", "3\n")] {
+        let o = prp(["negotiate", "--peer", peer]);
+        assert_eq!((code(&o), stdout(&o)), (0, selected.to_owned()), "{peer}");
+    }
+    let o = prp(["negotiate", "--peer", "4..5"]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains("no common protocol version: local 1..3, peer 4..5"),
+        "{}",
+        stderr(&o)
+    );
+    let o = prp(["negotiate", "--peer", "x"]);
+    assert_eq!(code(&o), 2, "{}", stderr(&o));
+}
+
+#[test]
 fn goals_prints_the_projection_of_a_fixture() {
     let fixture = project().join("fixtures/goals/goal-resume.json");
     let o = prp([OsStr::new("goals"), fixture.as_os_str()]);
@@ -658,6 +675,185 @@ fn goals_prints_the_projection_of_a_fixture() {
     assert_eq!(stdout(&o), "");
     let o = prp(["goals", "/nonexistent/fixture.json"]);
     assert_eq!(code(&o), 2, "{}", stderr(&o));
+}
+
+/// The project's rejected fixture with `protocolVersion` set to `version`, written to `dir`.
+fn fixture_at_protocol(dir: &Path, version: u32) -> PathBuf {
+    let source = project().join("fixtures/replay/unsupported-required-version.json");
+    let mut doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(source).unwrap()).unwrap();
+    doc["protocolVersion"] = version.into();
+    let path = dir.join(format!("v{version}.json"));
+    std::fs::write(&path, doc.to_string()).unwrap();
+    path
+}
+
+#[test]
+fn protocol_ranges_are_parsed_and_refused_beyond_the_build() {
+    for command in ["validate", "replay", "goals", "goldens", "manifest"] {
+        let o = prp([command, "--help"]);
+        assert_eq!(code(&o), 0, "{command}");
+        let help = stdout(&o);
+        assert!(help.contains("--protocol <MIN..MAX>"), "{command}: {help}");
+        assert!(help.contains("[default: 1..3]"), "{command}: {help}");
+        for (range, why) in [
+            (
+                "1..4",
+                "protocol range 1..4 goes beyond version 3, the newest this build knows",
+            ),
+            ("2..1", "malformed version range `2..1`"),
+            ("one..two", "malformed version range `one..two`"),
+        ] {
+            let o = prp([command, "--protocol", range, "x.json"]);
+            assert_eq!(code(&o), 2, "{command} --protocol {range}");
+            assert!(stderr(&o).contains(why), "{command}: {}", stderr(&o));
+        }
+    }
+}
+
+#[test]
+fn a_message_of_a_version_outside_the_range_fails_closed() {
+    let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/documents");
+    for (file, schema, version) in [
+        (
+            "command-v3-external-provider-tool.json",
+            "paperclip.prp.command.v3",
+            3,
+        ),
+        (
+            "event-v3-external-provider-input-available.json",
+            "paperclip.prp.event.v3",
+            3,
+        ),
+        (
+            "capabilities-v3-external-provider.json",
+            "paperclip.prp.capabilities.v3",
+            3,
+        ),
+        (
+            "command-v2-session-goal-set.json",
+            "paperclip.prp.command.v2",
+            2,
+        ),
+    ] {
+        let path = docs.join(file);
+        let o = prp([OsStr::new("validate"), path.as_os_str()]);
+        assert_eq!(code(&o), 0, "{file}: {}", stdout(&o));
+        let o = prp([
+            OsStr::new("validate"),
+            OsStr::new("--protocol"),
+            OsStr::new(if version == 3 { "1..2" } else { "1..1" }),
+            path.as_os_str(),
+        ]);
+        assert_eq!(code(&o), 1, "{file}");
+        let supports = if version == 3 { "1-2" } else { "1-1" };
+        assert!(
+            stdout(&o).contains(&format!(
+                "invalid: unsupported_required_version at /schema: `{schema}` is PRP v{version}; this implementation supports {supports}"
+            )),
+            "{}",
+            stdout(&o)
+        );
+    }
+}
+
+#[test]
+fn the_protocol_range_decides_stage_1() {
+    let dir = scratch("protocol-range");
+    let v3 = fixture_at_protocol(&dir, 3);
+    let v4 = fixture_at_protocol(&dir, 4);
+    let validate = |range: Option<&str>, file: &Path| {
+        let mut args = vec![OsStr::new("validate")];
+        if let Some(r) = range {
+            args.extend([OsStr::new("--protocol"), OsStr::new(r)]);
+        }
+        args.push(file.as_os_str());
+        let o = prp(args);
+        (code(&o), stdout(&o))
+    };
+    // protocolVersion 3: valid by default, refused by a v1/v2 consumer with its own text.
+    assert_eq!(validate(None, &v3).0, 0);
+    assert_eq!(validate(Some("1..3"), &v3).0, 0);
+    let (c, out) = validate(Some("1..2"), &v3);
+    assert_eq!(c, 1);
+    assert!(
+        out.contains("unsupported_required_version at /protocolVersion: protocolVersion 3 is unsupported; this implementation supports 1-2"),
+        "{out}"
+    );
+    let (c, out) = validate(None, &v4);
+    assert_eq!(c, 1);
+    assert!(
+        out.contains("protocolVersion 4 is unsupported; this implementation supports 1-3"),
+        "{out}"
+    );
+    // replay: the same verdicts.
+    let o = prp([OsStr::new("replay"), v3.as_os_str()]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = prp([
+        OsStr::new("replay"),
+        OsStr::new("--protocol"),
+        OsStr::new("1..2"),
+        v3.as_os_str(),
+    ]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains("rejected: unsupported_required_version at /protocolVersion"),
+        "{}",
+        stderr(&o)
+    );
+    // goals: a v1-only consumer refuses a protocolVersion 2 fixture.
+    let goals = project().join("fixtures/goals/goal-resume.json");
+    let o = prp([
+        OsStr::new("goals"),
+        OsStr::new("--protocol"),
+        OsStr::new("1..1"),
+        goals.as_os_str(),
+    ]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains("protocolVersion 2 is unsupported; this implementation supports 1-1"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn goldens_and_manifest_take_the_protocol_range() {
+    let fixtures = project().join("fixtures");
+    for range in ["1..2", "1..3"] {
+        let o = prp([
+            OsStr::new("goldens"),
+            OsStr::new("--check"),
+            OsStr::new("--protocol"),
+            OsStr::new(range),
+            fixtures.as_os_str(),
+        ]);
+        assert_eq!(code(&o), 0, "{range}: {}", stderr(&o));
+    }
+    // The project's directory is a v3 one: fresh as such; read as a v1/v2 directory, its v3
+    // replay fixture fails closed.
+    let o = prp([
+        OsStr::new("manifest"),
+        OsStr::new("--check"),
+        project().as_os_str(),
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = prp([
+        OsStr::new("manifest"),
+        OsStr::new("--check"),
+        OsStr::new("--protocol"),
+        OsStr::new("1..2"),
+        project().as_os_str(),
+    ]);
+    assert_eq!(code(&o), 1);
+    let err = stderr(&o);
+    assert!(
+        err.contains(
+            "unsupported_required_version: fixtures/replay/external-provider-v3.json: protocolVersion=3; supported=1-2"
+        ),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 2, "{err}");
 }
 
 #[test]

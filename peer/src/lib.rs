@@ -46,6 +46,7 @@ pub mod catalog;
 pub mod contract;
 pub mod digest;
 pub mod dispatcher;
+pub mod external_provider;
 pub mod goals;
 pub mod json;
 pub mod negotiation;

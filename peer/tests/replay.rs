@@ -11,6 +11,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use prp_conformance::goldens;
+use prp_peer::contract::Contract;
 use prp_peer::reducer::ReplayEvent as _;
 use prp_peer::reducer::{
     self, BatchOutcome, Integrity, ItemStatus, MAX_GAP_MISSING, Outcome, SessionState, Snapshot,
@@ -30,6 +31,11 @@ fn corpus_fixtures() -> Option<PathBuf> {
     support::corpus_dir().map(|corpus| support::reference_fixture_dir(&corpus))
 }
 
+/// The range the v1/v2 corpus is checked under: its expected rejections are a v1/v2 consumer's.
+fn corpus_contract() -> Contract {
+    "1..2".parse().unwrap()
+}
+
 /// The first line where two texts differ, for a readable failure.
 fn first_line_difference(got: &str, want: &str) -> String {
     for (n, (g, w)) in got.lines().zip(want.lines()).enumerate() {
@@ -46,12 +52,12 @@ fn first_line_difference(got: &str, want: &str) -> String {
     )
 }
 
-/// Replays `fixtures/replay/<name>.json` and compares both goldens byte for byte.
-fn assert_goldens(fixtures: &Path, name: &str) {
+/// Replays `fixtures/replay/<name>.json` under `contract` and compares both goldens byte for byte.
+fn assert_goldens(fixtures: &Path, contract: Contract, name: &str) {
     let replay = fixtures.join("replay");
     let fixture = replay.join(format!("{name}.json"));
     let bytes = fs::read(&fixture).unwrap_or_else(|e| panic!("{}: {e}", fixture.display()));
-    let snapshot = reducer::replay_fixture_bytes(&bytes)
+    let snapshot = reducer::replay_fixture_bytes_with(contract, &bytes)
         .unwrap_or_else(|e| panic!("{} does not replay: {e:?}", fixture.display()));
     let outputs = [
         ("snapshot", snapshot.to_pretty()),
@@ -71,12 +77,12 @@ fn assert_goldens(fixtures: &Path, name: &str) {
 
 fn corpus_case(name: &str) {
     if let Some(dir) = corpus_fixtures() {
-        assert_goldens(&dir, name);
+        assert_goldens(&dir, corpus_contract(), name);
     }
 }
 
 fn project_case(name: &str) {
-    assert_goldens(&project_fixtures(), name);
+    assert_goldens(&project_fixtures(), Contract::default(), name);
 }
 
 macro_rules! golden_tests {
@@ -114,6 +120,7 @@ mod corpus {
 mod project {
     golden_tests! { project_case;
         duplicate_event => "duplicate-event",
+        external_provider_v3 => "external-provider-v3",
         failed_run => "failed-run",
         happy_path => "happy-path",
         interrupted_run => "interrupted-run",
@@ -136,9 +143,10 @@ fn replay_fixture_names(fixtures: &Path) -> Vec<String> {
     names
 }
 
-/// Goldens render for exactly the accepted fixtures, and every one has a test above.
-fn assert_listed(fixtures: &Path, listed: &[&str], rejected: &[&str]) {
-    let rendered = goldens::render(fixtures).unwrap();
+/// Goldens render under `contract` for exactly the accepted fixtures, and every one has a test
+/// above.
+fn assert_listed(fixtures: &Path, contract: Contract, listed: &[&str], rejected: &[&str]) {
+    let rendered = goldens::render(fixtures, contract).unwrap();
     let got_rejected: Vec<String> = rendered
         .rejected
         .iter()
@@ -166,6 +174,7 @@ fn every_corpus_replay_fixture_has_a_test() {
     let Some(dir) = corpus_fixtures() else { return };
     assert_listed(
         &dir,
+        corpus_contract(),
         corpus::NAMES,
         &[
             "semantic-tool-unsupported-required-version",
@@ -178,6 +187,7 @@ fn every_corpus_replay_fixture_has_a_test() {
 fn every_project_replay_fixture_has_a_test() {
     assert_listed(
         &project_fixtures(),
+        Contract::default(),
         project::NAMES,
         &["unsupported-required-version"],
     );
@@ -186,7 +196,7 @@ fn every_project_replay_fixture_has_a_test() {
 #[test]
 fn goldens_check_passes_on_the_corpus() {
     let Some(dir) = corpus_fixtures() else { return };
-    let rendered = goldens::render(&dir).unwrap();
+    let rendered = goldens::render(&dir, corpus_contract()).unwrap();
     assert_eq!(rendered.files.len(), 24);
     assert_eq!(rendered.check().unwrap(), vec![]);
 }
@@ -194,7 +204,7 @@ fn goldens_check_passes_on_the_corpus() {
 /// `prp goldens --check fixtures`; with `UPDATE_GOLDENS=1`, `prp goldens fixtures` first.
 #[test]
 fn goldens_check_passes_on_the_project_fixtures() {
-    let rendered = goldens::render(&project_fixtures()).unwrap();
+    let rendered = goldens::render(&project_fixtures(), Contract::default()).unwrap();
     if std::env::var_os("UPDATE_GOLDENS").is_some_and(|v| v == "1") {
         for path in rendered.write().unwrap() {
             eprintln!("wrote {}", path.display());
@@ -219,7 +229,7 @@ fn goldens_check_names_missing_and_stale_files() {
         )
         .unwrap();
     }
-    let rendered = goldens::render(&dir).unwrap();
+    let rendered = goldens::render(&dir, Contract::default()).unwrap();
     assert_eq!(rendered.rejected.len(), 1);
     assert_eq!(
         rendered.rejected[0].issues[0].code.as_str(),
@@ -276,16 +286,16 @@ fn unsupported_required_version_is_rejected_before_replay() {
 // ---------------------------------------------------------------------------------------------
 // Idempotence and incremental feeding, over every fixture
 
-/// Every accepted fixture (project, then corpus when present), typed.
+/// Every accepted fixture (project, then corpus when present, each under its range), typed.
 fn all_fixtures() -> Vec<(String, Fixture)> {
-    let mut dirs = vec![project_fixtures()];
-    dirs.extend(corpus_fixtures());
+    let mut dirs = vec![(project_fixtures(), Contract::default())];
+    dirs.extend(corpus_fixtures().map(|dir| (dir, corpus_contract())));
     let mut out = Vec::new();
-    for dir in dirs {
+    for (dir, contract) in dirs {
         for name in replay_fixture_names(&dir) {
             let path = dir.join(format!("replay/{name}.json"));
             let bytes = fs::read(&path).unwrap();
-            if let Some(fixture) = prp_peer::contract::validate_fixture_bytes(&bytes).document {
+            if let Some(fixture) = contract.validate_fixture_bytes(&bytes).document {
                 out.push((path.display().to_string(), fixture.typed));
             }
         }
@@ -925,6 +935,59 @@ fn v2_events_reduce_like_v1_events() {
     assert_eq!(
         s.timeline().get(1).map(|e| e.event_type()),
         Some("session.goal.snapshot")
+    );
+}
+
+/// PROTOCOL-V3 §5: the three v3 events take the default summary, project nothing and change no
+/// state.
+#[test]
+fn v3_events_are_timeline_only_with_the_default_summary() {
+    let binding = json!({
+        "companyId": "c", "agentId": "a", "bindingId": "b", "runId": "run_s",
+        "normalizedSessionId": "s", "turnId": "t", "bindingGeneration": 1, "assignmentRevision": 1
+    });
+    let v3 = |id: &str, seq: u64, event_type: &str, payload: Value| {
+        let e = with(
+            ev(id, seq, event_type, payload),
+            "schema",
+            json!("paperclip.prp.event.v3"),
+        );
+        typed1(with(e, "schemaVersion", json!(3)))
+    };
+    let events = [
+        v3(
+            "x1",
+            1,
+            "external_provider.dispatch_requested",
+            json!({ "binding": binding, "kind": "authority_revoked", "externalStopConfirmed": false }),
+        ),
+        v3(
+            "x2",
+            2,
+            "external_provider.operation_settled",
+            json!({ "binding": binding, "requestId": "r1", "outcome": { "status": "ok" } }),
+        ),
+    ];
+    let mut s = session();
+    let before = s.to_value();
+    s.reduce(&events).unwrap();
+    assert_eq!(
+        summaries(&s),
+        [
+            "external_provider dispatch_requested",
+            "external_provider operation_settled"
+        ]
+    );
+    let mut after = s.to_value();
+    let mut expected = before;
+    for v in [&mut after, &mut expected] {
+        for bookkeeping in ["timeline", "sourceCursors", "processedEventIds"] {
+            v.as_object_mut().unwrap().remove(bookkeeping);
+        }
+    }
+    assert_eq!(
+        after, expected,
+        "nothing but the timeline and the processed events moved"
     );
 }
 

@@ -1,4 +1,5 @@
-//! The events the reducer folds: the generated v1 and v2 events, read in place (PROTOCOL §1.4).
+//! The events the reducer folds: the generated v1, v2 and v3 events, read in place (PROTOCOL §1.4;
+//! a v3 event folds as any other, PROTOCOL-V3 §5).
 //!
 //! The reducer reads nine envelope members and, for a few event types, payload members by JSON
 //! name (`payload.kind`, `payload.request.prompt`). Typed payloads answer those through
@@ -13,15 +14,16 @@ use serde_json::Value;
 
 use crate::issue::{Code, Issue};
 use crate::types::{
-    Event, EventPayload, EventPayloadV2, EventType, EventTypeV2, EventV2, FixtureEvent, Plan,
+    Event, EventPayload, EventPayloadV2, EventPayloadV3, EventType, EventTypeV2, EventTypeV3,
+    EventV2, EventV3, FixtureEvent, Plan,
 };
 use prp_codegen_runtime::{Fields, Probe};
 
 /// The largest `sourceSeq` (2^53 − 1, the largest exact JSON integer).
 pub const MAX_SOURCE_SEQ: u64 = 9_007_199_254_740_991;
 
-/// An event the reducer can fold: [`Event`] (v1), [`EventV2`], or a replay fixture's
-/// [`FixtureEvent`] (either).
+/// An event the reducer can fold: [`Event`] (v1), [`EventV2`], [`EventV3`], or a replay fixture's
+/// [`FixtureEvent`] (any of them).
 pub trait ReplayEvent {
     /// What the reducer reads of this event. A decoded event always has a view; a value changed in
     /// code may not (a `sourceSeq` outside `0..=MAX_SOURCE_SEQ`, a kept payload holding a number
@@ -165,6 +167,34 @@ impl ReplayEvent for EventV2 {
     }
 }
 
+impl ReplayEvent for EventV3 {
+    fn view(&self) -> Result<EventView<'_>, Issue> {
+        let event_type = self.event_type.as_str();
+        // As in v2, a v3 `plan.updated` payload is only checked to be an object.
+        let plan = match (&self.payload, self.event_type) {
+            (EventPayloadV3::Other(m), EventTypeV3::PlanUpdated) => {
+                Plan::deserialize(Value::Object((**m).clone()))
+                    .ok()
+                    .map(Cow::Owned)
+            }
+            _ => None,
+        };
+        Ok(EventView {
+            source_event_id: &self.source_event_id,
+            source_seq: source_seq(self.source_seq)?,
+            source_kind: self.source_kind.as_str(),
+            source_instance_id: &self.source_instance_id,
+            event_type,
+            emitted_at: &self.emitted_at,
+            turn_id: self.turn_id.as_deref(),
+            item_id: self.item_id.as_deref(),
+            payload: &self.payload,
+            kept: kept(event_type, &self.payload)?,
+            plan,
+        })
+    }
+}
+
 // The last arm is unreachable until a version's schema joins the fixture's event union.
 #[allow(unreachable_patterns)]
 impl ReplayEvent for FixtureEvent {
@@ -172,6 +202,7 @@ impl ReplayEvent for FixtureEvent {
         match self {
             FixtureEvent::Event(e) => e.view(),
             FixtureEvent::EventV2(e) => e.view(),
+            FixtureEvent::EventV3(e) => e.view(),
             other => Err(crate::contract::unread_version(other.tag())),
         }
     }

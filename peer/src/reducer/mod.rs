@@ -35,6 +35,7 @@ pub use state::{Gap, Integrity, MAX_GAP_MISSING, Request, SessionState, TurnStat
 pub use summary::ParitySummary;
 pub use timeline::{Entries, Timeline, TimelineEntry};
 
+use crate::contract::Contract;
 use crate::issue::Issue;
 use crate::types::Fixture;
 
@@ -50,10 +51,15 @@ pub fn replay_fixture(fixture: &Fixture) -> Result<Snapshot, Issue> {
 }
 
 /// Runs the whole contract pipeline on fixture bytes (PROTOCOL §1.7: version checks, schema,
-/// binding checks) and replays the accepted fixture; a rejected fixture gives its issues, in
-/// pipeline order and never empty.
+/// binding checks) under the default range ([`crate::contract::known`]) and replays the accepted
+/// fixture; a rejected fixture gives its issues, in pipeline order and never empty.
 pub fn replay_fixture_bytes(bytes: &[u8]) -> Result<Snapshot, Vec<Issue>> {
-    let outcome = crate::contract::validate_fixture_bytes(bytes);
+    replay_fixture_bytes_with(Contract::default(), bytes)
+}
+
+/// [`replay_fixture_bytes`] with the pipeline configured by `contract` (its protocol range).
+pub fn replay_fixture_bytes_with(contract: Contract, bytes: &[u8]) -> Result<Snapshot, Vec<Issue>> {
+    let outcome = contract.validate_fixture_bytes(bytes);
     match outcome.document {
         Some(fixture) => replay_fixture(&fixture.typed).map_err(|e| vec![e]),
         None => Err(outcome.issues),
