@@ -44,7 +44,7 @@ use crate::types::{
     CommandPayloadExternalProviderOperationInputToolV3,
     CommandPayloadExternalProviderOperationInputV3,
     CommandPayloadExternalProviderOperationV3 as Operation, CommandPayloadV3, CommandTypeV3,
-    CommandV3, QuestionResponse,
+    CommandV3, EventPayloadExternalProviderInputAvailableV3 as InputAvailable, QuestionResponse,
 };
 use prp_types::Validate as _;
 
@@ -115,8 +115,8 @@ pub struct Assignment {
     pub assignment_revision: i64,
 }
 
-/// Why a runner refuses an operation (or why one cannot be built): a stable code, the member it
-/// is about (a JSON pointer into the command's payload) and a sentence.
+/// Why a runner refuses an operation or an `input_available` event (or why an operation cannot be
+/// built): a stable code, the member it is about (a JSON pointer into the payload) and a sentence.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Refusal {
     /// A request id that is empty, too long, or holds a character outside `[A-Za-z0-9._:-]`.
@@ -131,6 +131,11 @@ pub enum Refusal {
     },
     /// `digest` is not the unredacted digest of `{action, input}`.
     Digest {
+        /// What the runner computed.
+        expected: String,
+    },
+    /// `input_available`'s `inputDigest` is not the unredacted digest of its answer.
+    InputDigest {
         /// What the runner computed.
         expected: String,
     },
@@ -162,6 +167,7 @@ impl Refusal {
             Refusal::RequestId { .. } => "external_provider_request_id",
             Refusal::Binding { .. } => "external_provider_binding_mismatch",
             Refusal::Digest { .. } => "external_provider_digest_mismatch",
+            Refusal::InputDigest { .. } => "external_provider_input_digest_mismatch",
             Refusal::TooLarge { .. } => "external_provider_input_too_large",
             Refusal::RequestReused { .. } => "external_provider_request_reused",
             Refusal::Redacted => "external_provider_input_redacted",
@@ -176,6 +182,7 @@ impl Refusal {
             Refusal::RequestId { pointer } => (*pointer).into(),
             Refusal::Binding { member } => format!("/{member}"),
             Refusal::Digest { .. } => "/digest".into(),
+            Refusal::InputDigest { .. } => "/inputDigest".into(),
             Refusal::RequestReused { .. } => "/requestId".into(),
             Refusal::Invalid { .. } => "".into(),
         }
@@ -195,6 +202,10 @@ impl fmt::Display for Refusal {
             Refusal::Digest { expected } => write!(
                 f,
                 "`digest` is not the digest of the operation's action and input ({expected})"
+            ),
+            Refusal::InputDigest { expected } => write!(
+                f,
+                "`inputDigest` is not the digest of the request id, turn and response ({expected})"
             ),
             Refusal::TooLarge { bytes } => write!(
                 f,
@@ -293,6 +304,22 @@ pub fn check(op: &Operation, assignment: &Assignment) -> Result<(), Refusal> {
         return Err(Refusal::Digest { expected });
     }
     Ok(())
+}
+
+/// Checks that an `external_provider.input_available` event's `inputDigest` is the unredacted
+/// digest of its `{requestId, turnId, response}`, as the runner that consumes the input compares
+/// it (PROTOCOL-V3 §3–§4).
+pub fn check_input_available(payload: &InputAvailable) -> Result<(), Refusal> {
+    let expected = unredacted_input_digest(
+        payload.request_id.as_str(),
+        payload.turn_id.as_str(),
+        &payload.response,
+    );
+    if payload.input_digest.as_str() == expected {
+        Ok(())
+    } else {
+        Err(Refusal::InputDigest { expected })
+    }
 }
 
 /// Refuses an operation whose binding members are not `assignment`'s, in payload order.

@@ -4,8 +4,8 @@
 
 use prp_peer::external_provider::{
     Assignment, Input, Ledger, MAX_INPUT_BYTES, ProgressInput, Refusal, RenewInput, Replay,
-    ToolInput, action_of, check, command, operation, redacted_digest, unredacted_digest,
-    unredacted_input_digest,
+    ToolInput, action_of, check, check_input_available, command, operation, redacted_digest,
+    unredacted_digest, unredacted_input_digest,
 };
 use prp_peer::types::{CommandPayloadV3, CommandV3, EventPayloadV3, EventV3};
 use serde_json::{Value, json};
@@ -255,6 +255,14 @@ fn input_available_carries_the_digest_of_its_answer() {
     assert_eq!(
         unredacted_input_digest(p.request_id.as_str(), p.turn_id.as_str(), &p.response),
         p.input_digest.as_str()
+    );
+    check_input_available(&p).unwrap();
+    let mut other = (*p).clone();
+    other.turn_id = "turn-2".try_into().unwrap();
+    let r = check_input_available(&other).unwrap_err();
+    assert_eq!(
+        (r.code(), r.pointer().as_str()),
+        ("external_provider_input_digest_mismatch", "/inputDigest")
     );
     // The consume_input operation names the same answer by the same digest.
     let consume = operation_in("command-v3-external-provider-consume-input.json");
