@@ -373,17 +373,16 @@ fn document_case(set: &SchemaSet, cases: &[TypeCase]) -> Option<TypeCase> {
     })
 }
 
-/// The string constants a root schema gives its `schema` member, itself or in each of its
-/// `oneOf` alternatives.
+/// The string constants a root schema gives its `schema` member (`const`, or an `enum` of one),
+/// itself or in each of its `oneOf` alternatives.
 fn schema_values(root: &Value) -> Vec<String> {
     let own = |s: &Value| -> Option<String> {
-        Some(
-            s.get("properties")?
-                .get("schema")?
-                .get("const")?
-                .as_str()?
-                .to_owned(),
-        )
+        let member = s.get("properties")?.get("schema")?;
+        let value = match member.get("enum").and_then(Value::as_array) {
+            Some(one) if one.len() == 1 => one.first(),
+            _ => member.get("const"),
+        };
+        Some(value?.as_str()?.to_owned())
     };
     let alternatives = root.get("oneOf").and_then(Value::as_array);
     own(root)

@@ -110,6 +110,18 @@ impl Emitter<'_> {
         })
     }
 
+    /// Whether item `i` is a struct that takes its member `tag` already read (as `rt::decode_members!`
+    /// does for a string-enum member).
+    fn reads_tag_ahead(&self, i: usize, tag: &str) -> bool {
+        let Item::Struct(s) = &self.model.items[i] else {
+            return false;
+        };
+        s.fields.iter().any(|f| {
+            f.json == tag
+                && matches!(f.ty, Ty::Named(e) if matches!(self.model.items[e], Item::Enum(_)))
+        })
+    }
+
     /// Whether every variant of `t` reads its members by name.
     fn readable(&self, t: &Tagged) -> bool {
         t.variants.iter().all(|(_, _, ty)| self.has_fields(ty))
@@ -167,10 +179,11 @@ impl Emitter<'_> {
             };
             p.defs.push(quote! { #[doc = #vdoc] #v(#rty), });
             p.slow.push(quote! { #value => #v: #seed; });
-            // A struct reads the rest of the object on from the tag; any other variant (a union
-            // of its own) reads the object whole.
+            // A struct whose tag member is a plain string enum reads the rest of the object on
+            // from the tag; any other variant (a union of its own, a tag with rules of its own)
+            // reads the object whole.
             if let Ty::Named(i) = ty
-                && matches!(self.model.items[*i], Item::Struct(_))
+                && self.reads_tag_ahead(*i, tag)
             {
                 let vt = self.name(*i);
                 p.fast.push(quote! { #value => #v(#vt); });

@@ -7,29 +7,17 @@ use crate::names;
 use serde_json::Value;
 use std::collections::BTreeSet;
 
-/// Adds an enum `name` over every root document with a string constant member `tag`, flattening
-/// roots that are themselves unions on the same member. A root of another type (checked JSON, a
-/// union by JSON type, a union told apart otherwise) joins with each value its schema requires of
-/// `tag`, itself or in each `oneOf`/`anyOf` alternative, and is read whole: every document its
-/// schema accepts is then chosen by its `tag`.
+/// Adds an enum `name` over every root document whose schema gives its member `tag` a string
+/// constant, flattening roots that are themselves unions on the same member. A root of any other
+/// type (a struct, checked JSON, a union by JSON type, a union told apart otherwise) joins with
+/// each value its schema gives `tag`, itself or in each `oneOf`/`anyOf` alternative: every document
+/// its schema accepts is then chosen by its `tag`, as `validate` chooses a document's type.
 pub(super) fn union(model: &mut Model, set: &SchemaSet, name: &str, tag: &str) {
     let mut variants: Vec<(String, String, Ty)> = Vec::new();
     let mut seen = BTreeSet::new();
     for root in &model.roots {
         let Ty::Named(id) = root.ty else { continue };
         match &model.items[id] {
-            Item::Struct(s) => {
-                let Some(f) = s.fields.iter().find(|f| f.json == tag && f.required) else {
-                    continue;
-                };
-                let Ty::Named(e) = f.ty else { continue };
-                if let Item::Enum(en) = &model.items[e]
-                    && en.values.len() == 1
-                    && seen.insert(en.values[0].0.clone())
-                {
-                    variants.push((en.values[0].0.clone(), s.name.clone(), root.ty.clone()));
-                }
-            }
             Item::Tagged(t) if t.tag == tag => {
                 for v in &t.variants {
                     if seen.insert(v.0.clone()) {
@@ -38,7 +26,7 @@ pub(super) fn union(model: &mut Model, set: &SchemaSet, name: &str, tag: &str) {
                 }
             }
             other => {
-                for value in required_values(&set.files[root.file].root, tag) {
+                for value in tag_values(&set.files[root.file].root, tag) {
                     if seen.insert(value.clone()) {
                         variants.push((value, other.name().to_owned(), root.ty.clone()));
                     }
@@ -60,13 +48,17 @@ pub(super) fn union(model: &mut Model, set: &SchemaSet, name: &str, tag: &str) {
     }));
 }
 
-/// The string constants `schema` requires of member `tag`: its own, and each inline `oneOf` or
-/// `anyOf` alternative's.
-fn required_values(schema: &Value, tag: &str) -> Vec<String> {
+/// The string constants `schema` gives member `tag` (`const`, or an `enum` of one): its own, and
+/// each inline `oneOf` or `anyOf` alternative's.
+fn tag_values(schema: &Value, tag: &str) -> Vec<String> {
     let own = |s: &Value| -> Option<String> {
-        let required = s.get("required")?.as_array()?.iter().any(|r| r == tag);
-        let value = s.get("properties")?.get(tag)?.get("const")?.as_str()?;
-        required.then(|| value.to_owned())
+        let member = s.get("properties")?.get(tag)?;
+        let value = match (member.get("const"), member.get("enum")) {
+            (Some(c), _) => c,
+            (None, Some(Value::Array(one))) if one.len() == 1 => &one[0],
+            _ => return None,
+        };
+        value.as_str().map(str::to_owned)
     };
     let alternatives = ["oneOf", "anyOf"]
         .iter()

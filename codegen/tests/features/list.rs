@@ -32,4 +32,5 @@ features! {
     found_decode_refuses_valid_100514,
     found_compile_109919,
     found_decode_refuses_valid_99(Document),
+    found_decode_refuses_valid_97(Document),
 }
