@@ -30,9 +30,8 @@
 use std::fmt;
 
 use serde_json::{Map, Value, json};
-use sha2::{Digest as _, Sha256};
 
-use crate::digest::{canonical_json, digest, hex};
+use crate::digest::{digest, unredacted};
 use crate::types::{
     CommandPayloadExternalProviderOperationActionV3 as Action,
     CommandPayloadExternalProviderOperationInputAcceptV3,
@@ -242,7 +241,7 @@ pub fn redacted_digest(action: Action, input: &Input) -> String {
 /// The digest a runner checks `digest` against: canonical JSON of `{action, input}` as it is,
 /// SHA-256, `sha256:` and hex.
 pub fn unredacted_digest(action: Action, input: &Input) -> String {
-    sha256(&operation_value(action, input))
+    unredacted(&operation_value(action, input))
 }
 
 /// `input_available`'s `inputDigest` as a controller computes it: redacted, over
@@ -262,7 +261,7 @@ pub fn unredacted_input_digest(
     turn_id: &str,
     response: &QuestionResponse,
 ) -> String {
-    sha256(&input_value(request_id, turn_id, response))
+    unredacted(&input_value(request_id, turn_id, response))
 }
 
 fn operation_value(action: Action, input: &Input) -> Value {
@@ -271,11 +270,6 @@ fn operation_value(action: Action, input: &Input) -> Value {
 
 fn input_value(request_id: &str, turn_id: &str, response: &QuestionResponse) -> Value {
     json!({ "requestId": request_id, "turnId": turn_id, "response": response })
-}
-
-fn sha256(value: &Value) -> String {
-    let text = canonical_json(value);
-    format!("sha256:{}", hex(&Sha256::digest(text.as_bytes())))
 }
 
 /// The checks a runner makes before it acts on an operation (PROTOCOL-V3 §3): the schema's rules

@@ -122,16 +122,11 @@ fn outside_range(bytes: &[u8], contract: Contract) -> Option<Issue> {
     }
     let named: Named = serde_json::from_slice(bytes).ok()?;
     let schema = named.schema?;
-    let version = ["capabilities", "command", "event"]
-        .iter()
-        .find_map(|kind| {
-            schema
-                .strip_prefix("paperclip.prp.")?
-                .strip_prefix(kind)?
-                .strip_prefix(".v")?
-                .parse::<u32>()
-                .ok()
-        })?;
+    let kind = schema.strip_prefix("paperclip.prp.")?.split_once(".v")?.0;
+    if !["capabilities", "command", "event"].contains(&kind) {
+        return None;
+    }
+    let version = crate::contract::tag_version(&schema)?;
     (!range.contains(version)).then(|| {
         Issue::new(
             Code::UnsupportedRequiredVersion,

@@ -39,7 +39,13 @@ pub const TRUNCATED_KEY: &str = "__paperclip_truncated__";
 
 /// `sha256:` and the hex SHA-256 of the canonical JSON of the redacted value.
 pub fn digest(value: &Value) -> String {
-    let text = canonical_json(&redact(value));
+    unredacted(&redact(value))
+}
+
+/// `sha256:` and the hex SHA-256 of the canonical JSON of the value as it is, not redacted: what
+/// a PRP v3 runner compares an operation's digest with (PROTOCOL-V3 §3).
+pub fn unredacted(value: &Value) -> String {
+    let text = canonical_json(value);
     format!("sha256:{}", hex(&Sha256::digest(text.as_bytes())))
 }
 
