@@ -23,12 +23,18 @@ pub struct Index {
     dynamic: BTreeMap<Loc, BTreeMap<String, Loc>>,
     /// Base URI and resource root of every walked subschema.
     bases: HashMap<Loc, (String, Loc)>,
+    /// Per file: where the members its reading into 2020-12's spelling renamed went, for the
+    /// pointers `$ref`s write in the file's own spelling.
+    spellings: Vec<prp_vocabulary::dialect::Spelling>,
 }
 
 impl Index {
     /// Walks every file's subschemas.
     pub fn build(files: &[SchemaFile]) -> Result<Index> {
-        let mut index = Index::default();
+        let mut index = Index {
+            spellings: files.iter().map(|f| f.spelling.clone()).collect(),
+            ..Index::default()
+        };
         for (i, f) in files.iter().enumerate() {
             let loc = Loc {
                 file: i,
@@ -183,14 +189,20 @@ impl Index {
         }
     }
 
-    /// The node a URI (with an optional JSON-pointer or anchor fragment) names, if any.
+    /// The node a URI (with an optional JSON-pointer or anchor fragment) names, if any. A
+    /// pointer is read in the spelling of the file it points into.
     pub fn lookup(&self, uri: &str, node: impl Fn(&Loc) -> bool) -> Option<Loc> {
         let (abs, fragment) = uri.split_once('#').unwrap_or((uri, ""));
         if fragment.is_empty() || fragment.starts_with('/') {
             let root = self.resources.get(abs)?;
+            let fragment = percent_decode(fragment);
+            let pointer = match self.spellings.get(root.file) {
+                Some(s) if !s.is_identity() => s.to_read(&root.pointer, &fragment),
+                _ => format!("{}{fragment}", root.pointer),
+            };
             let loc = Loc {
                 file: root.file,
-                pointer: format!("{}{}", root.pointer, percent_decode(fragment)),
+                pointer,
             };
             node(&loc).then_some(loc)
         } else {
@@ -219,7 +231,7 @@ pub struct SchemaSet {
 
 impl SchemaSet {
     /// Loads every `*.json` file under `dir`, recursively, in sorted path order; a file without
-    /// `$id` is known as `file:///` and its relative path.
+    /// `$id` is known as `file:///` and its relative path, one without `$schema` is draft 2020-12.
     pub fn load(dir: &Path) -> Result<SchemaSet> {
         Self::load_with_base(dir, "file:///")
     }
@@ -227,17 +239,34 @@ impl SchemaSet {
     /// As [`SchemaSet::load`], a file without `$id` known as `base` joined with its relative path
     /// (`http://localhost:1234/` makes `nested/a.json` `http://localhost:1234/nested/a.json`).
     pub fn load_with_base(dir: &Path, base: &str) -> Result<SchemaSet> {
-        Self::from_files(load::read_dir(dir, base)?)
+        Self::from_files(load::read_dir(dir, base, Dialect::Draft202012)?)
     }
 
-    /// Parses one schema file's text; without `$id` it is known as `file:///PATH`.
+    /// As [`SchemaSet::load`], with the base URI and the default dialect `options` name
+    /// ([`Options::base_uri`](crate::Options::base_uri),
+    /// [`Options::default_dialect`](crate::Options::default_dialect)).
+    pub fn load_with(dir: &Path, options: &crate::Options) -> Result<SchemaSet> {
+        Self::from_files(load::read_dir(
+            dir,
+            options.base(),
+            options.default_dialect,
+        )?)
+    }
+
+    /// Parses one schema file's text; without `$id` it is known as `file:///PATH`, without
+    /// `$schema` it is draft 2020-12.
     pub fn parse(path: String, raw: &str) -> Result<SchemaFile> {
-        load::parse(path, raw, "file:///")
+        load::parse(path, raw, "file:///", Dialect::Draft202012)
     }
 
     /// Parses one schema file's text; without `$id` it is known as `base` joined with `path`.
     pub fn parse_with_base(path: String, raw: &str, base: &str) -> Result<SchemaFile> {
-        load::parse(path, raw, base)
+        load::parse(path, raw, base, Dialect::Draft202012)
+    }
+
+    /// Parses one schema file's text with the base URI and default dialect `options` name.
+    pub fn parse_with(path: String, raw: &str, options: &crate::Options) -> Result<SchemaFile> {
+        load::parse(path, raw, options.base(), options.default_dialect)
     }
 
     /// A set from already loaded files; two files with one `$id` are an error.
@@ -308,14 +337,23 @@ impl SchemaSet {
             })
     }
 
-    /// A located error at `at`.
+    /// A located error at `at`, located in the file's own spelling.
     pub(crate) fn error(&self, at: &Loc, code: Code, message: impl Into<String>) -> Error {
-        let file = self
-            .files
-            .get(at.file)
-            .map(|f| f.path.clone())
-            .unwrap_or_default();
-        Error::new(code, file, at.pointer.clone(), message)
+        match self.files.get(at.file) {
+            Some(f) => Error::new(
+                code,
+                f.path.clone(),
+                f.spelling.to_original(&at.pointer),
+                message,
+            ),
+            None => Error::new(code, "", at.pointer.clone(), message),
+        }
+    }
+
+    /// The URI of the node at `loc` as its file spells it: `<the file's $id>#<pointer>`.
+    pub(crate) fn spelled_uri(&self, loc: &Loc) -> String {
+        let f = &self.files[loc.file];
+        format!("{}#{}", f.id, f.spelling.to_original(&loc.pointer))
     }
 
     /// SHA-256 over the sorted `$id`s and the files' LF-normalised bytes: the inputs' digest.
@@ -331,9 +369,15 @@ impl SchemaSet {
     }
 }
 
-/// A located error at `at`, found while indexing `files`.
+/// A located error at `at` (in the file's own spelling), found while indexing `files`.
 fn fail(files: &[SchemaFile], code: Code, at: &Loc, msg: String) -> Error {
-    Error::new(code, files[at.file].path.clone(), at.pointer.clone(), msg)
+    let f = &files[at.file];
+    Error::new(
+        code,
+        f.path.clone(),
+        f.spelling.to_original(&at.pointer),
+        msg,
+    )
 }
 
 fn is_anchor(s: &str) -> bool {

@@ -54,6 +54,7 @@ mod program;
 pub use error::{Code, Error, Result};
 pub use index::SchemaSet;
 pub use load::SchemaFile;
+pub use prp_vocabulary::Dialect;
 
 use prp_vocabulary::Keyword;
 use std::collections::BTreeMap;
@@ -79,6 +80,8 @@ pub struct Options {
     pub(crate) base_uri: Option<String>,
     /// See [`Options::non_exhaustive()`].
     pub(crate) non_exhaustive: bool,
+    /// See [`Options::default_dialect()`].
+    pub(crate) default_dialect: Dialect,
 }
 
 impl Options {
@@ -139,6 +142,23 @@ impl Options {
         self.formats.contains_key(name)
     }
 
+    /// The dialect of a schema file whose root names none with `$schema` (default draft 2020-12,
+    /// as the specification says). A file or embedded resource that names one with `$schema` is
+    /// read in that one: draft-04, draft-06, draft-07, 2019-09 or 2020-12, each with its own
+    /// meaning (a `$ref`'s siblings ignored before 2019-09, `definitions`, array-form `items`
+    /// with `additionalItems`, `dependencies`, draft-04's boolean `exclusiveMaximum` and `id`,
+    /// 2019-09's `$recursiveRef`). Another `$schema` (draft-03, a custom metaschema) is refused.
+    #[must_use]
+    pub fn default_dialect(mut self, dialect: Dialect) -> Self {
+        self.default_dialect = dialect;
+        self
+    }
+
+    /// The base URI of files without `$id`, `file:///` unless [`Options::base_uri`] says.
+    pub(crate) fn base(&self) -> &str {
+        self.base_uri.as_deref().unwrap_or("file:///")
+    }
+
     /// The base URI of files without `$id`: such a file is known as this joined with its path
     /// inside the directory (default `file:///`). With `http://localhost:1234/`, a `$ref` to
     /// `http://localhost:1234/nested/a.json` finds `nested/a.json` of the directory.
@@ -170,7 +190,7 @@ pub struct Output {
 
 /// Runs the generator over every `*.json` schema under `dir`.
 pub fn generate_dir(dir: &Path, options: &Options) -> Result<Output> {
-    let base = options.base_uri.as_deref().unwrap_or("file:///");
+    let base = options.base();
     if !prp_vocabulary::uri::is_absolute(base) {
         return Err(Error::new(
             Code::InvalidOption,
@@ -179,7 +199,7 @@ pub fn generate_dir(dir: &Path, options: &Options) -> Result<Output> {
             format!("the base URI `{base}` is not an absolute URI"),
         ));
     }
-    let set = SchemaSet::load_with_base(dir, base)?;
+    let set = SchemaSet::load_with(dir, options)?;
     generate(set, options)
 }
 

@@ -1,15 +1,16 @@
-//! The first stage: read every schema file of a directory and parse each, checking its dialect,
-//! its `$id` and its `title`. What comes out is a list of [`SchemaFile`]s; the `index` stage makes
-//! them a [`SchemaSet`](crate::index::SchemaSet) whose `$ref`s resolve.
+//! The first stage: read every schema file of a directory and parse each, put it into draft
+//! 2020-12's spelling whatever its dialect (`prp_vocabulary::dialect::read`, the one step that
+//! knows dialects), and check its `$id` and its `title`. What comes out is a list of
+//! [`SchemaFile`]s; the `index` stage makes them a [`SchemaSet`](crate::index::SchemaSet) whose
+//! `$ref`s resolve. No later stage asks which dialect a file was written in.
 
 use crate::error::Code;
 use crate::error::{Error, Result};
+use prp_vocabulary::Dialect;
+use prp_vocabulary::dialect::{self, RefusalKind, Spelling};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
-
-/// The only dialect the generator reads.
-pub const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 
 /// One parsed schema file.
 #[derive(Debug, Clone)]
@@ -27,8 +28,13 @@ pub struct SchemaFile {
     pub text: String,
     /// SHA-256 of `text`, lowercase hex.
     pub sha256: String,
-    /// The parsed schema.
+    /// The parsed schema in draft 2020-12's spelling (the file itself if it is 2020-12).
     pub root: Value,
+    /// The dialect the file is written in: its `$schema`, or the default it was read with.
+    pub dialect: Dialect,
+    /// Where the members `root` renames are in the file: pointers into `root` map back to the
+    /// file's own, and a `$ref` written against the file finds its place in `root`.
+    pub spelling: Spelling,
 }
 
 /// A location inside the schema set: a file and a JSON pointer in it.
@@ -85,8 +91,9 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
 }
 
 /// Reads and parses every `*.json` file under `dir`, recursively, sorted by path; a file without
-/// `$id` is known as `base` joined with its path relative to `dir`.
-pub fn read_dir(dir: &Path, base: &str) -> Result<Vec<SchemaFile>> {
+/// `$id` is known as `base` joined with its path relative to `dir`, and one without `$schema` is
+/// read as `dialect`.
+pub fn read_dir(dir: &Path, base: &str, dialect: Dialect) -> Result<Vec<SchemaFile>> {
     let mut paths = Vec::new();
     collect(dir, &mut paths)?;
     let mut files = Vec::new();
@@ -106,14 +113,15 @@ pub fn read_dir(dir: &Path, base: &str) -> Result<Vec<SchemaFile>> {
                 format!("cannot read the file: {e}"),
             )
         })?;
-        files.push(parse(rel, &raw, base)?);
+        files.push(parse(rel, &raw, base, dialect)?);
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)
 }
 
-/// Parses one schema file's text; without `$id` it is known as `base` joined with `path`.
-pub fn parse(path: String, raw: &str, base: &str) -> Result<SchemaFile> {
+/// Parses one schema file's text; without `$id` it is known as `base` joined with `path`, and
+/// without `$schema` it is read as `dialect`.
+pub fn parse(path: String, raw: &str, base: &str, dialect: Dialect) -> Result<SchemaFile> {
     let text = raw.replace("\r\n", "\n");
     let root: Value = serde_json::from_str(&text).map_err(|e| {
         Error::new(
@@ -123,31 +131,23 @@ pub fn parse(path: String, raw: &str, base: &str) -> Result<SchemaFile> {
             format!("the file is not JSON: {e}"),
         )
     })?;
-    let empty = serde_json::Map::new();
-    let obj = match &root {
-        Value::Object(o) => o,
-        Value::Bool(_) => &empty,
-        _ => {
-            return Err(Error::new(
-                Code::InvalidSchema,
-                path,
-                "",
-                "a schema file must hold a JSON object or a boolean",
-            ));
-        }
-    };
-    // Without `$schema` a file is read as draft 2020-12, the only dialect generated.
-    match obj.get("$schema").map(|s| s.as_str()) {
-        None | Some(Some(DIALECT)) => {}
-        other => {
-            return Err(Error::new(
-                Code::UnsupportedSchemaDialect,
-                path,
-                "/$schema",
-                format!("`$schema` must be {DIALECT}, found {other:?}"),
-            ));
-        }
+    if !(root.is_object() || root.is_boolean()) {
+        return Err(Error::new(
+            Code::InvalidSchema,
+            path,
+            "",
+            "a schema file must hold a JSON object or a boolean",
+        ));
     }
+    let read = dialect::read(&root, dialect).map_err(|r| {
+        let code = match r.kind {
+            RefusalKind::Dialect => Code::UnsupportedSchemaDialect,
+            RefusalKind::Keyword => Code::UnsupportedKeyword,
+        };
+        Error::new(code, path.clone(), r.pointer, r.message)
+    })?;
+    let empty = serde_json::Map::new();
+    let obj = read.schema.as_object().unwrap_or(&empty);
     // Without `$id`, a file is known by a URI made from its path; an `$id` is any absolute
     // URI (`https://…`, `urn:…`), an empty trailing fragment allowed.
     let location = prp_vocabulary::uri::resolve(base, &path);
@@ -160,7 +160,7 @@ pub fn parse(path: String, raw: &str, base: &str) -> Result<SchemaFile> {
             return Err(Error::new(
                 Code::InvalidSchemaId,
                 path,
-                "/$id",
+                read.spelling.to_original("/$id"),
                 format!("`$id` must be an absolute URI without a fragment, found {other}"),
             ));
         }
@@ -192,7 +192,9 @@ pub fn parse(path: String, raw: &str, base: &str) -> Result<SchemaFile> {
         title,
         text,
         sha256,
-        root,
+        root: read.schema,
+        dialect: read.dialect,
+        spelling: read.spelling,
     })
 }
 

@@ -1,15 +1,16 @@
 //! `prp-codegen SCHEMA_DIR [-o FILE [--check]] [--document-union NAME:MEMBER] [--runtime-path PATH]
-//! [--name ID#POINTER=TYPE]... [--format NAME[=REGEX]]... [--base-uri URI]`: the generator on any
-//! schema directory. Exits 2 on a usage error, 1 when the schemas cannot be generated or, with
+//! [--name ID#POINTER=TYPE]... [--format NAME[=REGEX]]... [--base-uri URI] [--dialect D]`: the
+//! generator on any schema directory. Exits 2 on a usage error, 1 when the schemas cannot be generated or, with
 //! `--check`, when FILE is not what they generate.
 
 use clap::Parser;
-use prp_codegen::{Format, Options};
+use prp_codegen::{Dialect, Format, Options};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Generates one Rust module from a directory of JSON Schemas (draft 2020-12).
+/// Generates one Rust module from a directory of JSON Schemas (draft-04, -06, -07, 2019-09 or
+/// 2020-12, each file by its `$schema`).
 #[derive(Parser)]
 #[command(name = "prp-codegen", version, args_override_self = true)]
 struct Args {
@@ -38,6 +39,10 @@ struct Args {
     /// The base URI of files without `$id`, joined with their path [default: file:///].
     #[arg(long, value_name = "URI")]
     base_uri: Option<String>,
+    /// The dialect of files without `$schema`: draft-04, draft-06, draft-07, 2019-09 or 2020-12
+    /// [default: 2020-12].
+    #[arg(long, value_name = "DIALECT")]
+    dialect: Option<Dialect>,
     /// Mark every generated enum `#[non_exhaustive]`, for schemas that grow by policy.
     #[arg(long)]
     non_exhaustive: bool,
@@ -45,7 +50,9 @@ struct Args {
 
 impl Args {
     fn options(&self) -> Options {
-        let mut options = Options::new().non_exhaustive(self.non_exhaustive);
+        let mut options = Options::new()
+            .non_exhaustive(self.non_exhaustive)
+            .default_dialect(self.dialect.unwrap_or_default());
         if let Some((name, member)) = &self.document_union {
             options = options.document_union(name, member);
         }

@@ -221,13 +221,39 @@ fn malformed_input_is_a_located_error() {
 #[test]
 fn files_are_checked_on_load() {
     let dir = temp_dir("load");
-    let mut schema = base(serde_json::json!({ "name": { "type": "string" } }));
-    schema["$schema"] = "http://json-schema.org/draft-07/schema#".into();
-    write(&dir, "thing.schema.json", schema);
-    assert_eq!(
-        generate_dir(&dir, &Options::default()).unwrap_err().code,
-        "unsupported_schema_dialect"
-    );
+    // Every dialect in use reads; a retired one or a custom metaschema is refused in words.
+    for (uri, refused) in [
+        ("http://json-schema.org/draft-07/schema#", None),
+        ("http://json-schema.org/draft-04/schema", None),
+        ("https://json-schema.org/draft/2019-09/schema", None),
+        (
+            "http://json-schema.org/draft-03/schema#",
+            Some("names draft-03"),
+        ),
+        (
+            "https://example.test/meta.json",
+            Some("a custom metaschema is not read"),
+        ),
+        ("42", Some("not a dialect this generator reads")),
+    ] {
+        let mut schema = base(serde_json::json!({ "name": { "type": "string" } }));
+        schema["$schema"] = uri.into();
+        write(&dir, "thing.schema.json", schema);
+        match (generate_dir(&dir, &Options::default()), refused) {
+            (Ok(out), None) => assert!(out.code.contains("pub struct Thing {"), "{uri}"),
+            (Err(e), Some(words)) => {
+                assert_eq!(
+                    (e.code.as_str(), e.pointer.as_str()),
+                    ("unsupported_schema_dialect", "/$schema")
+                );
+                assert!(
+                    e.message.contains(words) && !e.message.contains("Some("),
+                    "{e}"
+                );
+            }
+            (out, _) => panic!("{uri}: {:?}", out.map(|_| ())),
+        }
+    }
     // Neither `title` nor `$id` is required: the file's name and a URI made from its path stand in.
     let mut schema = base(serde_json::json!({ "name": { "type": "string" } }));
     schema.as_object_mut().unwrap().remove("title");

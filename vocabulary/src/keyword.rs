@@ -1,6 +1,8 @@
 //! The keywords, one table: each keyword's name, kind, subschema shape, the JSON type it
 //! constrains, and the dialects that have it.
 
+use crate::Dialect;
+
 /// What a keyword does to an instance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kind {
@@ -40,28 +42,6 @@ pub enum InstanceType {
     Array,
     /// Objects (`properties`, `required`).
     Object,
-}
-
-/// The dialects the workspace knows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Dialect {
-    /// Draft 7 (`http://json-schema.org/draft-07/schema#`).
-    Draft7,
-    /// Draft 2019-09 (`https://json-schema.org/draft/2019-09/schema`).
-    Draft201909,
-    /// Draft 2020-12 (`https://json-schema.org/draft/2020-12/schema`), the one the generator reads.
-    Draft202012,
-}
-
-impl Dialect {
-    /// The dialect's metaschema URI.
-    pub fn uri(self) -> &'static str {
-        match self {
-            Dialect::Draft7 => "http://json-schema.org/draft-07/schema#",
-            Dialect::Draft201909 => "https://json-schema.org/draft/2019-09/schema",
-            Dialect::Draft202012 => "https://json-schema.org/draft/2020-12/schema",
-        }
-    }
 }
 
 macro_rules! keywords {
@@ -129,68 +109,69 @@ macro_rules! keywords {
 
 keywords! {
     // Core: identifiers and references.
-    Schema "$schema" Identifier None - [Draft7 Draft201909 Draft202012];
-    Id "$id" Identifier None - [Draft7 Draft201909 Draft202012];
+    Schema "$schema" Identifier None - [Draft4 Draft6 Draft7 Draft201909 Draft202012];
+    Id "$id" Identifier None - [Draft6 Draft7 Draft201909 Draft202012];
+    LegacyId "id" Identifier None - [Draft4];
     Anchor "$anchor" Identifier None - [Draft201909 Draft202012];
     DynamicAnchor "$dynamicAnchor" Identifier None - [Draft202012];
     RecursiveAnchor "$recursiveAnchor" Identifier None - [Draft201909];
     Vocabulary "$vocabulary" Identifier None - [Draft201909 Draft202012];
     Defs "$defs" Identifier Map - [Draft201909 Draft202012];
-    Definitions "definitions" Identifier Map - [Draft7];
+    Definitions "definitions" Identifier Map - [Draft4 Draft6 Draft7];
     Comment "$comment" Annotation None - [Draft7 Draft201909 Draft202012];
-    Ref "$ref" Applicator None - [Draft7 Draft201909 Draft202012];
+    Ref "$ref" Applicator None - [Draft4 Draft6 Draft7 Draft201909 Draft202012];
     DynamicRef "$dynamicRef" Applicator None - [Draft202012];
     RecursiveRef "$recursiveRef" Applicator None - [Draft201909];
     // Applicators.
-    AllOf "allOf" Applicator Array - [Draft7 Draft201909 Draft202012];
-    AnyOf "anyOf" Applicator Array - [Draft7 Draft201909 Draft202012];
-    OneOf "oneOf" Applicator Array - [Draft7 Draft201909 Draft202012];
-    Not "not" Applicator One - [Draft7 Draft201909 Draft202012];
+    AllOf "allOf" Applicator Array - [Draft4 Draft6 Draft7 Draft201909 Draft202012];
+    AnyOf "anyOf" Applicator Array - [Draft4 Draft6 Draft7 Draft201909 Draft202012];
+    OneOf "oneOf" Applicator Array - [Draft4 Draft6 Draft7 Draft201909 Draft202012];
+    Not "not" Applicator One - [Draft4 Draft6 Draft7 Draft201909 Draft202012];
     If "if" Applicator One - [Draft7 Draft201909 Draft202012];
     Then "then" Applicator One - [Draft7 Draft201909 Draft202012];
     Else "else" Applicator One - [Draft7 Draft201909 Draft202012];
     PrefixItems "prefixItems" Applicator Array Array [Draft202012];
-    Items "items" Applicator One Array [Draft7 Draft201909 Draft202012];
-    AdditionalItems "additionalItems" Applicator One Array [Draft7 Draft201909];
-    Contains "contains" Applicator One Array [Draft7 Draft201909 Draft202012];
-    Properties "properties" Applicator Map Object [Draft7 Draft201909 Draft202012];
-    PatternProperties "patternProperties" Applicator Map Object [Draft7 Draft201909 Draft202012];
-    AdditionalProperties "additionalProperties" Applicator One Object [Draft7 Draft201909 Draft202012];
-    PropertyNames "propertyNames" Applicator One Object [Draft7 Draft201909 Draft202012];
+    Items "items" Applicator One Array [Draft4 Draft6 Draft7 Draft201909 Draft202012];
+    AdditionalItems "additionalItems" Applicator One Array [Draft4 Draft6 Draft7 Draft201909];
+    Contains "contains" Applicator One Array [Draft6 Draft7 Draft201909 Draft202012];
+    Properties "properties" Applicator Map Object [Draft4 Draft6 Draft7 Draft201909 Draft202012];
+    PatternProperties "patternProperties" Applicator Map Object [Draft4 Draft6 Draft7 Draft201909 Draft202012];
+    AdditionalProperties "additionalProperties" Applicator One Object [Draft4 Draft6 Draft7 Draft201909 Draft202012];
+    PropertyNames "propertyNames" Applicator One Object [Draft6 Draft7 Draft201909 Draft202012];
     DependentSchemas "dependentSchemas" Applicator Map Object [Draft201909 Draft202012];
-    Dependencies "dependencies" Applicator Map Object [Draft7];
+    Dependencies "dependencies" Applicator Map Object [Draft4 Draft6 Draft7];
     UnevaluatedItems "unevaluatedItems" Applicator One Array [Draft201909 Draft202012];
     UnevaluatedProperties "unevaluatedProperties" Applicator One Object [Draft201909 Draft202012];
     // Assertions.
-    Type "type" Assertion None - [Draft7 Draft201909 Draft202012];
-    Enum "enum" Assertion None - [Draft7 Draft201909 Draft202012];
-    Const "const" Assertion None - [Draft7 Draft201909 Draft202012];
-    MultipleOf "multipleOf" Assertion None Number [Draft7 Draft201909 Draft202012];
-    Maximum "maximum" Assertion None Number [Draft7 Draft201909 Draft202012];
-    ExclusiveMaximum "exclusiveMaximum" Assertion None Number [Draft7 Draft201909 Draft202012];
-    Minimum "minimum" Assertion None Number [Draft7 Draft201909 Draft202012];
-    ExclusiveMinimum "exclusiveMinimum" Assertion None Number [Draft7 Draft201909 Draft202012];
-    MaxLength "maxLength" Assertion None String [Draft7 Draft201909 Draft202012];
-    MinLength "minLength" Assertion None String [Draft7 Draft201909 Draft202012];
-    Pattern "pattern" Assertion None String [Draft7 Draft201909 Draft202012];
-    MaxItems "maxItems" Assertion None Array [Draft7 Draft201909 Draft202012];
-    MinItems "minItems" Assertion None Array [Draft7 Draft201909 Draft202012];
-    UniqueItems "uniqueItems" Assertion None Array [Draft7 Draft201909 Draft202012];
+    Type "type" Assertion None - [Draft4 Draft6 Draft7 Draft201909 Draft202012];
+    Enum "enum" Assertion None - [Draft4 Draft6 Draft7 Draft201909 Draft202012];
+    Const "const" Assertion None - [Draft6 Draft7 Draft201909 Draft202012];
+    MultipleOf "multipleOf" Assertion None Number [Draft4 Draft6 Draft7 Draft201909 Draft202012];
+    Maximum "maximum" Assertion None Number [Draft4 Draft6 Draft7 Draft201909 Draft202012];
+    ExclusiveMaximum "exclusiveMaximum" Assertion None Number [Draft4 Draft6 Draft7 Draft201909 Draft202012];
+    Minimum "minimum" Assertion None Number [Draft4 Draft6 Draft7 Draft201909 Draft202012];
+    ExclusiveMinimum "exclusiveMinimum" Assertion None Number [Draft4 Draft6 Draft7 Draft201909 Draft202012];
+    MaxLength "maxLength" Assertion None String [Draft4 Draft6 Draft7 Draft201909 Draft202012];
+    MinLength "minLength" Assertion None String [Draft4 Draft6 Draft7 Draft201909 Draft202012];
+    Pattern "pattern" Assertion None String [Draft4 Draft6 Draft7 Draft201909 Draft202012];
+    MaxItems "maxItems" Assertion None Array [Draft4 Draft6 Draft7 Draft201909 Draft202012];
+    MinItems "minItems" Assertion None Array [Draft4 Draft6 Draft7 Draft201909 Draft202012];
+    UniqueItems "uniqueItems" Assertion None Array [Draft4 Draft6 Draft7 Draft201909 Draft202012];
     MaxContains "maxContains" Assertion None Array [Draft201909 Draft202012];
     MinContains "minContains" Assertion None Array [Draft201909 Draft202012];
-    MaxProperties "maxProperties" Assertion None Object [Draft7 Draft201909 Draft202012];
-    MinProperties "minProperties" Assertion None Object [Draft7 Draft201909 Draft202012];
-    Required "required" Assertion None Object [Draft7 Draft201909 Draft202012];
+    MaxProperties "maxProperties" Assertion None Object [Draft4 Draft6 Draft7 Draft201909 Draft202012];
+    MinProperties "minProperties" Assertion None Object [Draft4 Draft6 Draft7 Draft201909 Draft202012];
+    Required "required" Assertion None Object [Draft4 Draft6 Draft7 Draft201909 Draft202012];
     DependentRequired "dependentRequired" Assertion None Object [Draft201909 Draft202012];
     // Annotations (`format` asserts only where a reader says it does).
-    Format "format" Annotation None String [Draft7 Draft201909 Draft202012];
-    Title "title" Annotation None - [Draft7 Draft201909 Draft202012];
-    Description "description" Annotation None - [Draft7 Draft201909 Draft202012];
-    Default "default" Annotation None - [Draft7 Draft201909 Draft202012];
+    Format "format" Annotation None String [Draft4 Draft6 Draft7 Draft201909 Draft202012];
+    Title "title" Annotation None - [Draft4 Draft6 Draft7 Draft201909 Draft202012];
+    Description "description" Annotation None - [Draft4 Draft6 Draft7 Draft201909 Draft202012];
+    Default "default" Annotation None - [Draft4 Draft6 Draft7 Draft201909 Draft202012];
     Deprecated "deprecated" Annotation None - [Draft201909 Draft202012];
     ReadOnly "readOnly" Annotation None - [Draft7 Draft201909 Draft202012];
     WriteOnly "writeOnly" Annotation None - [Draft7 Draft201909 Draft202012];
-    Examples "examples" Annotation None - [Draft7 Draft201909 Draft202012];
+    Examples "examples" Annotation None - [Draft6 Draft7 Draft201909 Draft202012];
     ContentEncoding "contentEncoding" Annotation None String [Draft7 Draft201909 Draft202012];
     ContentMediaType "contentMediaType" Annotation None String [Draft7 Draft201909 Draft202012];
     ContentSchema "contentSchema" Annotation One String [Draft201909 Draft202012];

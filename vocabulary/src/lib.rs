@@ -5,6 +5,8 @@
 //!   does to an instance) and its [`Shape`] (where its subschemas are). A keyword added here is an
 //!   arm every `match` over [`Keyword`] must then handle: the compiler lists the places.
 //! - [`pointer`](mod@pointer): JSON pointer (RFC 6901) tokens, escaped and unescaped.
+//! - [`dialect`]: the dialects (draft-04 to 2020-12), how each spells what 2020-12 says another
+//!   way, and [`dialect::read`], which puts a document of any of them into 2020-12's spelling.
 //! - [`uri`]: URI references resolved against a base (RFC 3986), as `$id` and `$ref` need.
 //! - [`canonical`]: one canonical JSON text (members in code point order), and the UTF-16 key
 //!   order PRP's digests ask for, under that name.
@@ -15,11 +17,13 @@
 #![deny(missing_docs)]
 
 pub mod canonical;
+pub mod dialect;
 mod keyword;
 pub mod pointer;
 pub mod uri;
 
-pub use keyword::{Dialect, InstanceType, Keyword, Kind, Shape};
+pub use dialect::Dialect;
+pub use keyword::{InstanceType, Keyword, Kind, Shape};
 
 use serde_json::{Map, Value};
 

@@ -518,10 +518,11 @@ fn rule(entry: &[Value]) -> Result<Rule, String> {
         Keyword::UnevaluatedItems => Rule::UnevaluatedItems(node_index(arg(1)?)?),
         Keyword::UnevaluatedProperties => Rule::UnevaluatedProperties(node_index(arg(1)?)?),
         // Keywords that are no rule of their own: identifiers, annotations, and those another
-        // rule reads (`then`, `else`, `minContains`, `maxContains`), or that no dialect the
-        // generator reads has.
+        // rule reads (`then`, `else`, `minContains`, `maxContains`), or that 2020-12, the
+        // spelling programs are compiled from, does not have.
         Keyword::Schema
         | Keyword::Id
+        | Keyword::LegacyId
         | Keyword::Anchor
         | Keyword::DynamicAnchor
         | Keyword::RecursiveAnchor

@@ -168,7 +168,7 @@ impl<'a> Normalizer<'a> {
                     .cloned()
                     .unwrap_or_else(|| pascal(&name));
                 let ty = self.ty(&loc, &hint)?;
-                let key = format!("{}#/$defs/{}", self.set.files[file].id, name);
+                let key = self.set.spelled_uri(&loc);
                 self.model.defs.push((key, ty));
             }
         }

@@ -90,6 +90,8 @@ fn chosen_name_target(set: &SchemaSet, key: &str, name: &str) -> Result<Loc> {
     if pointer.is_empty() {
         return Ok(root);
     }
+    // A key in the file's own spelling (`#/definitions/item` in a draft-07 file).
+    let pointer = set.files[file].spelling.to_read("", pointer);
     let def = pointer
         .strip_prefix("/$defs/")
         .filter(|k| !k.contains('/'))

@@ -162,6 +162,7 @@ impl Program {
             | Keyword::ContentSchema
             | Keyword::RecursiveAnchor
             | Keyword::RecursiveRef
+            | Keyword::LegacyId
             | Keyword::Definitions
             | Keyword::Dependencies
             | Keyword::AdditionalItems => Ok(None),

@@ -9,7 +9,7 @@ use crate::Format;
 use crate::error::Code;
 use crate::error::Result;
 use crate::index::SchemaSet;
-use crate::load::{DIALECT, Loc};
+use crate::load::Loc;
 use prp_codegen_runtime::eval::{self, Node};
 use prp_vocabulary::Keyword;
 use serde_json::Value;
@@ -172,16 +172,6 @@ impl Program {
             }
         };
         let resource = self.resource_at[set.index.base_of(loc).1];
-        if !loc.pointer.is_empty()
-            && let Some(d) = obj.get("$schema")
-            && d.as_str() != Some(DIALECT)
-        {
-            return Err(set.error(
-                &loc.at(Keyword::Schema),
-                Code::UnsupportedSchemaDialect,
-                format!("an embedded resource declares {d}; only {DIALECT} is generated"),
-            ));
-        }
         let mut rules = Vec::new();
         let mut last = Vec::new();
         let only = self.only.get(&n).cloned();
