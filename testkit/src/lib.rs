@@ -111,6 +111,13 @@ pub fn suite_dir() -> Option<PathBuf> {
     required(dir.join("tests/draft2020-12"), "the JSON-Schema-Test-Suite").map(|_| dir)
 }
 
+/// SchemaStore's schemas of the older dialects with their positive and negative documents
+/// (`../shared/schemastore-dev`, or `$SCHEMASTORE_DEV_DIR`).
+pub fn schemastore_dir() -> Option<PathBuf> {
+    let dir = shared_path("schemastore-dev", "SCHEMASTORE_DEV_DIR");
+    required(dir.join("draft-07"), "the SchemaStore corpus").map(|_| dir)
+}
+
 /// A reference corpus' schema directories (of [`corpus_dir`] or [`contract_dir`]): the PRP schemas
 /// and the provider schemas.
 pub fn reference_schema_dirs(corpus: &Path) -> Vec<PathBuf> {

@@ -86,9 +86,11 @@ fn annotation(name: &str) -> bool {
     })
 }
 
-/// Whether the typed path reads the keyword `name`.
+/// Whether the typed path reads the keyword `name`. A name no dialect has (an editor's hint such
+/// as `markdownDescription`, an `x-` extension, a member an older dialect ignores, renamed on
+/// reading) is an unknown keyword, which asserts nothing.
 fn known(name: &str) -> bool {
-    annotation(name) || Keyword::from_name(name).is_some_and(|k| KNOWN.contains(&k))
+    annotation(name) || Keyword::from_name(name).is_none_or(|k| KNOWN.contains(&k))
 }
 
 /// Builds the [`Model`] of a schema set, one named item per schema node that needs a name.

@@ -463,7 +463,18 @@ impl Normalizer<'_> {
         let mut narrow = Vec::new();
         for pl in plocs {
             if ty.is_none() {
-                ty = Some(self.ty(pl, hint)?);
+                let t = self.ty(pl, hint)?;
+                if let Some(around) = self.unfinished_by_value(&t) {
+                    return Err(self.err(
+                        pl,
+                        Code::UnsupportedKeyword,
+                        format!(
+                            "member `{json}` holds `{around}`, a union still being built around it, by value: \
+                             a Rust type of infinite size"
+                        ),
+                    ));
+                }
+                ty = Some(t);
             } else if let Some(p) = self.val_pred(pl) {
                 narrow.extend(p);
             } else {
@@ -475,6 +486,20 @@ impl Normalizer<'_> {
             }
         }
         Ok((ty.unwrap_or(Ty::Any), narrow))
+    }
+
+    /// The name of the union `ty` holds by value (not through an array or a map) while that union
+    /// is still being built: a member of one of its own alternatives, a recursion no finite type
+    /// says. The union's variants are set once all are typed, so an unfinished one has none.
+    fn unfinished_by_value(&self, ty: &Ty) -> Option<&str> {
+        match ty {
+            Ty::Named(i) => match &self.model.items[*i] {
+                Item::Tagged(t) if t.variants.is_empty() => Some(&t.name),
+                _ => None,
+            },
+            Ty::Nullable(t) | Ty::Refined(t, _) | Ty::Ruled(t, _) => self.unfinished_by_value(t),
+            _ => None,
+        }
     }
 
     /// What the struct does with members it does not declare: refuses them, keeps them as JSON, or

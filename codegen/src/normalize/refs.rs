@@ -6,13 +6,15 @@ use crate::error::Code;
 use crate::error::Result;
 use crate::load::Loc;
 use crate::model::Ty;
-use prp_vocabulary::{Keyword, Schema};
+use prp_vocabulary::{Keyword, Kind, Schema};
 use serde_json::{Map, Value};
 
 impl Normalizer<'_> {
     /// The type of the node `obj` at `loc`, a `$ref` to `r`: its target's, named after the target
-    /// when it is a `$defs` entry or root. Beside `$ref` only comments are allowed; other keywords
-    /// belong in an `allOf`.
+    /// when it is a `$defs` entry or root. Beside `$ref` only what asserts nothing is allowed:
+    /// annotations (an unasserted `format` aside, which a caller may assert), `$defs`, and unknown
+    /// keywords (an editor's hints, or what an older dialect ignores beside `$ref`); other keywords
+    /// make the node a checked type.
     pub(super) fn reference(
         &mut self,
         loc: &Loc,
@@ -26,7 +28,11 @@ impl Normalizer<'_> {
         let target = self.set.resolve(loc, r)?;
         let extra: Vec<&String> = obj
             .keys()
-            .filter(|k| !matches!(k.as_str(), "$ref" | "description" | "$comment"))
+            .filter(|k| match Keyword::from_name(k) {
+                None => false,
+                Some(Keyword::Ref | Keyword::Defs) => false,
+                Some(kw) => kw.kind() != Kind::Annotation || kw == Keyword::Format,
+            })
             .collect();
         if !extra.is_empty() {
             return Err(self.err(

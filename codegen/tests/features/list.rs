@@ -13,6 +13,8 @@ features! {
     tagged,
     grouped_tagged,
     pushed_down,
+    recursive_member,
+    older_dialects,
     found_decode_accepts_invalid_11935,
     required_null_in_rule,
     property_names_rules,

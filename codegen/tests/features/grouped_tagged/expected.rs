@@ -488,7 +488,7 @@ pub enum MessageKindV1 {
 rt::str_enum!(
     MessageKindV1, Enum, "`plain`, `alert`", { "plain" => Plain, "alert" => Alert }
 );
-/// Checked as JSON against its schema: no typed shape says it exactly (unsupported keyword `document_union`).
+/// Checked as JSON against its schema: no typed shape says it exactly (`document_union` without `type` is not supported: it would also have to accept every value of another type).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Options(serde_json::Value);
 impl Options {
