@@ -543,7 +543,7 @@ fn generate_in(dir: &Path, options: prp_codegen::Options) -> (Generated, String)
 }
 
 /// The generated module's source and root type, or why there is none.
-fn module<'g>(generated: &'g (Generated, String)) -> Result<(&'g str, String), String> {
+fn module(generated: &(Generated, String)) -> Result<(&str, String), String> {
     match &generated.0 {
         Generated::Code(code) => root_type(
             code,
