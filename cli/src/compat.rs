@@ -2,7 +2,7 @@
 //! a document (prp-compat does the work; this prints it).
 
 use crate::Status;
-use prp_codegen::{Format, Options, SchemaSet};
+use prp_codegen::{Dialect, Format, Options, SchemaSet};
 use prp_compat::policy::{self, Mode};
 use prp_compat::{Finding, Report, Side, git::Snapshot};
 use serde_json::Value;
@@ -57,6 +57,10 @@ pub struct Args {
     /// has a format asserted (see below).
     #[arg(long = "format", value_name = "NAME[=REGEX]", value_parser = format)]
     formats: Vec<Option<(String, Format)>>,
+    /// The dialect of schema files without `$schema`: draft-04, draft-06, draft-07, 2019-09 or
+    /// 2020-12 [default: 2020-12]. A file that names its dialect is read in it.
+    #[arg(long, value_name = "DIALECT")]
+    dialect: Option<Dialect>,
     /// Print a JSON array, one object per finding: `id`, `defs`, `direction`, `witness`,
     /// `schemaPointer`, `instancePointer`, `old` and `new` (`{"valid", "code"}`), `policy`.
     #[arg(long)]
@@ -103,7 +107,9 @@ fn compare(args: &Args) -> Result<Status, String> {
         (Some(_), _) => return Err("with --against, give one directory".into()),
         (None, _) => return Err("give OLD and NEW, or one directory with --against REV".into()),
     };
-    let load = |d: &Path| SchemaSet::load(d).map_err(|e| format!("{}: {e}", d.display()));
+    let reading = Options::new().default_dialect(args.dialect.unwrap_or_default());
+    let load =
+        |d: &Path| SchemaSet::load_with(d, &reading).map_err(|e| format!("{}: {e}", d.display()));
     let (old, new) = (load(old_dir)?, load(new_dir)?);
     let corpus = corpus(&args.corpus)?;
     let options = options(&args.formats, [&old, &new]);

@@ -190,14 +190,15 @@ impl Index {
     }
 
     /// The node a URI (with an optional JSON-pointer or anchor fragment) names, if any. A
-    /// pointer is read in the spelling of the file it points into.
-    pub fn lookup(&self, uri: &str, node: impl Fn(&Loc) -> bool) -> Option<Loc> {
+    /// pointer is in the spelling of the file it points into when `spelled` (as a `$ref` writes
+    /// it), else in 2020-12's (as [`SchemaSet::node_at`] returns them).
+    pub fn lookup(&self, uri: &str, spelled: bool, node: impl Fn(&Loc) -> bool) -> Option<Loc> {
         let (abs, fragment) = uri.split_once('#').unwrap_or((uri, ""));
         if fragment.is_empty() || fragment.starts_with('/') {
             let root = self.resources.get(abs)?;
             let fragment = percent_decode(fragment);
             let pointer = match self.spellings.get(root.file) {
-                Some(s) if !s.is_identity() => s.to_read(&root.pointer, &fragment),
+                Some(s) if spelled && !s.is_identity() => s.to_read(&root.pointer, &fragment),
                 _ => format!("{}{fragment}", root.pointer),
             };
             let loc = Loc {
@@ -295,8 +296,11 @@ impl SchemaSet {
     /// The schema node an absolute URI names (a resource's `$id` or location with an optional
     /// fragment: a JSON pointer or an anchor), with the URI that names it canonically:
     /// `<the file's $id>#<pointer>`. For tools that walk a schema set by URI (`prp compat`).
+    /// Canonical URIs and the nodes are in draft 2020-12's spelling, which every file is read
+    /// into: a pointer into a draft-07 file's `definitions` is `#/$defs/…` here, and
+    /// [`SchemaSet::spelled`] gives the file's own.
     pub fn node_at(&self, uri: &str) -> Option<(String, &Value)> {
-        let loc = self.index.lookup(uri, |l| self.node(l).is_some())?;
+        let loc = self.index.lookup(uri, false, |l| self.node(l).is_some())?;
         let node = self.node(&loc)?;
         Some((self.canonical(&loc), node))
     }
@@ -304,7 +308,7 @@ impl SchemaSet {
     /// The canonical URI of the node a `$ref` written in the node at `from` (a canonical URI)
     /// names, resolved against that node's base URI.
     pub fn resolve_from(&self, from: &str, reference: &str) -> Option<String> {
-        let loc = self.index.lookup(from, |l| self.node(l).is_some())?;
+        let loc = self.index.lookup(from, false, |l| self.node(l).is_some())?;
         self.resolve(&loc, reference)
             .ok()
             .map(|l| self.canonical(&l))
@@ -312,6 +316,20 @@ impl SchemaSet {
 
     fn canonical(&self, loc: &Loc) -> String {
         format!("{}#{}", self.files[loc.file].id, loc.pointer)
+    }
+
+    /// A canonical URI (see [`SchemaSet::node_at`]) as its file spells it: the same URI for a
+    /// 2020-12 file, `…#/definitions/item` for a draft-07 file's `…#/$defs/item`. What a report
+    /// shows its reader, and what [`compile_checker`](crate::compile_checker) takes.
+    pub fn spelled(&self, canonical: &str) -> String {
+        let (id, pointer) = canonical.split_once('#').unwrap_or((canonical, ""));
+        match self.by_id.get(id) {
+            Some(&i) => self.spelled_uri(&Loc {
+                file: i,
+                pointer: pointer.to_owned(),
+            }),
+            None => canonical.to_owned(),
+        }
     }
 
     /// The schema node at `loc`.
@@ -325,7 +343,7 @@ impl SchemaSet {
         let (base, _) = self.index.base_of(from);
         let target = uri::resolve(base, reference);
         self.index
-            .lookup(&target, |l| self.node(l).is_some())
+            .lookup(&target, true, |l| self.node(l).is_some())
             .ok_or_else(|| {
                 self.error(
                     from,

@@ -306,7 +306,8 @@ pub struct CheckerProgram {
 }
 
 /// Compiles the checker program of the schema `uri` names in `set`: a resource's `$id` (or a
-/// file's location) with an optional fragment, a JSON pointer (`#/$defs/item`) or an anchor. The
+/// file's location) with an optional fragment, a JSON pointer in the file's own spelling
+/// (`#/$defs/item`, `#/definitions/item` in a draft-07 file) or an anchor. The
 /// program asserts the formats [`Options::format`] asserts; the other options play no part.
 ///
 /// ```
@@ -324,7 +325,7 @@ pub struct CheckerProgram {
 pub fn compile_checker(set: &SchemaSet, uri: &str, options: &Options) -> Result<CheckerProgram> {
     let loc = set
         .index
-        .lookup(uri, |l| set.node(l).is_some())
+        .lookup(uri, true, |l| set.node(l).is_some())
         .ok_or_else(|| {
             Error::new(
                 Code::UnknownSchema,

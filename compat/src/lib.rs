@@ -71,8 +71,9 @@ pub struct Finding {
     pub direction: Direction,
     /// A document one side accepts and the other refuses; `None` for a suspected break.
     pub witness: Option<Value>,
-    /// Where the change that causes it is: a JSON pointer in the schema's file, or the canonical
-    /// URI of the node when it is in another file.
+    /// Where the change that causes it is: a JSON pointer in the schema's file, or the URI of
+    /// the node when it is in another file, each as the file spells it (`/definitions/…` in a
+    /// draft-07 file).
     pub schema_pointer: String,
     /// Where in the witness the verdicts part (the refusing side's failure).
     pub instance_pointer: String,
@@ -147,9 +148,9 @@ impl<'a> Side<'a> {
         Side { set, options }
     }
 
-    /// The checker of the schema at `uri`.
+    /// The checker of the schema at `uri` (a canonical URI, in 2020-12's spelling).
     fn checker(&self, uri: &str) -> Result<Checker, Error> {
-        let c = prp_codegen::compile_checker(self.set, uri, self.options)
+        let c = prp_codegen::compile_checker(self.set, &self.set.spelled(uri), self.options)
             .map_err(|e| Error(e.to_string()))?;
         let program = Program::parse(&c.text).map_err(|e| Error(e.to_string()))?;
         Ok(Checker {
@@ -212,11 +213,18 @@ fn entries(set: &SchemaSet) -> BTreeSet<(String, Option<String>)> {
     out
 }
 
-fn label((id, defs): &(String, Option<String>)) -> String {
+/// The canonical URI of a schema or definition: `$id`, or `$id#/$defs/NAME` (in 2020-12's
+/// spelling, which every file is read into).
+fn uri((id, defs): &(String, Option<String>)) -> String {
     match defs {
-        Some(d) => format!("{id}#/$defs/{d}"),
+        Some(d) => format!("{id}#/$defs/{}", pointer::escape(d)),
         None => id.clone(),
     }
+}
+
+/// A schema or definition as `set`'s file spells it (`…#/definitions/NAME` in a draft-07 file).
+fn label(set: &SchemaSet) -> impl Fn(&(String, Option<String>)) -> String + '_ {
+    move |key| set.spelled(&uri(key))
 }
 
 /// Compares OLD and NEW: the schemas and definitions added and removed, and for those on both
@@ -225,15 +233,12 @@ fn label((id, defs): &(String, Option<String>)) -> String {
 pub fn compare(old: &Side, new: &Side, corpus: &[Value]) -> Result<Report, Error> {
     let (before, after) = (entries(old.set), entries(new.set));
     let mut report = Report {
-        added: after.difference(&before).map(label).collect(),
-        removed: before.difference(&after).map(label).collect(),
+        added: after.difference(&before).map(label(new.set)).collect(),
+        removed: before.difference(&after).map(label(old.set)).collect(),
         findings: Vec::new(),
     };
     for key in before.intersection(&after) {
-        let uri = match &key.1 {
-            Some(d) => format!("{}#/$defs/{}", key.0, pointer::escape(d)),
-            None => key.0.clone(),
-        };
+        let uri = uri(key);
         if normal::meaning(old.set, old.options, &uri)
             == normal::meaning(new.set, new.options, &uri)
         {

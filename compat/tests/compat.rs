@@ -884,3 +884,98 @@ fn the_recall_runs_misses_stay_found() {
     });
     assert_eq!(broken(&r, &old, &new, &id("event.schema.json")), [B]);
 }
+
+/// One schema file of `dialect` (its `$schema`), `$id` (or draft-04's `id`) [`SYNTHETIC`].
+fn single_in(dialect: &str, schema: Value) -> SchemaSet {
+    let mut schema = schema;
+    let id = if dialect.contains("draft-04") {
+        "id"
+    } else {
+        "$id"
+    };
+    schema[id] = json!(SYNTHETIC);
+    schema["$schema"] = json!(dialect);
+    let file = SchemaSet::parse_with_base("s.json".into(), &schema.to_string(), "file:///")
+        .expect("the schema parses");
+    SchemaSet::from_files(vec![file]).expect("the schema loads")
+}
+
+/// Older dialects compare with their own meaning, and a report names places as the files spell
+/// them: a draft-07 `definitions` entry is `#/definitions/NAME`, array-form `items` is `/items/N`.
+#[test]
+fn older_dialects_compare_in_their_own_meaning_and_spelling() {
+    const D7: &str = "http://json-schema.org/draft-07/schema#";
+    let o = Options::new();
+    let old = single_in(
+        D7,
+        json!({"type": "array", "items": [{"$ref": "#/definitions/n"}], "definitions": {"n": {"type": "integer"}}}),
+    );
+    let new = single_in(
+        D7,
+        json!({"type": "array", "items": [{"$ref": "#/definitions/n"}], "definitions": {"n": {"type": "integer", "maximum": 3}}}),
+    );
+    let r = compare(&Side::new(&old, &o), &Side::new(&new, &o), &[]).unwrap();
+    let def = r
+        .findings
+        .iter()
+        .find(|f| f.defs.as_deref() == Some("n") && f.witness.is_some())
+        .expect("the tightened definition breaks");
+    assert_eq!(def.direction, B);
+    assert_eq!(def.schema_pointer, "/definitions/n/maximum");
+    recheck(def, &old, &new);
+    let root = r
+        .findings
+        .iter()
+        .find(|f| f.defs.is_none() && f.witness.is_some())
+        .expect("the root reaches it through items/0");
+    assert_eq!(root.witness, Some(json!([4])));
+    // Added and removed definitions are named in each side's spelling.
+    let renamed = single_in(D7, json!({"definitions": {"m": {}}}));
+    let r = compare(&Side::new(&old, &o), &Side::new(&renamed, &o), &[]).unwrap();
+    assert_eq!(r.added, [format!("{SYNTHETIC}#/definitions/m")]);
+    assert_eq!(r.removed, [format!("{SYNTHETIC}#/definitions/n")]);
+    // Beside `$ref`, draft-07 ignores a sibling that 2019-09 applies.
+    let sibling = |dialect| {
+        single_in(
+            dialect,
+            json!({"$ref": "#/definitions/n", "maximum": 3, "definitions": {"n": {"type": "integer"}}}),
+        )
+    };
+    let plain = single_in(
+        D7,
+        json!({"$ref": "#/definitions/n", "definitions": {"n": {"type": "integer"}}}),
+    );
+    let r7 = compare(&Side::new(&plain, &o), &Side::new(&sibling(D7), &o), &[]).unwrap();
+    assert!(
+        r7.findings
+            .iter()
+            .all(|f| f.defs.is_some() || f.witness.is_none()),
+        "{:?}",
+        r7.findings
+    );
+    let d19 = "https://json-schema.org/draft/2019-09/schema";
+    let r19 = compare(&Side::new(&plain, &o), &Side::new(&sibling(d19), &o), &[]).unwrap();
+    assert!(
+        r19.findings
+            .iter()
+            .any(|f| f.defs.is_none() && f.witness.is_some()),
+        "2019-09 applies `maximum` beside `$ref`"
+    );
+    // draft-04's boolean `exclusiveMaximum` is a bound made exclusive.
+    let d4 = "http://json-schema.org/draft-04/schema#";
+    let (a, b) = (
+        single_in(d4, json!({"type": "number", "maximum": 3})),
+        single_in(
+            d4,
+            json!({"type": "number", "maximum": 3, "exclusiveMaximum": true}),
+        ),
+    );
+    let r4 = compare(&Side::new(&a, &o), &Side::new(&b, &o), &[]).unwrap();
+    let f = r4
+        .findings
+        .iter()
+        .find(|f| f.witness.is_some())
+        .expect("a break");
+    assert_eq!((f.direction, f.witness.clone()), (B, Some(json!(3))));
+    assert_eq!(f.schema_pointer, "/maximum");
+}

@@ -36,6 +36,7 @@ pub(crate) fn findings(
         target,
         changes: &changes,
         checkers: (&oc, &nc),
+        sets: (old.set, new.set),
         file_prefix: target.uri.split('#').next().unwrap_or_default(),
     };
     // The smallest witness per direction, with the change it was built for.
@@ -77,7 +78,7 @@ pub(crate) fn findings(
         // The meaning differs and no document shows it: suspected, both ways.
         let pointer = changes
             .first()
-            .map(|c| relative(&c.pointer, judge.file_prefix))
+            .map(|c| judge.place(&c.pointer))
             .unwrap_or_default();
         for direction in [Direction::Backward, Direction::Forward] {
             out.push(Finding {
@@ -128,11 +129,25 @@ struct Judge<'a> {
     target: &'a Target,
     changes: &'a [Change],
     checkers: (&'a Checker, &'a Checker),
+    /// OLD's and NEW's schemas, for the files' own spelling of a place.
+    sets: (&'a prp_codegen::SchemaSet, &'a prp_codegen::SchemaSet),
     /// The `$id` of the target's file: pointers into it are written relative.
     file_prefix: &'a str,
 }
 
 impl Judge<'_> {
+    /// The place of a change (a canonical URI) as a report shows it: in its file's own
+    /// spelling (NEW's, or OLD's where NEW has no such node), relative to the target's file.
+    fn place(&self, canonical: &str) -> String {
+        let (old, new) = self.sets;
+        let set = if new.node_at(canonical).is_some() {
+            new
+        } else {
+            old
+        };
+        relative(&set.spelled(canonical), self.file_prefix)
+    }
+
     /// The finding `doc` makes, tried for `change`, when one side accepts it and the other not.
     fn finding(&self, change: &Change, doc: Value) -> Option<Finding> {
         let ((ov, op), (nv, np)) = (self.checkers.0.verdict(&doc), self.checkers.1.verdict(&doc));
@@ -148,7 +163,7 @@ impl Judge<'_> {
             defs: self.target.defs.clone(),
             direction,
             witness: Some(doc),
-            schema_pointer: relative(&cause.pointer, self.file_prefix),
+            schema_pointer: self.place(&cause.pointer),
             instance_pointer,
             old: ov,
             new: nv,
