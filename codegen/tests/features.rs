@@ -57,7 +57,8 @@ include!("features/list.rs");
 
 /// The generator options of a feature directory: RFC 3339 `date-time` asserted, unless its
 /// `options.json` (a kept mutant's) says otherwise: `base_uri`, `document_union` (`[name,
-/// member]`), `non_exhaustive`, `formats` (name to regex, `null` for RFC 3339), `names`.
+/// member]`), `non_exhaustive`, `formats` (name to regex, `null` for RFC 3339), `names`,
+/// `dialect` (of files without `$schema`).
 fn options_of(dir: &Path) -> Options {
     let Ok(text) = std::fs::read_to_string(dir.join("options.json")) else {
         return Options::new().format("date-time", prp_codegen::Format::DateTime);
@@ -66,6 +67,9 @@ fn options_of(dir: &Path) -> Options {
     let mut options = Options::new().non_exhaustive(o["non_exhaustive"] == true);
     if let Some(base) = o["base_uri"].as_str() {
         options = options.base_uri(base);
+    }
+    if let Some(dialect) = o["dialect"].as_str() {
+        options = options.default_dialect(dialect.parse().unwrap());
     }
     if let (Some(name), Some(member)) = (
         o["document_union"][0].as_str(),

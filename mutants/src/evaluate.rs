@@ -238,7 +238,7 @@ fn generate(source: &Source, files: &[File]) -> Generated {
 }
 
 /// Every schema of the directory: the harness's key (as the generated table spells it) and its
-/// URI.
+/// URI, both in the file's own spelling (`#/definitions/NAME` in a draft-07 file).
 fn schemas(set: &SchemaSet) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for f in &set.files {
@@ -251,10 +251,8 @@ fn schemas(set: &SchemaSet) -> Vec<(String, String)> {
             .flatten()
             .map(|(k, _)| k)
         {
-            out.push((
-                format!("{}#/$defs/{name}", f.id),
-                format!("{}#/$defs/{}", f.id, escape(name)),
-            ));
+            let uri = set.spelled(&format!("{}#/$defs/{}", f.id, escape(name)));
+            out.push((uri.clone(), uri));
         }
     }
     out

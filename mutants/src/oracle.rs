@@ -27,6 +27,11 @@ pub struct Verdicts {
 pub struct Oracle {
     programs: BTreeMap<String, (Program, usize)>,
     validators: BTreeMap<String, Validator>,
+    /// Whether the source is draft-04, where the crate (as python jsonschema) takes `1.0` for no
+    /// integer, as draft-04's core says ("without a fraction or exponent part"), while the
+    /// generator reads `integer` as every later draft does and as the suite allows (draft-04's
+    /// test of it is optional), and as Ajv, which SchemaStore checks with, cannot tell apart.
+    draft4: bool,
 }
 
 impl Oracle {
@@ -51,6 +56,7 @@ impl Oracle {
         Oracle {
             programs,
             validators,
+            draft4: source.setup == Setup::Suite(prp_codegen::Dialect::Draft4),
         }
     }
 
@@ -63,7 +69,10 @@ impl Oracle {
     pub fn verdicts(&self, uri: &str, doc: &Value) -> Option<Verdicts> {
         let (program, entry) = self.programs.get(uri)?;
         let program = program.check(*entry, doc).is_ok();
-        let independent = self.validators.get(uri).and_then(|v| {
+        let validator = self.validators.get(uri);
+        // Where the two readings of draft-04's `integer` part, there is no independent verdict.
+        let validator = validator.filter(|_| !(self.draft4 && has_whole_float(doc)));
+        let independent = validator.and_then(|v| {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| v.is_valid(doc))).ok()
         });
         Some(Verdicts {
@@ -80,15 +89,27 @@ fn independent(
     files: &[File],
     uris: &[String],
 ) -> Option<BTreeMap<String, Validator>> {
+    // The crate (0.61.2) resolves a 2019-09 `$recursiveRef` statically where an object schema
+    // has `properties` beside `additionalProperties`: `{"foo": 1}` is refused by the suite's
+    // recursiveRef group 2 with an optional member added, which the specification (and python
+    // jsonschema 4.26) accepts. Such a directory has no independent verdict.
+    if files
+        .iter()
+        .any(|f| f.value.to_string().contains("\"$recursiveRef\""))
+    {
+        return None;
+    }
     let base = source.base_uri();
     let resources: Vec<(String, Resource)> = files
         .iter()
         .map(|f| {
-            let uri = match f.value.get("$id").and_then(Value::as_str) {
+            let id = f.value.get("$id").or_else(|| f.value.get("id"));
+            let uri = match id.and_then(Value::as_str).filter(|i| !i.starts_with('#')) {
                 Some(id) => id.trim_end_matches('#').to_owned(),
                 None => format!("{base}{}", f.path),
             };
-            (uri, Resource::from_contents(f.value.clone()))
+            let draft = draft(source.setup).detect(&f.value);
+            (uri, draft.create_resource(f.value.clone()))
         })
         .collect();
     let setup = source.setup;
@@ -101,14 +122,15 @@ fn independent(
         let mut out = BTreeMap::new();
         for uri in uris {
             let mut options = jsonschema::options()
-                .with_draft(Draft::Draft202012)
+                .with_draft(draft(setup))
                 .with_registry(&registry)
                 .offline()
                 .with_keyword("pattern", ecma_pattern);
+            // `format` is an annotation unless asserted, in every dialect (the crate asserts it
+            // by default before 2019-09).
+            options = options.should_validate_formats(setup == Setup::Prp);
             if setup == Setup::Prp {
-                options = options
-                    .should_validate_formats(true)
-                    .with_format("date-time", is_prp_date_time);
+                options = options.with_format("date-time", is_prp_date_time);
             }
             if let Ok(v) = options.build(&serde_json::json!({ "$ref": uri })) {
                 out.insert(uri.clone(), v);
@@ -118,6 +140,29 @@ fn independent(
     })
     .ok()
     .flatten()
+}
+
+/// Whether `v` holds a number written with a fraction or exponent whose value is whole (`1.0`).
+fn has_whole_float(v: &Value) -> bool {
+    match v {
+        Value::Number(n) => {
+            n.as_f64().is_some_and(|f| f.fract() == 0.0) && !(n.is_i64() || n.is_u64())
+        }
+        Value::Array(a) => a.iter().any(has_whole_float),
+        Value::Object(o) => o.values().any(has_whole_float),
+        _ => false,
+    }
+}
+
+/// The `jsonschema` draft of a source's files that name none.
+fn draft(setup: Setup) -> Draft {
+    match setup {
+        Setup::Prp | Setup::Suite(prp_codegen::Dialect::Draft202012) => Draft::Draft202012,
+        Setup::Suite(prp_codegen::Dialect::Draft201909) => Draft::Draft201909,
+        Setup::Suite(prp_codegen::Dialect::Draft7) => Draft::Draft7,
+        Setup::Suite(prp_codegen::Dialect::Draft6) => Draft::Draft6,
+        Setup::Suite(prp_codegen::Dialect::Draft4) => Draft::Draft4,
+    }
 }
 
 /// PRP's `date-time` profile, as prp-types asserts it.

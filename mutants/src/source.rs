@@ -1,8 +1,8 @@
 //! What mutants start from: a schema directory held in memory (PRP's `schemas/`, or one group of
-//! the official JSON-Schema-Test-Suite with the remote documents it refers to), the generator
-//! options it is generated with, and documents known for it.
+//! the official JSON-Schema-Test-Suite, of any dialect it has, with the remote documents it
+//! refers to), the generator options it is generated with, and documents known for it.
 
-use prp_codegen::{Options, SchemaFile, SchemaSet};
+use prp_codegen::{Dialect, Options, SchemaFile, SchemaSet};
 use serde_json::Value;
 use std::path::Path;
 
@@ -23,8 +23,9 @@ pub enum Setup {
     /// PRP's options: a document union over `schema`, open enums, named goal types, the
     /// contract's `date-time` profile asserted.
     Prp,
-    /// Plain draft 2020-12 with the suite's base URI `http://localhost:1234/`.
-    Suite,
+    /// The suite's base URI `http://localhost:1234/`, and the dialect of files without
+    /// `$schema` (the suite's older files name none).
+    Suite(Dialect),
 }
 
 /// The base URI of the suite's files without `$id`.
@@ -33,7 +34,7 @@ pub const SUITE_BASE: &str = "http://localhost:1234/";
 /// A directory to mutate.
 #[derive(Debug, Clone)]
 pub struct Source {
-    /// `prp`, or `suite:FILE#GROUP`.
+    /// `prp`, `suite:FILE#GROUP` (draft 2020-12) or `suite-DIALECT:FILE#GROUP`.
     pub name: String,
     /// Every file of the directory.
     pub files: Vec<File>,
@@ -67,19 +68,39 @@ impl Source {
         })
     }
 
-    /// One source per group of the suite's draft 2020-12 files under `suite` (the suite's root),
-    /// each with the remote documents of draft 2020-12 its schema names.
-    pub fn suite(suite: &Path) -> std::io::Result<Vec<Source>> {
+    /// One source per group of the suite's files of every dialect under `suite` (the suite's
+    /// root), each with the remote documents of its dialect that its schema names.
+    pub fn suite_all(suite: &Path) -> std::io::Result<Vec<Source>> {
+        let mut out = Vec::new();
+        for dialect in Dialect::ALL {
+            out.extend(Source::suite(suite, dialect)?);
+        }
+        Ok(out)
+    }
+
+    /// One source per group of the suite's `dialect` files under `suite` (the suite's root), each
+    /// with the remote documents of that dialect its schema names.
+    pub fn suite(suite: &Path, dialect: Dialect) -> std::io::Result<Vec<Source>> {
+        let folder = suite_folder(dialect);
         let mut remotes = Vec::new();
         read_tree(&suite.join("remotes"), "", &mut remotes)?;
         // Another dialect's remotes, and metaschemas declaring `$vocabulary`, are not generated.
-        remotes.retain(|f| !f.path.starts_with("v1/") && f.value.get("$vocabulary").is_none());
-        let dir = suite.join("tests/draft2020-12");
+        remotes.retain(|f| {
+            let other = f.path.split('/').next().is_some_and(|top| {
+                top == "v1" || (top.starts_with("draft") && top != folder && f.path.contains('/'))
+            });
+            !other && f.value.get("$vocabulary").is_none()
+        });
+        let dir = suite.join("tests").join(folder);
         let mut names: Vec<_> = std::fs::read_dir(&dir)?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|e| e == "json"))
             .collect();
         names.sort();
+        let prefix = match dialect {
+            Dialect::Draft202012 => "suite".to_owned(),
+            d => format!("suite-{d}"),
+        };
         let mut out = Vec::new();
         for path in names {
             let stem = path.file_stem().unwrap_or_default().to_string_lossy();
@@ -101,10 +122,10 @@ impl Source {
                     .map(|t| t["data"].clone())
                     .collect();
                 out.push(Source {
-                    name: format!("suite:{stem}#{g}"),
+                    name: format!("{prefix}:{stem}#{g}"),
                     files,
                     editable: vec![0],
-                    setup: Setup::Suite,
+                    setup: Setup::Suite(dialect),
                     documents,
                 });
             }
@@ -112,11 +133,19 @@ impl Source {
         Ok(out)
     }
 
+    /// The dialect of the source's files that name none.
+    pub fn dialect(&self) -> Dialect {
+        match self.setup {
+            Setup::Prp => Dialect::Draft202012,
+            Setup::Suite(d) => d,
+        }
+    }
+
     /// The generator options for `files` (a mutant's directory): PRP's names only for the
     /// definitions the directory still has, so that a subset of PRP's files generates.
     pub fn options(&self, set: &SchemaSet) -> Options {
         match self.setup {
-            Setup::Suite => Options::new().base_uri(SUITE_BASE),
+            Setup::Suite(d) => Options::new().base_uri(SUITE_BASE).default_dialect(d),
             Setup::Prp => prp_options_naming(|key| set.node_at(key).is_some()),
         }
     }
@@ -125,7 +154,8 @@ impl Source {
     /// `tests/features.rs`).
     pub fn options_json(&self, set: &SchemaSet) -> Value {
         match self.setup {
-            Setup::Suite => serde_json::json!({ "base_uri": SUITE_BASE }),
+            Setup::Suite(Dialect::Draft202012) => serde_json::json!({ "base_uri": SUITE_BASE }),
+            Setup::Suite(d) => serde_json::json!({ "base_uri": SUITE_BASE, "dialect": d.name() }),
             Setup::Prp => {
                 let names: serde_json::Map<String, Value> = PRP_NAMES
                     .iter()
@@ -146,7 +176,7 @@ impl Source {
     pub fn base_uri(&self) -> &'static str {
         match self.setup {
             Setup::Prp => "file:///",
-            Setup::Suite => SUITE_BASE,
+            Setup::Suite(_) => SUITE_BASE,
         }
     }
 
@@ -157,13 +187,25 @@ impl Source {
 
     /// `files` loaded as the generator loads a directory.
     pub fn schema_set(&self, files: &[File]) -> prp_codegen::Result<SchemaSet> {
+        let reading = Options::new()
+            .base_uri(self.base_uri())
+            .default_dialect(self.dialect());
         let parsed = files
             .iter()
-            .map(|f| {
-                SchemaSet::parse_with_base(f.path.clone(), &f.value.to_string(), self.base_uri())
-            })
+            .map(|f| SchemaSet::parse_with(f.path.clone(), &f.value.to_string(), &reading))
             .collect::<prp_codegen::Result<Vec<SchemaFile>>>()?;
         SchemaSet::from_files(parsed)
+    }
+}
+
+/// The suite's folder of `dialect`'s tests and remotes.
+fn suite_folder(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::Draft4 => "draft4",
+        Dialect::Draft6 => "draft6",
+        Dialect::Draft7 => "draft7",
+        Dialect::Draft201909 => "draft2019-09",
+        Dialect::Draft202012 => "draft2020-12",
     }
 }
 

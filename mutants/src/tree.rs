@@ -1,13 +1,15 @@
 //! Where the subschemas of a schema document are, by JSON pointer, and reading and writing at a
 //! pointer.
 
-use prp_vocabulary::{Dialect, pointer};
+use prp_vocabulary::{Keyword, Shape, pointer};
 use serde_json::Value;
 
 pub use prp_vocabulary::pointer::{child, escape};
 
 /// The pointers of every subschema of `root` (objects and booleans), `""` first, parents before
-/// their children.
+/// their children: under every keyword some dialect reads schemas in (`$defs` and
+/// `definitions`, `items` as a schema or an array of them), so that a source of any dialect
+/// offers all its places to edit.
 pub fn subschemas(root: &Value) -> Vec<String> {
     let mut out = Vec::new();
     walk(root, String::new(), &mut out);
@@ -19,9 +21,27 @@ fn walk(node: &Value, at: String, out: &mut Vec<String>) {
         return;
     }
     out.push(at.clone());
-    prp_vocabulary::subschemas(node, Dialect::Draft202012, |k, place, s| {
-        walk(s, prp_vocabulary::subschema_pointer(&at, k, place), out);
-    });
+    let Some(o) = node.as_object() else { return };
+    for (k, v) in o {
+        let Some(kw) = Keyword::from_name(k) else {
+            continue;
+        };
+        let here = child(&at, k);
+        match (kw.shape(), v) {
+            (Shape::Map, Value::Object(m)) => {
+                for (name, s) in m {
+                    walk(s, child(&here, name), out);
+                }
+            }
+            (Shape::Array | Shape::One, Value::Array(a)) => {
+                for (i, s) in a.iter().enumerate() {
+                    walk(s, child(&here, &i.to_string()), out);
+                }
+            }
+            (Shape::One, _) => walk(v, here, out),
+            _ => {}
+        }
+    }
 }
 
 /// The pointer's parent and last token (unescaped); `None` for the root.
@@ -53,7 +73,8 @@ mod tests {
             "properties": {"a/b": {"type": "string"}, "c": true},
             "allOf": [{"if": {"required": ["x"]}, "then": false}],
             "enum": [{"properties": {}}],
-            "$defs": {"d": {"items": {}}}
+            "$defs": {"d": {"items": {}}},
+            "definitions": {"e": {"items": [true], "additionalItems": false}}
         });
         assert_eq!(
             subschemas(&s),
@@ -65,7 +86,10 @@ mod tests {
                 "/allOf/0/if",
                 "/allOf/0/then",
                 "/$defs/d",
-                "/$defs/d/items"
+                "/$defs/d/items",
+                "/definitions/e",
+                "/definitions/e/items/0",
+                "/definitions/e/additionalItems"
             ]
         );
         assert_eq!(member_name("/properties/a~1b").as_deref(), Some("a/b"));

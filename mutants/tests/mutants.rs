@@ -1,6 +1,6 @@
 //! Schema mutants through the generator: `PRP_MUTANTS_SEED` (default 1) and `PRP_MUTANTS_COUNT`
-//! (default 200) choose the mutants, `PRP_MUTANTS_SOURCES` the sources (`prp`, `suite` or
-//! `all`, the default). Prints the seed, a line per batch, each failure with the seed that
+//! (default 200) choose the mutants, `PRP_MUTANTS_SOURCES` the sources (`prp`, `suite` — the
+//! suite's groups of every dialect it has — or `all`, the default). Prints the seed, a line per batch, each failure with the seed that
 //! replays it (`PRP_MUTANTS_SEED=<seed> PRP_MUTANTS_COUNT=1`), and a last summary line; exits
 //! non-zero when any mutant failed. The first failure of each kind is shrunk and written under
 //! `codegen/tests/features` (not under `CI=true`, nor with `PRP_MUTANTS_NO_SHRINK` set).
@@ -25,7 +25,7 @@ fn main() {
     }
     if which != "prp" {
         match suite_dir() {
-            Some(dir) => sources.extend(Source::suite(&dir).expect("the suite loads")),
+            Some(dir) => sources.extend(Source::suite_all(&dir).expect("the suite loads")),
             None if which == "suite" => return,
             None => {}
         }

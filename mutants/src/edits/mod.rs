@@ -6,6 +6,7 @@
 mod bounds;
 mod conditionals;
 mod fresh;
+mod items;
 mod members;
 mod names;
 mod refs;
@@ -46,6 +47,9 @@ pub(crate) struct Cx<'r> {
     pub files: Vec<File>,
     /// The member a document union is keyed by (`schema` for PRP).
     pub union_member: Option<&'static str>,
+    /// The dialect the source is written in: edits are written as its authors write them
+    /// (`definitions` before 2019-09, `items` as an array before 2020-12).
+    pub dialect: prp_codegen::Dialect,
     /// Files added by edits (new versions), which later edits may edit too.
     pub added: Vec<usize>,
     fresh: usize,
@@ -68,6 +72,15 @@ impl Cx<'_> {
         format!("{stem}{}", self.fresh)
     }
 
+    /// The keyword definitions are kept under in the source's dialect.
+    pub fn defs_keyword(&self) -> &'static str {
+        if self.dialect.spellings().definitions {
+            "definitions"
+        } else {
+            "$defs"
+        }
+    }
+
     /// The `$id`s of the files, with their index.
     pub fn ids(&self) -> Vec<(usize, String)> {
         self.files
@@ -87,6 +100,7 @@ fn ops() -> Vec<Op> {
     all.extend(conditionals::ops());
     all.extend(unions::ops());
     all.extend(refs::ops());
+    all.extend(items::ops());
     all.extend(bounds::ops());
     all.extend(versions::ops());
     all
@@ -112,6 +126,7 @@ pub fn mutate(sources: &[Source], seed: u64) -> Mutant {
         rng: &mut rng,
         files: src.files.clone(),
         union_member: src.union_member(),
+        dialect: src.dialect(),
         added: Vec::new(),
         fresh: 0,
     };

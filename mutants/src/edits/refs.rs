@@ -31,7 +31,18 @@ pub(super) fn ops() -> Vec<Op> {
 
 /// A subschema that can live elsewhere: no resource or anchor of its own.
 fn movable(v: &Value) -> bool {
-    v.is_object() && !contains_any(v, &["$id", "$anchor", "$dynamicAnchor", "$schema"])
+    v.is_object()
+        && !contains_any(
+            v,
+            &[
+                "$id",
+                "id",
+                "$anchor",
+                "$dynamicAnchor",
+                "$recursiveAnchor",
+                "$schema",
+            ],
+        )
 }
 
 fn contains_any(v: &Value, keys: &[&str]) -> bool {
@@ -52,9 +63,11 @@ fn inside_resource(root: &Value, at: &str) -> bool {
         prefix.push('/');
         prefix.push_str(token);
         if prefix != at
-            && root
-                .pointer(&prefix)
-                .is_some_and(|n| n.get("$id").is_some())
+            && root.pointer(&prefix).is_some_and(|n| {
+                n.get("$id")
+                    .or_else(|| n.get("id"))
+                    .is_some_and(Value::is_string)
+            })
         {
             return true;
         }
@@ -69,25 +82,26 @@ fn is_ref(v: &Value) -> bool {
 fn is_local_ref(v: &Value) -> bool {
     v.get("$ref")
         .and_then(Value::as_str)
-        .is_some_and(|r| r.starts_with("#/$defs/"))
+        .is_some_and(|r| r.starts_with("#/$defs/") || r.starts_with("#/definitions/"))
 }
 
 /// The subschema moved to the file's `$defs` under a new name, a `$ref` in its place. A schema
 /// with relative references or its own resources stays where it is: moved, they would mean
 /// something else.
 fn to_defs(cx: &mut Cx, file: usize, at: &str) -> Option<String> {
+    let defs = cx.defs_keyword();
     let root = &cx.files[file].value;
-    let is_def = at.starts_with("/$defs/") && at.matches('/').count() == 2;
+    let is_def = at.starts_with(&format!("/{defs}/")) && at.matches('/').count() == 2;
     if at.is_empty() || is_def || inside_resource(root, at) {
         return None;
     }
     let name = cx.fresh_name("moved");
     let node = cx.node(file, at)?;
-    let moved = std::mem::replace(node, json!({ "$ref": format!("#/$defs/{name}") }));
+    let moved = std::mem::replace(node, json!({ "$ref": format!("#/{defs}/{name}") }));
     let root = cx.files[file].value.as_object_mut()?;
-    let defs = root.entry("$defs").or_insert_with(|| json!({}));
-    defs.as_object_mut()?.insert(name.clone(), moved);
-    Some(format!("moved to $defs/{name}"))
+    let entries = root.entry(defs).or_insert_with(|| json!({}));
+    entries.as_object_mut()?.insert(name.clone(), moved);
+    Some(format!("moved to {defs}/{name}"))
 }
 
 /// A `$ref` to a definition of the file replaced by a copy of the definition (the other
@@ -130,7 +144,15 @@ fn wrap_all_of(cx: &mut Cx, file: usize, at: &str) -> Option<String> {
         o.into_iter().partition(|(k, _)| {
             matches!(
                 k.as_str(),
-                "$id" | "$schema" | "$defs" | "$anchor" | "$dynamicAnchor" | "title"
+                "$id"
+                    | "id"
+                    | "$schema"
+                    | "$defs"
+                    | "definitions"
+                    | "$anchor"
+                    | "$dynamicAnchor"
+                    | "$recursiveAnchor"
+                    | "title"
             )
         });
     if rest.is_empty() {
