@@ -84,12 +84,13 @@ fn run_with(
 fn recheck(f: &Finding, old: &SchemaSet, new: &SchemaSet) {
     let w = f.witness.as_ref().expect("a witness");
     let uri = match &f.defs {
-        Some(d) => format!("{}#/$defs/{d}", f.id),
+        Some(d) => format!("{}#/$defs/{}", f.id, prp_vocabulary::pointer::escape(d)),
         None => f.id.clone(),
     };
     let mut checkers = Vec::new();
     for (set, want) in [(old, &f.old), (new, &f.new)] {
-        let c = prp_codegen::compile_checker(set, &uri, &options()).unwrap();
+        // The canonical URI as the file spells it (`#/definitions/…` in a draft-07 file).
+        let c = prp_codegen::compile_checker(set, &set.spelled(&uri), &options()).unwrap();
         let p = Program::parse(&c.text).unwrap();
         assert_eq!(p.check(c.entry, w).is_ok(), want.valid, "{uri}: {w}");
         checkers.push((p, c.entry));
