@@ -35,7 +35,8 @@ enum Generated {
 struct Group {
     dialect: Dialect,
     file: String,
-    schema: Value,
+    /// The root file's URI, when it generated.
+    id: String,
     description: String,
     tests: Vec<(String, Value, bool)>,
     generated: Generated,
@@ -78,7 +79,7 @@ fn copy_remotes(from: &Path, to: &Path, dialect: Dialect) {
     }
 }
 
-fn generate(remotes: &Path, dir: &Path, schema: &Value, dialect: Dialect) -> Generated {
+fn generate(remotes: &Path, dir: &Path, schema: &Value, dialect: Dialect) -> (Generated, String) {
     std::fs::create_dir_all(dir).unwrap();
     let text = schema.to_string();
     std::fs::write(dir.join("root.schema.json"), &text).unwrap();
@@ -88,39 +89,12 @@ fn generate(remotes: &Path, dir: &Path, schema: &Value, dialect: Dialect) -> Gen
     let options = prp_codegen::Options::new()
         .base_uri(REMOTE)
         .default_dialect(dialect);
-    let dir = dir.to_path_buf();
-    // A deep recursion is a panic too: run on a thread with a normal stack and catch both.
-    let outcome = std::thread::Builder::new()
-        .stack_size(8 << 20)
-        .spawn(move || std::panic::catch_unwind(|| prp_codegen::generate_dir(&dir, &options)))
-        .unwrap()
-        .join();
-    match outcome {
-        Ok(Ok(Ok(out))) => Generated::Code(out.code),
-        Ok(Ok(Err(e))) => Generated::Refused(e.to_string()),
-        Ok(Err(p)) | Err(p) => Generated::Panicked(
-            p.downcast_ref::<String>()
-                .cloned()
-                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default(),
-        ),
-    }
+    generate_in(dir, "root.schema.json", options)
 }
 
-/// The root type's name in a generated module: the type the schema table lists for the root's
-/// `$id` (draft-04's `id`; without one, the URI it is known by).
-fn root_type(code: &str, schema: &Value, dialect: Dialect) -> Option<String> {
-    let id_name = if dialect == Dialect::Draft4 {
-        "id"
-    } else {
-        "$id"
-    };
-    let id = schema
-        .get(id_name)
-        .and_then(Value::as_str)
-        .filter(|i| !i.starts_with('#'))
-        .map(|i| i.trim_end_matches('#').to_owned())
-        .unwrap_or_else(|| format!("{REMOTE}root.schema.json"));
+/// The root type's name in a generated module: the type the schema table lists for `id`, the
+/// root file's URI.
+fn root_type(code: &str, id: &str) -> Option<String> {
     let key = format!("(\"{id}\",");
     let at = code.find(&key)? + key.len();
     let name: String = code[at..]
@@ -144,7 +118,7 @@ fn read_groups(suite: &Path, work: &Path, dialect: Dialect, groups: &mut Vec<Gro
         let doc: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
         for (g, group) in doc.as_array().unwrap().iter().enumerate() {
             let schema = group["schema"].clone();
-            let generated = generate(
+            let (generated, id) = generate(
                 &suite.join("remotes"),
                 &work
                     .join("gen")
@@ -168,7 +142,7 @@ fn read_groups(suite: &Path, work: &Path, dialect: Dialect, groups: &mut Vec<Gro
             groups.push(Group {
                 dialect,
                 file: file.clone(),
-                schema,
+                id,
                 description: group["description"].as_str().unwrap_or_default().to_owned(),
                 tests,
                 generated,
@@ -196,7 +170,7 @@ fn the_official_suite_loud_or_right() {
     let mut typed = std::collections::BTreeSet::new();
     for (i, g) in groups.iter().enumerate() {
         if let Generated::Code(code) = &g.generated
-            && let Some(root) = root_type(code, &g.schema, g.dialect)
+            && let Some(root) = root_type(code, &g.id)
         {
             if !code.contains(&format!("pub struct {root}(serde_json::Value);")) {
                 typed.insert(i);
@@ -494,7 +468,7 @@ fn read_store(store: &Path, work: &Path) -> Vec<Store> {
                 documents.push((key, data, format));
             }
         }
-        let generated = generate_in(&dir, prp_codegen::Options::new());
+        let generated = generate_in(&dir, "schema.json", prp_codegen::Options::new());
         let needed: BTreeSet<&String> = documents.iter().filter_map(|d| d.2.as_ref()).collect();
         let asserted = (!needed.is_empty()).then(|| {
             let mut options = prp_codegen::Options::new();
@@ -502,7 +476,7 @@ fn read_store(store: &Path, work: &Path) -> Vec<Store> {
                 assert_eq!(format, "date", "{name}: a format this test cannot assert");
                 options = options.format(format, Format::Pattern(FULL_DATE.to_owned()));
             }
-            generate_in(&dir, options)
+            generate_in(&dir, "schema.json", options)
         });
         out.push(Store {
             dialect,
@@ -515,9 +489,9 @@ fn read_store(store: &Path, work: &Path) -> Vec<Store> {
     out
 }
 
-/// Generates the schemas of `dir` on a thread of its own, catching a panic: the code (or why
-/// not) and the first file's URI.
-fn generate_in(dir: &Path, options: prp_codegen::Options) -> (Generated, String) {
+/// Generates the schemas of `dir` on a thread of its own (a deep recursion is a panic too: a
+/// normal stack, both caught): the code (or why not) and the URI of the file at `root`.
+fn generate_in(dir: &Path, root: &str, options: prp_codegen::Options) -> (Generated, String) {
     let dir = dir.to_path_buf();
     let outcome = std::thread::Builder::new()
         .stack_size(8 << 20)
@@ -526,7 +500,8 @@ fn generate_in(dir: &Path, options: prp_codegen::Options) -> (Generated, String)
         .join();
     match outcome {
         Ok(Ok(Ok(out))) => {
-            let id = out.schemas.files[0].id.clone();
+            let file = out.schemas.files.iter().find(|f| f.path == root);
+            let id = file.map(|f| f.id.clone()).unwrap_or_default();
             (Generated::Code(out.code), id)
         }
         Ok(Ok(Err(e))) => (Generated::Refused(e.to_string()), String::new()),
@@ -545,13 +520,9 @@ fn generate_in(dir: &Path, options: prp_codegen::Options) -> (Generated, String)
 /// The generated module's source and root type, or why there is none.
 fn module(generated: &(Generated, String)) -> Result<(&str, String), String> {
     match &generated.0 {
-        Generated::Code(code) => root_type(
-            code,
-            &serde_json::json!({ "$id": generated.1 }),
-            Dialect::Draft202012,
-        )
-        .map(|root| (code.as_str(), root))
-        .ok_or_else(|| "no root type".to_owned()),
+        Generated::Code(code) => root_type(code, &generated.1)
+            .map(|root| (code.as_str(), root))
+            .ok_or_else(|| "no root type".to_owned()),
         Generated::Refused(e) | Generated::Panicked(e) => Err(e.clone()),
     }
 }

@@ -401,24 +401,11 @@ impl Reader {
         let Some(k) = Keyword::from_name(name) else {
             return Ok(Respelled::Same);
         };
-        let beside_ref = sp.ref_overrides_siblings
-            && k != Keyword::Ref
-            && obj.get("$ref").is_some_and(Value::is_string);
-        let kept_beside_ref = k == Keyword::Definitions
-            || k == Keyword::Schema
-            || (k.kind() == Kind::Annotation && k != Keyword::Format)
-            || (at.root && k == sp.id);
-        if beside_ref && !kept_beside_ref {
+        if unread(obj, k, at) {
             return Ok(Respelled::Ignored);
         }
         if !k.in_dialect(d) {
-            // A later dialect's keyword is an unknown one here: it must not assert.
-            let later = k.in_dialect(Dialect::Draft202012) && k.kind() != Kind::Annotation;
-            return Ok(if later {
-                Respelled::Ignored
-            } else {
-                Respelled::Same
-            });
+            return Ok(Respelled::Same);
         }
         Ok(match k {
             Keyword::Schema if opens => {
@@ -603,6 +590,25 @@ impl Reader {
         let some = |m: Map<String, Value>| (!m.is_empty()).then_some(Value::Object(m));
         Ok((some(required), some(schemas)))
     }
+}
+
+/// Whether keyword `k` of the schema object `obj` at `at` is one the dialect does not read there:
+/// a sibling of `$ref` before 2019-09 (but `definitions`, `$schema`, a document's identifier and
+/// annotations, which say nothing of instances), or a later dialect's keyword that asserts, which
+/// is an unknown keyword here.
+fn unread(obj: &Map<String, Value>, k: Keyword, at: &Here) -> bool {
+    let sp = at.dialect.spellings();
+    let beside_ref = sp.ref_overrides_siblings
+        && k != Keyword::Ref
+        && obj.get("$ref").is_some_and(Value::is_string);
+    let kept_beside_ref = k == Keyword::Definitions
+        || k == Keyword::Schema
+        || (k.kind() == Kind::Annotation && k != Keyword::Format)
+        || (at.root && k == sp.id);
+    let later = !k.in_dialect(at.dialect)
+        && k.in_dialect(Dialect::Draft202012)
+        && k.kind() != Kind::Annotation;
+    (beside_ref && !kept_beside_ref) || later
 }
 
 /// An identifier of a dialect where its fragment names the subschema: `$id` for the part before
