@@ -322,7 +322,9 @@ impl SchemaSet {
     /// 2020-12 file, `…#/definitions/item` for a draft-07 file's `…#/$defs/item`. What a report
     /// shows its reader, and what [`compile_checker`](crate::compile_checker) takes.
     pub fn spelled(&self, canonical: &str) -> String {
-        let (id, pointer) = canonical.split_once('#').unwrap_or((canonical, ""));
+        let Some((id, pointer)) = canonical.split_once('#') else {
+            return canonical.to_owned();
+        };
         match self.by_id.get(id) {
             Some(&i) => self.spelled_uri(&Loc {
                 file: i,

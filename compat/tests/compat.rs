@@ -930,6 +930,12 @@ fn older_dialects_compare_in_their_own_meaning_and_spelling() {
         .find(|f| f.defs.is_none() && f.witness.is_some())
         .expect("the root reaches it through items/0");
     assert_eq!(root.witness, Some(json!([4])));
+    // A schema's own URI has no fragment to spell; a definition's is the file's own.
+    assert_eq!(old.spelled(SYNTHETIC), SYNTHETIC);
+    assert_eq!(
+        old.spelled(&format!("{SYNTHETIC}#/$defs/n")),
+        format!("{SYNTHETIC}#/definitions/n")
+    );
     // Added and removed definitions are named in each side's spelling.
     let renamed = single_in(D7, json!({"definitions": {"m": {}}}));
     let r = compare(&Side::new(&old, &o), &Side::new(&renamed, &o), &[]).unwrap();
