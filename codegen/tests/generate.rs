@@ -462,3 +462,53 @@ fn non_exhaustive_marks_every_enum_and_nothing_else() {
         assert!(next.starts_with("pub enum "), "{next}");
     }
 }
+
+/// An error in a file of an older dialect is located as the file spells the place, though the
+/// stages after load read it in 2020-12's spelling.
+#[test]
+fn errors_in_older_dialects_name_the_file_s_own_places() {
+    let dir = temp_dir("older-errors");
+    let cases = [
+        (
+            "http://json-schema.org/draft-07/schema#",
+            serde_json::json!({ "definitions": { "a": { "minLength": -1 } } }),
+            "invalid_schema",
+            "/definitions/a/minLength",
+        ),
+        (
+            "http://json-schema.org/draft-06/schema#",
+            serde_json::json!({ "type": "array", "items": [{ "pattern": "\\p{Nope}" }] }),
+            "invalid_pattern",
+            "/items/0/pattern",
+        ),
+        (
+            "http://json-schema.org/draft-04/schema#",
+            serde_json::json!({ "properties": { "a": { "$ref": "#/definitions/missing" } } }),
+            "unresolved_reference",
+            "/properties/a",
+        ),
+        (
+            "http://json-schema.org/draft-07/schema#",
+            serde_json::json!({ "dependencies": { "a": { "maxItems": "x" } } }),
+            "invalid_schema",
+            "/dependencies/a/maxItems",
+        ),
+        (
+            "https://json-schema.org/draft/2019-09/schema",
+            serde_json::json!({ "items": { "$recursiveRef": "#/x" } }),
+            "unsupported_keyword",
+            "/items/$recursiveRef",
+        ),
+    ];
+    for (dialect, mut schema, code, pointer) in cases {
+        schema["$schema"] = dialect.into();
+        schema["title"] = "Thing".into();
+        write(&dir, "thing.schema.json", schema);
+        let e = generate_dir(&dir, &Options::default()).unwrap_err();
+        assert_eq!(
+            (e.code.as_str(), e.pointer.as_str()),
+            (code, pointer),
+            "{e}"
+        );
+    }
+}
