@@ -9,14 +9,21 @@ use std::collections::BTreeSet;
 
 /// Adds an enum `name` over every root document whose schema gives its member `tag` a string
 /// constant, flattening roots that are themselves unions on the same member. A root of any other
-/// type (a struct, checked JSON, a union by JSON type, a union told apart otherwise) joins with
+/// type (a struct, checked JSON, a union by JSON type, a union told apart otherwise, any of them
+/// nullable) joins with
 /// each value its schema gives `tag`, itself or in each `oneOf`/`anyOf` alternative: every document
 /// its schema accepts is then chosen by its `tag`, as `validate` chooses a document's type.
 pub(super) fn union(model: &mut Model, set: &SchemaSet, name: &str, tag: &str) {
     let mut variants: Vec<(String, String, Ty)> = Vec::new();
     let mut seen = BTreeSet::new();
     for root in &model.roots {
-        let Ty::Named(id) = root.ty else { continue };
+        // A document names its schema in a member, so it is an object: a root that may also be
+        // `null` joins with the type it has when it is not.
+        let ty = match &root.ty {
+            Ty::Nullable(inner) if matches!(**inner, Ty::Named(_)) => (**inner).clone(),
+            t => t.clone(),
+        };
+        let Ty::Named(id) = ty else { continue };
         match &model.items[id] {
             Item::Tagged(t) if t.tag == tag => {
                 for v in &t.variants {
@@ -28,7 +35,7 @@ pub(super) fn union(model: &mut Model, set: &SchemaSet, name: &str, tag: &str) {
             other => {
                 for value in tag_values(&set.files[root.file].root, tag) {
                     if seen.insert(value.clone()) {
-                        variants.push((value, other.name().to_owned(), root.ty.clone()));
+                        variants.push((value, other.name().to_owned(), ty.clone()));
                     }
                 }
             }

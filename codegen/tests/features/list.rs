@@ -35,4 +35,5 @@ features! {
     found_compile_109919,
     found_decode_refuses_valid_99(Document),
     found_decode_refuses_valid_97(Document),
+    found_decode_refuses_valid_2039(Document),
 }
