@@ -23,18 +23,12 @@ pub struct Index {
     dynamic: BTreeMap<Loc, BTreeMap<String, Loc>>,
     /// Base URI and resource root of every walked subschema.
     bases: HashMap<Loc, (String, Loc)>,
-    /// Per file: where the members its reading into 2020-12's spelling renamed went, for the
-    /// pointers `$ref`s write in the file's own spelling.
-    spellings: Vec<prp_vocabulary::dialect::Spelling>,
 }
 
 impl Index {
     /// Walks every file's subschemas.
     pub fn build(files: &[SchemaFile]) -> Result<Index> {
-        let mut index = Index {
-            spellings: files.iter().map(|f| f.spelling.clone()).collect(),
-            ..Index::default()
-        };
+        let mut index = Index::default();
         for (i, f) in files.iter().enumerate() {
             let loc = Loc {
                 file: i,
@@ -190,15 +184,21 @@ impl Index {
     }
 
     /// The node a URI (with an optional JSON-pointer or anchor fragment) names, if any. A
-    /// pointer is in the spelling of the file it points into when `spelled` (as a `$ref` writes
-    /// it), else in 2020-12's (as [`SchemaSet::node_at`] returns them).
-    pub fn lookup(&self, uri: &str, spelled: bool, node: impl Fn(&Loc) -> bool) -> Option<Loc> {
+    /// pointer is in the spelling of the file it points into when `spelled_in` gives the files
+    /// (as a `$ref` writes it), else in 2020-12's (as [`SchemaSet::node_at`] returns them).
+    pub fn lookup(
+        &self,
+        uri: &str,
+        spelled_in: Option<&[SchemaFile]>,
+        node: impl Fn(&Loc) -> bool,
+    ) -> Option<Loc> {
         let (abs, fragment) = uri.split_once('#').unwrap_or((uri, ""));
         if fragment.is_empty() || fragment.starts_with('/') {
             let root = self.resources.get(abs)?;
             let fragment = percent_decode(fragment);
-            let pointer = match self.spellings.get(root.file) {
-                Some(s) if spelled && !s.is_identity() => s.to_read(&root.pointer, &fragment),
+            let spelling = spelled_in.and_then(|files| Some(&files.get(root.file)?.spelling));
+            let pointer = match spelling {
+                Some(s) if !s.is_identity() => s.to_read(&root.pointer, &fragment),
                 _ => format!("{}{fragment}", root.pointer),
             };
             let loc = Loc {
@@ -300,7 +300,7 @@ impl SchemaSet {
     /// into: a pointer into a draft-07 file's `definitions` is `#/$defs/…` here, and
     /// [`SchemaSet::spelled`] gives the file's own.
     pub fn node_at(&self, uri: &str) -> Option<(String, &Value)> {
-        let loc = self.index.lookup(uri, false, |l| self.node(l).is_some())?;
+        let loc = self.index.lookup(uri, None, |l| self.node(l).is_some())?;
         let node = self.node(&loc)?;
         Some((self.canonical(&loc), node))
     }
@@ -308,7 +308,7 @@ impl SchemaSet {
     /// The canonical URI of the node a `$ref` written in the node at `from` (a canonical URI)
     /// names, resolved against that node's base URI.
     pub fn resolve_from(&self, from: &str, reference: &str) -> Option<String> {
-        let loc = self.index.lookup(from, false, |l| self.node(l).is_some())?;
+        let loc = self.index.lookup(from, None, |l| self.node(l).is_some())?;
         self.resolve(&loc, reference)
             .ok()
             .map(|l| self.canonical(&l))
@@ -345,7 +345,7 @@ impl SchemaSet {
         let (base, _) = self.index.base_of(from);
         let target = uri::resolve(base, reference);
         self.index
-            .lookup(&target, true, |l| self.node(l).is_some())
+            .lookup(&target, Some(&self.files), |l| self.node(l).is_some())
             .ok_or_else(|| {
                 self.error(
                     from,

@@ -325,7 +325,7 @@ pub struct CheckerProgram {
 pub fn compile_checker(set: &SchemaSet, uri: &str, options: &Options) -> Result<CheckerProgram> {
     let loc = set
         .index
-        .lookup(uri, true, |l| set.node(l).is_some())
+        .lookup(uri, Some(&set.files), |l| set.node(l).is_some())
         .ok_or_else(|| {
             Error::new(
                 Code::UnknownSchema,

@@ -165,25 +165,7 @@ pub fn parse(path: String, raw: &str, base: &str, dialect: Dialect) -> Result<Sc
             ));
         }
     };
-    // Without `title`, the file's name stands in (types are named after the file anyway).
-    let title = match obj.get("title") {
-        None => path
-            .rsplit('/')
-            .next()
-            .unwrap_or(&path)
-            .trim_end_matches(".json")
-            .trim_end_matches(".schema")
-            .to_owned(),
-        Some(Value::String(t)) if !t.trim().is_empty() => t.to_owned(),
-        Some(_) => {
-            return Err(Error::new(
-                Code::MissingSchemaTitle,
-                path,
-                "/title",
-                "`title` must be a non-empty string",
-            ));
-        }
-    };
+    let title = title(obj, &path)?;
     let sha256 = hex(&Sha256::digest(text.as_bytes()));
     Ok(SchemaFile {
         path,
@@ -196,6 +178,27 @@ pub fn parse(path: String, raw: &str, base: &str, dialect: Dialect) -> Result<Sc
         dialect: read.dialect,
         spelling: read.spelling,
     })
+}
+
+/// The file's `title`; without one, the file's name stands in (types are named after the file
+/// anyway).
+fn title(obj: &serde_json::Map<String, Value>, path: &str) -> Result<String> {
+    match obj.get("title") {
+        None => Ok(path
+            .rsplit('/')
+            .next()
+            .unwrap_or(path)
+            .trim_end_matches(".json")
+            .trim_end_matches(".schema")
+            .to_owned()),
+        Some(Value::String(t)) if !t.trim().is_empty() => Ok(t.to_owned()),
+        Some(_) => Err(Error::new(
+            Code::MissingSchemaTitle,
+            path,
+            "/title",
+            "`title` must be a non-empty string",
+        )),
+    }
 }
 
 /// Lowercase hex of `bytes`.

@@ -44,37 +44,17 @@ struct Group {
 
 const REMOTE: &str = "http://localhost:1234/";
 
-/// The suite's directory of `dialect`'s tests and remotes.
-fn suite_name(dialect: Dialect) -> &'static str {
-    match dialect {
-        Dialect::Draft4 => "draft4",
-        Dialect::Draft6 => "draft6",
-        Dialect::Draft7 => "draft7",
-        Dialect::Draft201909 => "draft2019-09",
-        Dialect::Draft202012 => "draft2020-12",
-    }
-}
-
-/// Copies the suite's remote documents for `dialect` (all of `remotes/` but the folders of other
-/// dialects and the metaschemas, which declare `$vocabulary` and refer to the official metaschema
-/// the generator does not ship) beside a schema that refers to them, so that they load by their URIs.
+/// Copies the suite's remote documents for `dialect` (not another dialect's folder, nor the
+/// metaschemas, which declare `$vocabulary` and refer to the official metaschema the generator
+/// does not ship) beside a schema that refers to them, so that they load by their URIs.
 fn copy_remotes(from: &Path, to: &Path, dialect: Dialect) {
-    for entry in std::fs::read_dir(from).unwrap() {
-        let path = entry.unwrap().path();
-        let name = path.file_name().unwrap();
-        if path.is_dir() {
-            let other = name
-                .to_str()
-                .is_some_and(|n| n == "v1" || (n.starts_with("draft") && n != suite_name(dialect)));
-            if !other {
-                copy_remotes(&path, &to.join(name), dialect);
-            }
-        } else if path.extension().is_some_and(|e| e == "json") {
-            let text = std::fs::read_to_string(&path).unwrap();
-            if !text.contains("\"$vocabulary\"") {
-                std::fs::create_dir_all(to).unwrap();
-                std::fs::write(to.join(name), text).unwrap();
-            }
+    for path in prp_testkit::json_files(from) {
+        let rel = path.strip_prefix(from).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let wanted = prp_testkit::suite_remote_for(&rel.to_string_lossy(), dialect);
+        if wanted && !text.contains("\"$vocabulary\"") {
+            std::fs::create_dir_all(to.join(rel).parent().unwrap()).unwrap();
+            std::fs::write(to.join(rel), text).unwrap();
         }
     }
 }
@@ -107,11 +87,12 @@ fn root_type(code: &str, id: &str) -> Option<String> {
 
 /// Generates every group of `dialect`'s keyword files, in file order.
 fn read_groups(suite: &Path, work: &Path, dialect: Dialect, groups: &mut Vec<Group>) {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(suite.join("tests").join(suite_name(dialect)))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(suite.join("tests").join(prp_testkit::suite_folder(dialect)))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .collect();
     files.sort();
     for path in &files {
         let file = path.file_stem().unwrap().to_str().unwrap().to_owned();
@@ -122,7 +103,7 @@ fn read_groups(suite: &Path, work: &Path, dialect: Dialect, groups: &mut Vec<Gro
                 &suite.join("remotes"),
                 &work
                     .join("gen")
-                    .join(suite_name(dialect))
+                    .join(prp_testkit::suite_folder(dialect))
                     .join(format!("{file}_{g}")),
                 &schema,
                 dialect,

@@ -81,17 +81,13 @@ impl Source {
     /// One source per group of the suite's `dialect` files under `suite` (the suite's root), each
     /// with the remote documents of that dialect its schema names.
     pub fn suite(suite: &Path, dialect: Dialect) -> std::io::Result<Vec<Source>> {
-        let folder = suite_folder(dialect);
         let mut remotes = Vec::new();
         read_tree(&suite.join("remotes"), "", &mut remotes)?;
         // Another dialect's remotes, and metaschemas declaring `$vocabulary`, are not generated.
         remotes.retain(|f| {
-            let other = f.path.split('/').next().is_some_and(|top| {
-                top == "v1" || (top.starts_with("draft") && top != folder && f.path.contains('/'))
-            });
-            !other && f.value.get("$vocabulary").is_none()
+            prp_testkit::suite_remote_for(&f.path, dialect) && f.value.get("$vocabulary").is_none()
         });
-        let dir = suite.join("tests").join(folder);
+        let dir = suite.join("tests").join(prp_testkit::suite_folder(dialect));
         let mut names: Vec<_> = std::fs::read_dir(&dir)?
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|e| e == "json"))
@@ -195,17 +191,6 @@ impl Source {
             .map(|f| SchemaSet::parse_with(f.path.clone(), &f.value.to_string(), &reading))
             .collect::<prp_codegen::Result<Vec<SchemaFile>>>()?;
         SchemaSet::from_files(parsed)
-    }
-}
-
-/// The suite's folder of `dialect`'s tests and remotes.
-fn suite_folder(dialect: Dialect) -> &'static str {
-    match dialect {
-        Dialect::Draft4 => "draft4",
-        Dialect::Draft6 => "draft6",
-        Dialect::Draft7 => "draft7",
-        Dialect::Draft201909 => "draft2019-09",
-        Dialect::Draft202012 => "draft2020-12",
     }
 }
 

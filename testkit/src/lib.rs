@@ -118,6 +118,30 @@ pub fn schemastore_dir() -> Option<PathBuf> {
     required(dir.join("draft-07"), "the SchemaStore corpus").map(|_| dir)
 }
 
+/// The suite's folder of `dialect`'s tests (`tests/<folder>`) and remote documents.
+pub fn suite_folder(dialect: prp_vocabulary::Dialect) -> &'static str {
+    use prp_vocabulary::Dialect;
+    match dialect {
+        Dialect::Draft4 => "draft4",
+        Dialect::Draft6 => "draft6",
+        Dialect::Draft7 => "draft7",
+        Dialect::Draft201909 => "draft2019-09",
+        Dialect::Draft202012 => "draft2020-12",
+    }
+}
+
+/// Whether the suite's remote document at `path` (relative to `remotes/`, `/`-separated) is one
+/// a `dialect` group may refer to: not another dialect's folder, nor `v1/` (another
+/// specification's).
+pub fn suite_remote_for(path: &str, dialect: prp_vocabulary::Dialect) -> bool {
+    match path.split_once('/') {
+        Some((top, _)) => {
+            top != "v1" && (!top.starts_with("draft") || top == suite_folder(dialect))
+        }
+        None => true,
+    }
+}
+
 /// A reference corpus' schema directories (of [`corpus_dir`] or [`contract_dir`]): the PRP schemas
 /// and the provider schemas.
 pub fn reference_schema_dirs(corpus: &Path) -> Vec<PathBuf> {
