@@ -173,7 +173,7 @@ fn move_members(schema: &mut Value, defs: &mut Map<String, Value>) {
             .all(|k| sub.get(k).is_none());
         if plain && !defs.contains_key(name) {
             defs.insert(name.clone(), sub.take());
-            *sub = json!({ "$ref": format!("#/$defs/{name}") });
+            *sub = json!({ "$ref": prp_vocabulary::uri::definition("", name) });
         } else {
             move_members(sub, defs);
         }

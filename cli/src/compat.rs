@@ -5,6 +5,7 @@ use crate::Status;
 use prp_codegen::{Dialect, Format, Options, SchemaSet};
 use prp_compat::policy::{self, Mode};
 use prp_compat::{Finding, Report, Side, git::Snapshot};
+use prp_vocabulary::pointer;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -213,10 +214,7 @@ fn print_text(report: &Report, judged: &[(&Finding, policy::Verdict)], failing: 
     let mut last = None;
     let mut apart = false;
     for (f, v) in judged {
-        let name = match &f.defs {
-            Some(d) => format!("{}#/$defs/{d}", f.id),
-            None => f.id.clone(),
-        };
+        let name = f.uri.clone();
         // Suspected breaks come last (the report sorts them so), under a heading of their own.
         if f.witness.is_none() && !apart {
             println!(
@@ -244,7 +242,7 @@ fn print_finding(f: &Finding, v: policy::Verdict) {
         "  {} [{}]: change at {}",
         f.direction.as_str(),
         v.as_str(),
-        f.schema_pointer
+        pointer::shown(&f.schema_pointer)
     );
     let Some(w) = &f.witness else {
         println!("    no document found that one side accepts and the other refuses");
@@ -255,12 +253,8 @@ fn print_finding(f: &Finding, v: policy::Verdict) {
         None => format!("{side} accepts"),
         Some(code) => format!(
             "{side} refuses ({code} at {})",
-            pointer(&f.instance_pointer)
+            pointer::shown(&f.instance_pointer)
         ),
     };
     println!("    {}; {}", verdict("old", &f.old), verdict("new", &f.new));
-}
-
-fn pointer(p: &str) -> &str {
-    if p.is_empty() { "/" } else { p }
 }

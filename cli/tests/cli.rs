@@ -1128,3 +1128,141 @@ fn compat_asserts_formats_only_when_asked() {
         stderr(&prp_itself)
     );
 }
+
+/// Member and definition names that a place must escape: `/` and `~` (RFC 6901), `%`, a space
+/// and a non-ASCII letter (RFC 3986, in a URI's fragment).
+const AWKWARD: [&str; 5] = ["x/y", "t~z", "50%", "a b", "état"];
+
+#[test]
+fn validate_names_each_member_by_its_escaped_pointer_and_the_root_as_slash() {
+    let dir = scratch("places-validate");
+    let mut lines: Vec<String> = AWKWARD
+        .iter()
+        .map(|name| {
+            serde_json::json!({
+                "schema": "paperclip.question_response.v1",
+                "answers": { *name: { "text": 5 } }
+            })
+            .to_string()
+        })
+        .collect();
+    lines.push("[]".to_owned());
+    let file = dir.join("answers.jsonl");
+    std::fs::write(&file, lines.join("\n")).unwrap();
+    let o = prp([
+        OsStr::new("validate"),
+        OsStr::new("--schema"),
+        OsStr::new("question-response.schema.json"),
+        OsStr::new("--jsonl"),
+        OsStr::new("--json"),
+        file.as_os_str(),
+    ]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let paths: Vec<String> = stdout(&o)
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            v["issues"][0]["path"].as_str().unwrap().to_owned()
+        })
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "/answers/x~1y/text",
+            "/answers/t~0z/text",
+            "/answers/50%/text",
+            "/answers/a b/text",
+            "/answers/état/text",
+            "/",
+        ]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Writes `esc.json` under `dir`: a root object and one string definition per awkward name,
+/// each with `minLength` `min` (and, when `extra`, a definition `new/one` besides).
+fn awkward_schemas(dir: &Path, min: u64, extra: bool) {
+    let mut defs = serde_json::Map::new();
+    for name in AWKWARD {
+        defs.insert(
+            name.to_owned(),
+            serde_json::json!({"type": "string", "minLength": min}),
+        );
+    }
+    if extra {
+        defs.insert("new/one".to_owned(), serde_json::json!({"type": "string"}));
+    }
+    let mut root = serde_json::json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://probe.invalid/esc.json",
+        "type": "object",
+        "$defs": defs,
+    });
+    if min > 1 {
+        root["minProperties"] = serde_json::json!(1);
+    }
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join("esc.json"), root.to_string()).unwrap();
+}
+
+#[test]
+fn compat_names_a_definition_by_its_escaped_uri_and_a_change_by_its_pointer() {
+    let dir = scratch("places-compat");
+    let (old, new) = (dir.join("old"), dir.join("new"));
+    awkward_schemas(&old, 1, false);
+    awkward_schemas(&new, 3, true);
+    let text = prp([OsStr::new("compat"), old.as_os_str(), new.as_os_str()]);
+    assert_eq!(code(&text), 1, "{}", stderr(&text));
+    let text = stdout(&text);
+    let id = "https://probe.invalid/esc.json";
+    assert!(
+        text.contains(&format!("added    {id}#/$defs/new~1one\n")),
+        "{text}"
+    );
+    let json = prp([
+        OsStr::new("compat"),
+        old.as_os_str(),
+        new.as_os_str(),
+        OsStr::new("--json"),
+    ]);
+    let all: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
+    let uris = ["x~1y", "t~0z", "50%25", "a%20b", "%C3%A9tat"];
+    let pointers = ["x~1y", "t~0z", "50%", "a b", "état"];
+    for (name, (uri, pointer)) in AWKWARD.iter().zip(uris.iter().zip(pointers)) {
+        let uri = format!("{id}#/$defs/{uri}");
+        let change = format!("/$defs/{pointer}/minLength");
+        assert!(
+            text.contains(&format!(
+                "\n{uri}\n  backward [violation]: change at {change}\n"
+            )),
+            "{name}: {text}"
+        );
+        let f = all
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["defs"] == *name)
+            .unwrap_or_else(|| panic!("a finding on {name}"));
+        assert_eq!(f["uri"], uri.as_str());
+        assert_eq!(f["schemaPointer"], change.as_str());
+        assert_eq!(
+            f["instancePointer"], "/",
+            "the definition's own value is the root"
+        );
+    }
+    // The root's own change, and its witness refused as a whole, are written `/…` and `/`.
+    let root = all
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["defs"].is_null())
+        .expect("a finding on the root");
+    assert_eq!(root["uri"], id);
+    assert_eq!(root["schemaPointer"], "/minProperties");
+    assert_eq!(root["instancePointer"], "/");
+    assert!(
+        text.contains("at /)"),
+        "the root instance is written `/`: {text}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

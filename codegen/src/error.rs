@@ -110,11 +110,9 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}: {}#{}: {}",
-            self.code, self.file, self.pointer, self.message
-        )
+        // The place as a URI (the file, then the pointer as a fragment): one way to write it.
+        let place = prp_vocabulary::uri::at(&self.file, &self.pointer);
+        write!(f, "{}: {place}: {}", self.code, self.message)
     }
 }
 

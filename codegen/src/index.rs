@@ -92,8 +92,8 @@ impl Index {
                 Code::DuplicateSchemaId,
                 &loc,
                 format!(
-                    "`$id` {base} is also the identifier of {}#{}",
-                    files[prev.file].path, prev.pointer
+                    "`$id` {base} is also the identifier of {}",
+                    uri::at(&files[prev.file].path, &prev.pointer)
                 ),
             ));
         }
@@ -124,7 +124,7 @@ impl Index {
             match obj.get(key) {
                 None => {}
                 Some(Value::String(name)) if is_anchor(name) => {
-                    let full = format!("{base}#{name}");
+                    let full = uri::at(base, name);
                     if let Some(prev) = self.anchors.insert(full.clone(), loc.clone())
                         && prev != *loc
                     {
@@ -192,10 +192,10 @@ impl Index {
         spelled_in: Option<&[SchemaFile]>,
         node: impl Fn(&Loc) -> bool,
     ) -> Option<Loc> {
-        let (abs, fragment) = uri.split_once('#').unwrap_or((uri, ""));
+        let (abs, fragment) = uri::split_fragment(uri);
+        let fragment = fragment?;
         if fragment.is_empty() || fragment.starts_with('/') {
             let root = self.resources.get(abs)?;
-            let fragment = percent_decode(fragment);
             let spelling = spelled_in.and_then(|files| Some(&files.get(root.file)?.spelling));
             let pointer = match spelling {
                 Some(s) if !s.is_identity() => s.to_read(&root.pointer, &fragment),
@@ -207,9 +207,7 @@ impl Index {
             };
             node(&loc).then_some(loc)
         } else {
-            self.anchors
-                .get(&format!("{abs}#{}", percent_decode(fragment)))
-                .cloned()
+            self.anchors.get(&uri::at(abs, &fragment)).cloned()
         }
     }
 
@@ -315,22 +313,22 @@ impl SchemaSet {
     }
 
     fn canonical(&self, loc: &Loc) -> String {
-        format!("{}#{}", self.files[loc.file].id, loc.pointer)
+        uri::at(&self.files[loc.file].id, &loc.pointer)
     }
 
     /// A canonical URI (see [`SchemaSet::node_at`]) as its file spells it: the same URI for a
     /// 2020-12 file, `…#/definitions/item` for a draft-07 file's `…#/$defs/item`. What a report
     /// shows its reader, and what [`compile_checker`](crate::compile_checker) takes.
     pub fn spelled(&self, canonical: &str) -> String {
-        let Some((id, pointer)) = canonical.split_once('#') else {
+        if !canonical.contains('#') {
             return canonical.to_owned();
-        };
-        match self.by_id.get(id) {
-            Some(&i) => self.spelled_uri(&Loc {
-                file: i,
-                pointer: pointer.to_owned(),
+        }
+        match uri::split_fragment(canonical) {
+            (id, Some(pointer)) if self.by_id.contains_key(id) => self.spelled_uri(&Loc {
+                file: self.by_id[id],
+                pointer,
             }),
-            None => canonical.to_owned(),
+            _ => canonical.to_owned(),
         }
     }
 
@@ -373,7 +371,7 @@ impl SchemaSet {
     /// The URI of the node at `loc` as its file spells it: `<the file's $id>#<pointer>`.
     pub(crate) fn spelled_uri(&self, loc: &Loc) -> String {
         let f = &self.files[loc.file];
-        format!("{}#{}", f.id, f.spelling.to_original(&loc.pointer))
+        uri::at(&f.id, &f.spelling.to_original(&loc.pointer))
     }
 
     /// SHA-256 over the sorted `$id`s and the files' LF-normalised bytes: the inputs' digest.
@@ -404,10 +402,4 @@ fn is_anchor(s: &str) -> bool {
     s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
         && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-}
-
-/// A fragment's `%XX` escapes decoded; as written when one is malformed (the lookup then fails
-/// with the reference named).
-pub fn percent_decode(s: &str) -> String {
-    prp_vocabulary::uri::percent_decode(s).unwrap_or_else(|| s.to_owned())
 }

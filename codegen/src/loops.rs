@@ -90,10 +90,10 @@ fn walk(set: &SchemaSet, start: Loc, marks: &mut BTreeMap<Loc, Mark>) -> Result<
                     &from,
                     Code::InvalidSchema,
                     format!(
-                        "this schema reaches {}#{} again for the same instance (through `$ref` and \
+                        "this schema reaches {} again for the same instance (through `$ref` and \
                          applicators that do not move into a member or an item): checking it would \
                          never finish",
-                        set.files[to.file].id, to.pointer
+                        set.spelled_uri(&to)
                     ),
                 ));
             }

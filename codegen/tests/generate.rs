@@ -512,3 +512,43 @@ fn errors_in_older_dialects_name_the_file_s_own_places() {
         );
     }
 }
+
+#[test]
+fn a_place_is_written_once_as_a_uri_and_read_back_from_it() {
+    let dir = temp_dir("places");
+    let name = "a b/é%";
+    let (pointer, fragment) = ("/$defs/a b~1é%", "/$defs/a%20b~1%C3%A9%25");
+    let id = "https://example.test/thing.schema.json";
+    // An error in the definition: its pointer is RFC 6901 alone, its place a URI fragment.
+    let mut schema = base(serde_json::json!({}));
+    schema["$defs"] = serde_json::json!({ name: { "minLength": -1 } });
+    write(&dir, "thing.schema.json", schema);
+    let e = generate_dir(&dir, &Options::default()).unwrap_err();
+    assert_eq!(e.pointer, format!("{pointer}/minLength"));
+    assert!(
+        e.to_string()
+            .contains(&format!("thing.schema.json#{fragment}/minLength: ")),
+        "{e}"
+    );
+    // A `$ref` and a chosen type name reach it by that URI; the set returns it so.
+    let mut schema = base(serde_json::json!({ "part": { "$ref": format!("#{fragment}") } }));
+    schema["$defs"] = serde_json::json!({ name: { "type": "object", "properties": {} } });
+    write(&dir, "thing.schema.json", schema);
+    let uri = format!("{id}#{fragment}");
+    let code = generate_dir(&dir, &Options::new().name(uri.clone(), "Part"))
+        .unwrap()
+        .code;
+    assert!(
+        code.contains("pub part: ::core::option::Option<Part>,"),
+        "{code}"
+    );
+    assert!(
+        code.contains(&format!("({uri:?}, Part)")),
+        "the schema table names it so"
+    );
+    let set = prp_codegen::SchemaSet::load(&dir).unwrap();
+    let (canonical, node) = set.node_at(&uri).expect("the URI names the definition");
+    assert_eq!(canonical, uri);
+    assert_eq!(node["type"], "object");
+    assert_eq!(set.spelled(&canonical), uri);
+}

@@ -540,7 +540,7 @@ fn every_compiled_program_reads_back_from_its_text() {
             let names = defs
                 .into_iter()
                 .flatten()
-                .map(|(k, _)| format!("{}#/$defs/{k}", f.id));
+                .map(|(k, _)| prp_vocabulary::uri::definition(&f.id, k));
             for uri in std::iter::once(f.id.clone()).chain(names) {
                 let Ok(c) = prp_codegen::compile_checker(set, &uri, options) else {
                     continue;

@@ -28,7 +28,7 @@ mod witness;
 
 use prp_codegen::{Options, SchemaSet};
 use prp_codegen_runtime::eval::Program;
-use prp_vocabulary::{Keyword, Schema, pointer};
+use prp_vocabulary::{Keyword, Schema, pointer, uri};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -67,15 +67,19 @@ pub struct Finding {
     pub id: String,
     /// The `$defs` entry, or `None` for the schema itself.
     pub defs: Option<String>,
+    /// The schema or definition as a URI, as NEW's file spells it (`…#/$defs/x~1y`, or
+    /// `…#/definitions/x~1y` in a draft-07 file): the one name a report gives it.
+    pub uri: String,
     /// Which promise it breaks.
     pub direction: Direction,
     /// A document one side accepts and the other refuses; `None` for a suspected break.
     pub witness: Option<Value>,
-    /// Where the change that causes it is: a JSON pointer in the schema's file, or the URI of
-    /// the node when it is in another file, each as the file spells it (`/definitions/…` in a
-    /// draft-07 file).
+    /// Where the change that causes it is: a JSON pointer in the schema's file (`""` for its
+    /// root), or the URI of the node when it is in another file, each as the file spells it
+    /// (`/definitions/…` in a draft-07 file).
     pub schema_pointer: String,
-    /// Where in the witness the verdicts part (the refusing side's failure).
+    /// Where in the witness the verdicts part (the refusing side's failure): a JSON pointer,
+    /// `""` for the whole witness.
     pub instance_pointer: String,
     /// OLD's verdict on the witness.
     pub old: Verdict,
@@ -87,17 +91,19 @@ pub struct Finding {
 }
 
 impl Finding {
-    /// The finding as `prp compat --json` prints it: `id`, `defs`, `direction`, `witness`,
-    /// `schemaPointer`, `instancePointer`, `old` and `new` (each `{"valid", "code"}`), `policy`.
+    /// The finding as `prp compat --json` prints it: `id`, `defs`, `uri`, `direction`, `witness`,
+    /// `schemaPointer`, `instancePointer` (each written `/` for a root, as every report writes
+    /// it), `old` and `new` (each `{"valid", "code"}`), `policy`.
     pub fn to_json(&self, policy: policy::Verdict) -> Value {
         let verdict = |v: &Verdict| serde_json::json!({ "valid": v.valid, "code": v.code });
         serde_json::json!({
             "id": self.id,
             "defs": self.defs,
+            "uri": self.uri,
             "direction": self.direction.as_str(),
             "witness": self.witness,
-            "schemaPointer": self.schema_pointer,
-            "instancePointer": self.instance_pointer,
+            "schemaPointer": pointer::shown(&self.schema_pointer),
+            "instancePointer": pointer::shown(&self.instance_pointer),
             "old": verdict(&self.old),
             "new": verdict(&self.new),
             "policy": policy.as_str(),
@@ -192,7 +198,10 @@ impl Checker {
 struct Target {
     id: String,
     defs: Option<String>,
+    /// Canonical (2020-12's spelling).
     uri: String,
+    /// As NEW's file spells it.
+    label: String,
 }
 
 /// The schemas and definitions of a set, as `(id, defs)`.
@@ -217,7 +226,7 @@ fn entries(set: &SchemaSet) -> BTreeSet<(String, Option<String>)> {
 /// spelling, which every file is read into).
 fn uri((id, defs): &(String, Option<String>)) -> String {
     match defs {
-        Some(d) => format!("{id}#/$defs/{}", pointer::escape(d)),
+        Some(d) => uri::definition(id, d),
         None => id.clone(),
     }
 }
@@ -247,6 +256,7 @@ pub fn compare(old: &Side, new: &Side, corpus: &[Value]) -> Result<Report, Error
         let target = Target {
             id: key.0.clone(),
             defs: key.1.clone(),
+            label: new.set.spelled(&uri),
             uri,
         };
         report

@@ -5,7 +5,7 @@
 //! `compat` searches for a witness only where the texts differ.
 
 use prp_codegen::{Options, SchemaSet};
-use prp_vocabulary::{Dialect, Shape, canonical, pointer};
+use prp_vocabulary::{Dialect, Shape, canonical, pointer, uri};
 use prp_vocabulary::{Keyword, Schema};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
@@ -66,7 +66,7 @@ fn normal(
     let mut out = Map::new();
     let mut all_of: Vec<Value> = Vec::new();
     for (k, v) in o {
-        let here = pointer::child(at, k);
+        let here = uri::child(at, k);
         let sub = |v: &Value, token: &str, member: bool, active: &mut Walk| {
             normal(
                 set,
@@ -133,7 +133,7 @@ fn normal(
                     (Shape::Map, Value::Object(m)) => Value::Object(
                         m.iter()
                             .map(|(name, s)| {
-                                let token = pointer::child("", name);
+                                let token = uri::child("", name);
                                 (name.clone(), sub(s, &token, same, active))
                             })
                             .collect(),
@@ -289,7 +289,7 @@ pub(crate) fn dynamic_targets(set: &SchemaSet, at: &str, reference: &str) -> Vec
         let mut found = Vec::new();
         anchors(&f.root, String::new(), name, &mut found);
         for pointer in found {
-            if let Some((canon, _)) = set.node_at(&format!("{}#{pointer}", f.id))
+            if let Some((canon, _)) = set.node_at(&uri::at(&f.id, &pointer))
                 && !out.contains(&canon)
             {
                 out.push(canon);

@@ -4,7 +4,7 @@
 //! They need not be valid: `search` keeps those one side accepts.
 
 use prp_codegen::SchemaSet;
-use prp_vocabulary::{Keyword, Schema, pointer};
+use prp_vocabulary::{Keyword, Schema, uri};
 use serde_json::{Map, Value, json};
 
 /// How deep an instance is built; below, `null`.
@@ -140,7 +140,7 @@ fn required_by(
         }
     }
     for name in names {
-        let here = format!("{at}/properties/{}", pointer::escape(&name));
+        let here = uri::child(&format!("{at}/properties"), &name);
         let own = props.and_then(|p| p.get(&name));
         let mut v = match members.get(&name) {
             Some(v) => v.clone(),
@@ -152,7 +152,7 @@ fn required_by(
                 v,
                 instance(
                     set,
-                    &format!("{then_at}/properties/{}", pointer::escape(&name)),
+                    &uri::child(&format!("{then_at}/properties"), &name),
                     g,
                     depth + 1,
                 ),
@@ -332,7 +332,7 @@ fn members(set: &SchemaSet, at: &str, o: &Map<String, Value>, depth: usize) -> M
         let v = match props.and_then(|p| p.get(name)) {
             Some(s) => instance(
                 set,
-                &format!("{at}/properties/{}", pointer::escape(name)),
+                &uri::child(&format!("{at}/properties"), name),
                 s,
                 depth + 1,
             ),
@@ -499,12 +499,7 @@ fn object_variants(
         let mut with = base.clone();
         with.insert(
             name.clone(),
-            instance(
-                set,
-                &format!("{at}/properties/{}", pointer::escape(name)),
-                s,
-                1,
-            ),
+            instance(set, &uri::child(&format!("{at}/properties"), name), s, 1),
         );
         out.push(Value::Object(with));
     }
@@ -641,11 +636,9 @@ mod tests {
         let mut count = 0;
         for f in &set.files {
             let defs = f.root.keyword(Keyword::Defs).and_then(Value::as_object);
-            let names = defs
-                .into_iter()
-                .flatten()
-                .map(|(name, _)| format!("#/$defs/{name}"));
-            for uri in std::iter::once(f.id.clone()).chain(names.map(|n| format!("{}{n}", f.id))) {
+            let names = defs.into_iter().flatten();
+            let names = names.map(|(name, _)| prp_vocabulary::uri::definition(&f.id, name));
+            for uri in std::iter::once(f.id.clone()).chain(names) {
                 let (canon, node) = set.node_at(&uri).unwrap();
                 let c = prp_codegen::compile_checker(&set, &uri, &options).unwrap();
                 let doc = super::instance(&set, &canon, node, 0);

@@ -12,7 +12,7 @@
 use crate::pattern;
 use crate::sample::{instance, meet, parts};
 use prp_codegen::SchemaSet;
-use prp_vocabulary::{Keyword, Schema, pointer};
+use prp_vocabulary::{Keyword, Schema, uri};
 use serde_json::{Map, Value, json};
 
 /// How deep into items, members and alternatives values are built.
@@ -373,7 +373,7 @@ impl Builder<'_> {
         }
         let props = o.keyword(Keyword::Properties).and_then(Value::as_object);
         for (name, s) in props.into_iter().flatten() {
-            let here = format!("{at}/properties/{}", pointer::escape(name));
+            let here = uri::child(&format!("{at}/properties"), name);
             out.extend(self.sub(&here, s).into_iter().map(|v| with(name, v)));
         }
         let undeclared = [
@@ -412,12 +412,12 @@ impl Builder<'_> {
             .and_then(Value::as_object);
         let host = Value::Object(base.clone());
         for (trigger, s) in schemas.into_iter().flatten() {
-            let here = format!("{at}/dependentSchemas/{}", pointer::escape(trigger));
+            let here = uri::child(&format!("{at}/dependentSchemas"), trigger);
             let declared = [(Some(o), at), (s.as_object(), here.as_str())]
                 .into_iter()
                 .find_map(|(m, at)| {
                     let t = m?.keyword(Keyword::Properties)?.as_object()?.get(trigger)?;
-                    let at = format!("{at}/properties/{}", pointer::escape(trigger));
+                    let at = uri::child(&format!("{at}/properties"), trigger);
                     Some(instance(self.set, &at, t, 1))
                 });
             let values = declared.map_or_else(|| each_type().to_vec(), |v| vec![v]);
@@ -448,7 +448,7 @@ impl Builder<'_> {
             .and_then(Value::as_object);
         for (p, s) in patterns.into_iter().flatten() {
             let name = pattern::example(p).unwrap_or_else(|| "a".into());
-            let here = format!("{at}/patternProperties/{}", pointer::escape(p));
+            let here = uri::child(&format!("{at}/patternProperties"), p);
             out.extend(self.sub(&here, s).into_iter().map(|v| with(&name, v)));
         }
     }
@@ -516,7 +516,7 @@ impl Builder<'_> {
         // Padded with the declared members' instances first, or with undeclared names alone.
         let fill = |name: &String| {
             let declared = props.and_then(|p| p.get(name));
-            let here = format!("{at}/properties/{}", pointer::escape(name));
+            let here = uri::child(&format!("{at}/properties"), name);
             declared.map_or(json!(true), |s| instance(self.set, &here, s, 1))
         };
         let spare: Vec<String> = (0..80).map(|i| format!("compatProbe{i}")).collect();

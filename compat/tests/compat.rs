@@ -84,7 +84,7 @@ fn run_with(
 fn recheck(f: &Finding, old: &SchemaSet, new: &SchemaSet) {
     let w = f.witness.as_ref().expect("a witness");
     let uri = match &f.defs {
-        Some(d) => format!("{}#/$defs/{}", f.id, prp_vocabulary::pointer::escape(d)),
+        Some(d) => prp_vocabulary::uri::definition(&f.id, d),
         None => f.id.clone(),
     };
     let mut checkers = Vec::new();

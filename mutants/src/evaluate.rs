@@ -8,7 +8,6 @@ use crate::documents::documents;
 use crate::oracle::Oracle;
 use crate::rng::Rng;
 use crate::source::{File, Source};
-use crate::tree::escape;
 use prp_codegen::SchemaSet;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
@@ -251,7 +250,7 @@ fn schemas(set: &SchemaSet) -> Vec<(String, String)> {
             .flatten()
             .map(|(k, _)| k)
         {
-            let uri = set.spelled(&format!("{}#/$defs/{}", f.id, escape(name)));
+            let uri = set.spelled(&prp_vocabulary::uri::definition(&f.id, name));
             out.push((uri.clone(), uri));
         }
     }

@@ -168,7 +168,7 @@ fn compat(old: &Side, new: &Side, corpus: &[Value]) -> Result<Report, String> {
 fn tally(m: &mut Measured, report: &Report, oracles: &(Oracle, Oracle)) {
     for f in &report.findings {
         let uri = match &f.defs {
-            Some(d) => format!("{}#/$defs/{}", f.id, escape(d)),
+            Some(d) => prp_vocabulary::uri::definition(&f.id, d),
             None => f.id.clone(),
         };
         let key = (uri.clone(), f.direction);
@@ -225,7 +225,7 @@ fn common(os: &SchemaSet, ns: &SchemaSet) -> Vec<String> {
             out.insert(f.id.clone());
             let defs = f.root.get("$defs").and_then(Value::as_object);
             for name in defs.into_iter().flatten().map(|(k, _)| k) {
-                out.insert(format!("{}#/$defs/{}", f.id, escape(name)));
+                out.insert(prp_vocabulary::uri::definition(&f.id, name));
             }
         }
         out

@@ -43,14 +43,17 @@ pub fn select_schema(name: &str) -> Option<Selected> {
     if let Some(c) = by_key(name) {
         return Some(c);
     }
-    let (file, fragment) = name.split_once('#').map_or((name, ""), |(f, r)| (f, r));
+    // The fragment read as written (escaped or not) and written back the one way the table
+    // names a place.
+    let (file, fragment) = prp_vocabulary::uri::split_fragment(name);
+    let fragment = fragment?;
     let info = crate::SCHEMAS
         .iter()
-        .find(|s| s.path == file || s.path.rsplit('/').next() == Some(file))?;
+        .find(|s| s.id == file || s.path == file || s.path.rsplit('/').next() == Some(file))?;
     let key = if fragment.is_empty() {
         info.id.to_owned()
     } else {
-        format!("{}#{fragment}", info.id)
+        prp_vocabulary::uri::at(info.id, &fragment)
     };
     by_key(&key)
 }

@@ -294,11 +294,7 @@ impl Issue {
 
     /// The pointer as written in reports: `/` for the root.
     pub fn path(&self) -> &str {
-        if self.pointer.is_empty() {
-            "/"
-        } else {
-            &self.pointer
-        }
+        prp_vocabulary::pointer::shown(&self.pointer)
     }
 
     /// Whether the input was not JSON at all (as opposed to JSON the schema rejects).

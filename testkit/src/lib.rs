@@ -396,7 +396,7 @@ impl Oracle {
 
 /// The oracle key of a `$defs` entry.
 pub fn def_key(id: &str, name: &str) -> String {
-    format!("{id}#/$defs/{name}")
+    prp_vocabulary::uri::definition(id, name)
 }
 
 /// Keywords whose value is a map from names to subschemas.

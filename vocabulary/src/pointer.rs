@@ -31,6 +31,12 @@ pub fn push(pointer: &mut String, token: &str) {
     pointer.push_str(&escape(token));
 }
 
+/// `pointer` as a report writes it: `/` for the whole document (`""`), which reads as nothing at
+/// all in a sentence. Every command and every `--json` output writes the root so.
+pub fn shown(pointer: &str) -> &str {
+    if pointer.is_empty() { "/" } else { pointer }
+}
+
 /// The tokens of `pointer`, unescaped; `""` (the whole document) has none.
 pub fn tokens(pointer: &str) -> impl Iterator<Item = Cow<'_, str>> {
     pointer.split('/').skip(1).map(unescape)

@@ -1,5 +1,8 @@
 //! URI references resolved against a base, as RFC 3986 §5.2 says: how `$id` and `$ref` find their
-//! targets (`child.json` beside `https://example.com/root.json`, `#foo` inside `urn:uuid:…`).
+//! targets (`child.json` beside `https://example.com/root.json`, `#foo` inside `urn:uuid:…`), and
+//! the one way a place in a schema is written as a URI ([`at`], [`definition`], [`child`]).
+
+use std::borrow::Cow;
 
 /// The five parts of a URI reference; absent parts are `None` (an empty path is `""`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -161,9 +164,57 @@ pub fn percent_decode(s: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
+/// `pointer` (RFC 6901, already escaped) as a URI fragment: every byte RFC 3986 does not allow in
+/// a fragment, and `%` itself, written `%XX` (a space as `%20`, `é` as `%C3%A9`), so that the URI
+/// is one and [`percent_decode`] gives the pointer back.
+pub fn fragment(pointer: &str) -> Cow<'_, str> {
+    if pointer.bytes().all(in_fragment) {
+        return Cow::Borrowed(pointer);
+    }
+    let mut out = String::with_capacity(pointer.len() + 8);
+    for b in pointer.bytes() {
+        if in_fragment(b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Whether RFC 3986 lets `b` stand for itself in a fragment: unreserved characters, sub-delims,
+/// `:`, `@`, `/` and `?`.
+fn in_fragment(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/?".contains(&b)
+}
+
+/// The URI of the node at `pointer` (RFC 6901, escaped) in the resource `base`: `base#` and the
+/// pointer as a [`fragment`]. The one way the workspace names a place in a schema.
+pub fn at(base: &str, pointer: &str) -> String {
+    format!("{base}#{}", fragment(pointer))
+}
+
+/// The URI of the definition `name` (unescaped) of the resource `base`: `base#/$defs/NAME`, the
+/// name escaped as a pointer token and then as a fragment.
+pub fn definition(base: &str, name: &str) -> String {
+    at(base, &crate::pointer::child("/$defs", name))
+}
+
+/// `uri` (one whose fragment is a pointer) with `token` (unescaped) appended to its fragment.
+pub fn child(uri: &str, token: &str) -> String {
+    format!("{uri}/{}", fragment(&crate::pointer::escape(token)))
+}
+
+/// A URI split at `#` into its resource and its fragment decoded (a JSON pointer or an anchor);
+/// `None` for the fragment when its `%XX` escapes are malformed.
+pub fn split_fragment(uri: &str) -> (&str, Option<String>) {
+    let (base, fragment) = uri.split_once('#').unwrap_or((uri, ""));
+    (base, percent_decode(fragment))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{percent_decode, resolve};
+    use super::*;
 
     #[test]
     fn rfc_3986_examples() {
@@ -204,5 +255,31 @@ mod tests {
         assert_eq!(percent_decode("/a%2"), None);
         assert_eq!(percent_decode("/a%zz"), None);
         assert_eq!(percent_decode("%FF"), None);
+    }
+
+    #[test]
+    fn a_place_has_one_uri_and_reads_back() {
+        let base = "https://probe.invalid/esc.json";
+        for (name, want) in [
+            ("x/y", "#/$defs/x~1y"),
+            ("t~z", "#/$defs/t~0z"),
+            ("50%", "#/$defs/50%25"),
+            ("a b", "#/$defs/a%20b"),
+            ("état", "#/$defs/%C3%A9tat"),
+            ("q?#[]", "#/$defs/q?%23%5B%5D"),
+            ("plain", "#/$defs/plain"),
+        ] {
+            let uri = definition(base, name);
+            assert_eq!(uri, format!("{base}{want}"));
+            let (b, pointer) = split_fragment(&uri);
+            assert_eq!(b, base);
+            let pointer = pointer.expect("a fragment written here decodes");
+            let tokens: Vec<_> = crate::pointer::tokens(&pointer).collect();
+            assert_eq!(tokens, ["$defs", name]);
+            assert_eq!(child(&at(base, "/$defs"), name), uri);
+        }
+        assert_eq!(at(base, ""), format!("{base}#"));
+        assert_eq!(crate::pointer::shown(""), "/");
+        assert_eq!(crate::pointer::shown("/a~1b"), "/a~1b");
     }
 }

@@ -79,7 +79,12 @@ fn chosen_name_target(set: &SchemaSet, key: &str, name: &str) -> Result<Loc> {
              letters and digits, not a prelude name"
         )));
     }
-    let (id, pointer) = key.split_once('#').unwrap_or((key, ""));
+    let (id, pointer) = prp_vocabulary::uri::split_fragment(key);
+    let Some(pointer) = pointer else {
+        return Err(fail(format!(
+            "`{key}` has a malformed `%` escape in its fragment"
+        )));
+    };
     let Some(file) = set.files.iter().position(|f| f.id == id) else {
         return Err(fail(format!("no schema has the `$id` `{id}` (in `{key}`)")));
     };
@@ -91,7 +96,7 @@ fn chosen_name_target(set: &SchemaSet, key: &str, name: &str) -> Result<Loc> {
         return Ok(root);
     }
     // A key in the file's own spelling (`#/definitions/item` in a draft-07 file).
-    let pointer = set.files[file].spelling.to_read("", pointer);
+    let pointer = set.files[file].spelling.to_read("", &pointer);
     let def = pointer
         .strip_prefix("/$defs/")
         .filter(|k| !k.contains('/'))

@@ -161,7 +161,6 @@ fn declares_place(v: &Value) -> bool {
 /// Whether the reference `r` names a place at or below the pointer `inside` (of any file: a
 /// false alarm only leaves a conditional as it is).
 fn names_inside(r: &str, inside: &str) -> bool {
-    let fragment = r.split_once('#').map_or("", |(_, f)| f);
-    let fragment = uri::percent_decode(fragment).unwrap_or_else(|| fragment.to_owned());
+    let fragment = uri::split_fragment(r).1.unwrap_or_default();
     fragment == inside || fragment.starts_with(&format!("{inside}/"))
 }

@@ -6,7 +6,7 @@ use super::diff::{Change, Frame};
 use super::shrink::removed;
 use crate::{Checker, Side, sample, witness};
 use prp_codegen::SchemaSet;
-use prp_vocabulary::{Keyword, Schema, pointer};
+use prp_vocabulary::{Keyword, Schema, pointer, uri};
 use serde_json::{Value, json};
 
 /// Instances to set candidate values into: a plausible instance of each side's schema, and the
@@ -314,8 +314,8 @@ fn contained(
             _ => Vec::new(),
         },
     };
-    let at = pointer::child(
-        &pointer::child(canon, Keyword::If.name()),
+    let at = uri::child(
+        &uri::child(canon, Keyword::If.name()),
         Keyword::Contains.name(),
     );
     items.push(sample::instance(set, &at, item, 1));
@@ -325,18 +325,20 @@ fn contained(
 /// For a `dependentSchemas` entry: the object there with its trigger member added (as each JSON
 /// type, since what the entry asks may be of the trigger itself); nothing when it has it already.
 fn triggered(canon: &str, here: Option<&Value>) -> Option<Vec<Value>> {
-    let (parent, trigger) = pointer::split_last(canon)?;
+    // The last token of a URI's fragment: percent-decoded, then unescaped (RFC 6901 §6).
+    let (parent, last) = canon.rsplit_once('/')?;
+    let trigger = pointer::unescape(&uri::percent_decode(last)?).into_owned();
     if !parent.ends_with(&format!("/{}", Keyword::DependentSchemas.name())) {
         return None;
     }
     let members = match here {
-        Some(Value::Object(m)) if m.contains_key(trigger.as_ref()) => return Some(Vec::new()),
+        Some(Value::Object(m)) if m.contains_key(&trigger) => return Some(Vec::new()),
         Some(Value::Object(m)) => m.clone(),
         _ => Default::default(),
     };
     let docs = witness::each_type().into_iter().map(|t| {
         let mut m = members.clone();
-        m.insert(trigger.clone().into_owned(), t);
+        m.insert(trigger.clone(), t);
         Value::Object(m)
     });
     Some(docs.collect())
@@ -354,7 +356,7 @@ fn member_schema<'s>(set: &'s SchemaSet, at: &str, rest: &[String]) -> Option<(S
             .keyword(Keyword::Properties)?
             .as_object()?
             .get(token)?;
-        at = pointer::child(&pointer::child(&at, Keyword::Properties.name()), token);
+        at = uri::child(&uri::child(&at, Keyword::Properties.name()), token);
     }
     Some((at, node))
 }

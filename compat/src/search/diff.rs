@@ -3,7 +3,7 @@
 
 use crate::{Side, normal};
 use prp_codegen::{Options, SchemaSet};
-use prp_vocabulary::{Keyword, Schema, pointer};
+use prp_vocabulary::{Keyword, Schema, uri};
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -129,7 +129,7 @@ fn also(reached: &BTreeMap<(String, String), Vec<Vec<String>>>, c: &Change) -> V
 }
 
 fn at(uri: &str, token: &str) -> String {
-    pointer::child(uri, token)
+    uri::child(uri, token)
 }
 
 impl Differ<'_> {

@@ -9,7 +9,7 @@ mod shrink;
 use crate::{Checker, Direction, Error, Finding, Side, Target, Verdict};
 use candidates::{Which, bases, candidates, routed};
 use diff::{Change, diff};
-use prp_vocabulary::pointer;
+use prp_vocabulary::{pointer, uri};
 use serde_json::Value;
 
 /// How many documents a target is tried with at most.
@@ -84,6 +84,7 @@ pub(crate) fn findings(
             out.push(Finding {
                 id: target.id.clone(),
                 defs: target.defs.clone(),
+                uri: target.label.clone(),
                 direction,
                 witness: None,
                 schema_pointer: pointer.clone(),
@@ -161,6 +162,7 @@ impl Judge<'_> {
         Some(Finding {
             id: self.target.id.clone(),
             defs: self.target.defs.clone(),
+            uri: self.target.label.clone(),
             direction,
             witness: Some(doc),
             schema_pointer: self.place(&cause.pointer),
@@ -202,10 +204,11 @@ fn cause<'c>(changes: &'c [Change], tried: &'c Change, instance_pointer: &str) -
         .unwrap_or(tried)
 }
 
-/// `uri` as a pointer when it is in the file `prefix` names.
-fn relative(uri: &str, prefix: &str) -> String {
-    match uri.split_once('#') {
-        Some((file, pointer)) if file == prefix => pointer.to_owned(),
-        _ => uri.to_owned(),
+/// `place` (a URI) as a JSON pointer (its fragment decoded) when it is in the file `prefix`
+/// names, else as the URI.
+fn relative(place: &str, prefix: &str) -> String {
+    match uri::split_fragment(place) {
+        (file, Some(pointer)) if file == prefix && place.contains('#') => pointer,
+        _ => place.to_owned(),
     }
 }

@@ -131,7 +131,7 @@ fn check_refs(doc: &Doc, by_id: &BTreeMap<&str, &Value>, problems: &mut Vec<Issu
         let Some(reference) = node.keyword(Keyword::Ref) else {
             return;
         };
-        let at = if at.is_empty() { "/" } else { at };
+        let at = pointer::shown(at);
         let Some(reference) = reference.as_str() else {
             problems.push(problem(
                 Code::UnresolvedSchemaReference,
@@ -196,7 +196,7 @@ fn check_compiles(doc: &Doc, problems: &mut Vec<Issue>) {
         if let Some(Value::String(pattern)) = node.keyword(Keyword::Pattern)
             && let Err(e) = regress::Regex::new(pattern)
         {
-            let at = if at.is_empty() { "/" } else { at };
+            let at = pointer::shown(at);
             problems.push(problem(
                 Code::SchemaCompileError,
                 format!(

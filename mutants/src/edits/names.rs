@@ -4,7 +4,6 @@
 //! descriptions holding what doc comments must escape.
 
 use super::{Cx, Op, describes_objects, fresh, member_names};
-use crate::tree::escape;
 use serde_json::{Value, json};
 
 /// Names that are Rust keywords or prelude items, the generated code's own names (locals of its
@@ -231,8 +230,8 @@ fn def_rename(cx: &mut Cx, file: usize, at: &str) -> Option<String> {
     let schema = d.shift_remove(&old)?;
     d.insert(new.clone(), schema);
     let (from, to) = (
-        format!("#/$defs/{}", escape(&old)),
-        format!("#/$defs/{}", escape(&new)),
+        prp_vocabulary::uri::definition("", &old),
+        prp_vocabulary::uri::definition("", &new),
     );
     rewrite_refs(root, &from, &to);
     Some(format!("$defs/{old:?} renamed {new:?}"))

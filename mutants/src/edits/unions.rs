@@ -75,7 +75,7 @@ fn reference(cx: &mut Cx, file: usize) -> Option<Value> {
         .and_then(Value::as_object)
         .map(|d| {
             d.keys()
-                .map(|k| format!("#/$defs/{}", crate::tree::escape(k)))
+                .map(|k| prp_vocabulary::uri::definition("", k))
                 .collect()
         })
         .unwrap_or_default();

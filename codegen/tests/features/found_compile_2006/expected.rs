@@ -20,7 +20,7 @@ macro_rules! for_each_schema_type {
         __Schema0),
         ("https://paperclip.dev/schemas/prp/v1/question-set.schema.json#/$defs/question",
         Question),
-        ("https://paperclip.dev/schemas/prp/v1/question-set.schema.json#/$defs/\\", V) }
+        ("https://paperclip.dev/schemas/prp/v1/question-set.schema.json#/$defs/%5C", V) }
     };
 }
 #[allow(unused_imports)]
