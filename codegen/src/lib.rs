@@ -50,11 +50,12 @@ mod normalize;
 mod plan;
 mod print;
 mod program;
+mod set;
 
 pub use error::{Code, Error, Result};
-pub use index::SchemaSet;
 pub use load::SchemaFile;
 pub use prp_vocabulary::Dialect;
+pub use set::SchemaSet;
 
 use prp_vocabulary::Keyword;
 use std::collections::BTreeMap;

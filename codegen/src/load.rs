@@ -1,7 +1,7 @@
 //! The first stage: read every schema file of a directory and parse each, put it into draft
 //! 2020-12's spelling whatever its dialect (`prp_vocabulary::dialect::read`, the one step that
 //! knows dialects), and check its `$id` and its `title`. What comes out is a list of
-//! [`SchemaFile`]s; the `index` stage makes them a [`SchemaSet`](crate::index::SchemaSet) whose
+//! [`SchemaFile`]s; the `index` stage makes them a [`SchemaSet`](crate::set::SchemaSet) whose
 //! `$ref`s resolve. No later stage asks which dialect a file was written in.
 
 use crate::error::Code;
@@ -40,7 +40,7 @@ pub struct SchemaFile {
 /// A location inside the schema set: a file and a JSON pointer in it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Loc {
-    /// Index of the file in its [`SchemaSet`](crate::index::SchemaSet).
+    /// Index of the file in its [`SchemaSet`](crate::set::SchemaSet).
     pub file: usize,
     /// JSON pointer of the node inside the file.
     pub pointer: String,

@@ -7,8 +7,8 @@
 //! on the dynamic scope, and its static target alone would refuse sound schemas.
 
 use crate::error::{Code, Result};
-use crate::index::SchemaSet;
-use crate::load::Loc;
+use crate::index::{self, Index};
+use crate::load::{Loc, SchemaFile};
 use prp_vocabulary::{Dialect, Keyword, Schema, subschema_pointer, subschemas};
 use std::collections::BTreeMap;
 
@@ -20,13 +20,25 @@ enum Mark {
     Done,
 }
 
-/// Refuses `set` when some schema reaches itself through `$ref`s and the applicators that keep
+/// The indexed files a loop is looked for in.
+#[derive(Clone, Copy)]
+struct Set<'a> {
+    files: &'a [SchemaFile],
+    index: &'a Index,
+}
+
+/// Refuses `files` when some schema reaches itself through `$ref`s and the applicators that keep
 /// the instance where it is.
-pub(crate) fn check(set: &SchemaSet) -> Result<()> {
+pub(crate) fn check(files: &[SchemaFile], index: &Index) -> Result<()> {
+    let set = Set { files, index };
     let mut marks = BTreeMap::new();
-    for (file, f) in set.files.iter().enumerate() {
+    for (file, f) in files.iter().enumerate() {
         let mut nodes = Vec::new();
-        every_node(&f.root, String::new(), &mut nodes);
+        prp_vocabulary::walk(&f.root, Dialect::Draft202012, |at, node| {
+            if node.is_object() {
+                nodes.push(at.to_owned());
+            }
+        });
         for pointer in nodes {
             walk(set, Loc { file, pointer }, &mut marks)?;
         }
@@ -34,20 +46,9 @@ pub(crate) fn check(set: &SchemaSet) -> Result<()> {
     Ok(())
 }
 
-/// The pointers of every schema object below `v` (at `at`), `v` first.
-fn every_node(v: &serde_json::Value, at: String, out: &mut Vec<String>) {
-    if !v.is_object() {
-        return;
-    }
-    out.push(at.clone());
-    subschemas(v, Dialect::Draft202012, |k, place, s| {
-        every_node(s, subschema_pointer(&at, k, place), out);
-    });
-}
-
 /// The schemas `loc` applies to its own instance: its in-place subschemas and its `$ref`'s target.
-fn next(set: &SchemaSet, loc: &Loc) -> Vec<Loc> {
-    let Some(node) = set.node(loc) else {
+fn next(set: Set, loc: &Loc) -> Vec<Loc> {
+    let Some(node) = index::node(set.files, loc) else {
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -61,7 +62,7 @@ fn next(set: &SchemaSet, loc: &Loc) -> Vec<Loc> {
     });
     // An unresolved reference is refused where references are resolved, with its own message.
     if let Some(r) = node.keyword(Keyword::Ref).and_then(|r| r.as_str())
-        && let Ok(target) = set.resolve(loc, r)
+        && let Ok(target) = set.index.resolve(set.files, loc, r)
     {
         out.push(target);
     }
@@ -69,7 +70,7 @@ fn next(set: &SchemaSet, loc: &Loc) -> Vec<Loc> {
 }
 
 /// Depth-first from `start`, without recursion (a long chain of references is no stack risk).
-fn walk(set: &SchemaSet, start: Loc, marks: &mut BTreeMap<Loc, Mark>) -> Result<()> {
+fn walk(set: Set, start: Loc, marks: &mut BTreeMap<Loc, Mark>) -> Result<()> {
     if marks.contains_key(&start) {
         return Ok(());
     }
@@ -86,14 +87,15 @@ fn walk(set: &SchemaSet, start: Loc, marks: &mut BTreeMap<Loc, Mark>) -> Result<
             Some(Mark::Done) => {}
             Some(Mark::Open) => {
                 let from = loc.clone();
-                return Err(set.error(
-                    &from,
+                return Err(index::fail(
+                    set.files,
                     Code::InvalidSchema,
+                    &from,
                     format!(
                         "this schema reaches {} again for the same instance (through `$ref` and \
                          applicators that do not move into a member or an item): checking it would \
                          never finish",
-                        set.spelled_uri(&to)
+                        index::spelled_uri(set.files, &to)
                     ),
                 ));
             }

@@ -6,8 +6,8 @@ mod documents;
 mod shapes;
 
 use crate::Options;
-use crate::index::SchemaSet;
 use crate::model::Model;
+use crate::set::SchemaSet;
 
 /// Plans `model` for emission: merges the items of one shape first, so that the document union's
 /// variants name the merged types.

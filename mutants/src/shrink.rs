@@ -11,6 +11,7 @@ use crate::edits::Mutant;
 use crate::evaluate::{Candidate, Env, Failure, Outcome, evaluate};
 use crate::source::{File, Source};
 use crate::tree;
+use prp_vocabulary::Dialect;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -84,7 +85,7 @@ pub fn shrink(env: &Env, m: &Mutant, failure: &Failure, budget: Duration) -> (Ve
         }
     }
     'rounds: while Instant::now() < deadline {
-        let reductions = reductions(&current.0);
+        let reductions = reductions(&current.0, env.sources[m.source].dialect());
         for chunk in reductions.chunks(CHUNK) {
             if Instant::now() >= deadline {
                 break 'rounds;
@@ -278,7 +279,7 @@ fn within(inner: &str, outer: &str) -> bool {
 }
 
 /// Every one-step reduction of `files`, the largest first.
-fn reductions(files: &[File]) -> Vec<Reduction> {
+fn reductions(files: &[File], dialect: Dialect) -> Vec<Reduction> {
     let mut out: Vec<Reduction> = Vec::new();
     if files.len() > 1 {
         for (i, f) in files.iter().enumerate() {
@@ -291,7 +292,7 @@ fn reductions(files: &[File]) -> Vec<Reduction> {
         }
     }
     for (i, f) in files.iter().enumerate() {
-        for at in tree::subschemas(&f.value) {
+        for at in tree::subschemas(&f.value, dialect) {
             let before = f.value.pointer(&at).map_or(0, |n| n.to_string().len());
             for node in node_reductions(&f.value, &at) {
                 let saves = before.saturating_sub(node.to_string().len());
@@ -443,7 +444,7 @@ mod tests {
             "properties": {"a": {"type": "string", "maxLength": 3}, "b": {"enum": [1, 2]}},
             "required": ["a", "b"]
         }))];
-        let all = reductions(&files);
+        let all = reductions(&files, Dialect::Draft202012);
         assert!(
             all.windows(2).all(|w| w[0].saves >= w[1].saves),
             "largest first"

@@ -1,47 +1,23 @@
 //! Where the subschemas of a schema document are, by JSON pointer, and reading and writing at a
 //! pointer.
 
-use prp_vocabulary::{Keyword, Shape, pointer};
+use prp_vocabulary::{Dialect, pointer};
 use serde_json::Value;
 
 pub use prp_vocabulary::pointer::{child, escape};
 
 /// The pointers of every subschema of `root` (objects and booleans), `""` first, parents before
-/// their children: under every keyword some dialect reads schemas in (`$defs` and
-/// `definitions`, `items` as a schema or an array of them), so that a source of any dialect
-/// offers all its places to edit.
-pub fn subschemas(root: &Value) -> Vec<String> {
+/// their children, as the dialect its `$schema` names reads them (`default` when it names none):
+/// `definitions` and array-form `items` in a draft-07 file, `$defs` in a 2020-12 one.
+pub fn subschemas(root: &Value, default: Dialect) -> Vec<String> {
+    let dialect = root
+        .get("$schema")
+        .and_then(Value::as_str)
+        .and_then(Dialect::from_uri)
+        .unwrap_or(default);
     let mut out = Vec::new();
-    walk(root, String::new(), &mut out);
+    prp_vocabulary::walk(root, dialect, |at, _| out.push(at.to_owned()));
     out
-}
-
-fn walk(node: &Value, at: String, out: &mut Vec<String>) {
-    if !node.is_object() && !node.is_boolean() {
-        return;
-    }
-    out.push(at.clone());
-    let Some(o) = node.as_object() else { return };
-    for (k, v) in o {
-        let Some(kw) = Keyword::from_name(k) else {
-            continue;
-        };
-        let here = child(&at, k);
-        match (kw.shape(), v) {
-            (Shape::Map, Value::Object(m)) => {
-                for (name, s) in m {
-                    walk(s, child(&here, name), out);
-                }
-            }
-            (Shape::Array | Shape::One, Value::Array(a)) => {
-                for (i, s) in a.iter().enumerate() {
-                    walk(s, child(&here, &i.to_string()), out);
-                }
-            }
-            (Shape::One, _) => walk(v, here, out),
-            _ => {}
-        }
-    }
 }
 
 /// The pointer's parent and last token (unescaped); `None` for the root.
@@ -68,7 +44,7 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn subschemas_are_listed_by_pointer() {
+    fn subschemas_are_listed_by_pointer_in_the_file_s_dialect() {
         let s = json!({
             "properties": {"a/b": {"type": "string"}, "c": true},
             "allOf": [{"if": {"required": ["x"]}, "then": false}],
@@ -76,22 +52,27 @@ mod tests {
             "$defs": {"d": {"items": {}}},
             "definitions": {"e": {"items": [true], "additionalItems": false}}
         });
-        assert_eq!(
-            subschemas(&s),
-            [
-                "",
-                "/properties/a~1b",
-                "/properties/c",
-                "/allOf/0",
-                "/allOf/0/if",
-                "/allOf/0/then",
-                "/$defs/d",
-                "/$defs/d/items",
-                "/definitions/e",
-                "/definitions/e/items/0",
-                "/definitions/e/additionalItems"
-            ]
-        );
+        let common = [
+            "",
+            "/properties/a~1b",
+            "/properties/c",
+            "/allOf/0",
+            "/allOf/0/if",
+            "/allOf/0/then",
+        ];
+        let mut modern = common.to_vec();
+        modern.extend(["/$defs/d", "/$defs/d/items"]);
+        assert_eq!(subschemas(&s, Dialect::Draft202012), modern);
+        let mut draft7 = common.to_vec();
+        draft7.extend([
+            "/definitions/e",
+            "/definitions/e/items/0",
+            "/definitions/e/additionalItems",
+        ]);
+        assert_eq!(subschemas(&s, Dialect::Draft7), draft7);
+        let mut named = s.clone();
+        named["$schema"] = json!("http://json-schema.org/draft-07/schema#");
+        assert_eq!(subschemas(&named, Dialect::Draft202012), draft7);
         assert_eq!(member_name("/properties/a~1b").as_deref(), Some("a/b"));
         assert_eq!(member_name("/allOf/0"), None);
     }

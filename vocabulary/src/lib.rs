@@ -65,6 +65,14 @@ pub fn subschemas<'v>(
             continue;
         };
         match (kw.shape(), v) {
+            // Before 2020-12, `items` may be an array of schemas, one per position.
+            (Shape::One, Value::Array(a))
+                if kw == Keyword::Items && dialect != Dialect::Draft202012 =>
+            {
+                for (i, s) in a.iter().enumerate() {
+                    f(kw, Some(Place::Index(i)), s);
+                }
+            }
             (Shape::One, _) => f(kw, None, v),
             (Shape::Map, Value::Object(m)) => {
                 for (name, s) in m {
@@ -79,6 +87,28 @@ pub fn subschemas<'v>(
             _ => {}
         }
     }
+}
+
+/// Calls `visit` with the pointer and value of every schema of the document `root` (in
+/// `dialect`): objects and booleans, `root` first, each before the schemas under it. The one walk
+/// of a whole schema document; [`subschemas`] is its single step.
+pub fn walk(root: &Value, dialect: Dialect, mut visit: impl FnMut(&str, &Value)) {
+    fn go(node: &Value, at: &mut String, dialect: Dialect, visit: &mut dyn FnMut(&str, &Value)) {
+        if !node.is_object() && !node.is_boolean() {
+            return;
+        }
+        visit(at, node);
+        subschemas(node, dialect, |k, place, sub| {
+            let len = at.len();
+            pointer::push(at, k.name());
+            if let Some(place) = place {
+                pointer::push(at, &place.token());
+            }
+            go(sub, at, dialect, visit);
+            at.truncate(len);
+        });
+    }
+    go(root, &mut String::new(), dialect, &mut visit);
 }
 
 /// The pointer of a subschema [`subschemas`] visits under the schema at `at`: the keyword, then
@@ -114,6 +144,51 @@ impl Place<'_> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_walk_visits_every_schema_of_the_dialect_parents_first() {
+        let s = json!({
+            "properties": {"a/b": {"type": "string"}, "c": true},
+            "allOf": [{"if": {"required": ["x"]}, "then": false}],
+            "enum": [{"properties": {}}],
+            "$defs": {"d": {"items": {}}},
+            "definitions": {"e": {"items": [true], "additionalItems": false}},
+            "items": [{"minimum": 1}, 3]
+        });
+        let seen = |dialect| {
+            let mut out = Vec::new();
+            walk(&s, dialect, |at, _| out.push(at.to_owned()));
+            out
+        };
+        assert_eq!(
+            seen(Dialect::Draft202012),
+            [
+                "",
+                "/properties/a~1b",
+                "/properties/c",
+                "/allOf/0",
+                "/allOf/0/if",
+                "/allOf/0/then",
+                "/$defs/d",
+                "/$defs/d/items",
+            ]
+        );
+        assert_eq!(
+            seen(Dialect::Draft7),
+            [
+                "",
+                "/properties/a~1b",
+                "/properties/c",
+                "/allOf/0",
+                "/allOf/0/if",
+                "/allOf/0/then",
+                "/definitions/e",
+                "/definitions/e/items/0",
+                "/definitions/e/additionalItems",
+                "/items/0",
+            ]
+        );
+    }
 
     #[test]
     fn subschemas_follow_each_keywords_shape() {

@@ -12,8 +12,8 @@ mod structs;
 mod unions;
 mod values;
 
-use crate::index::SchemaSet;
 use crate::model::*;
+use crate::set::SchemaSet;
 use docs::*;
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};

@@ -22,10 +22,10 @@
 
 use crate::error::Code;
 use crate::error::Result;
-use crate::index::SchemaSet;
 use crate::load::Loc;
 use crate::model::*;
 use crate::names::pascal;
+use crate::set::SchemaSet;
 use prp_vocabulary::{Keyword, Schema};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};

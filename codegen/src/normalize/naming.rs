@@ -5,9 +5,9 @@
 use super::Normalizer;
 use crate::error::Code;
 use crate::error::Result;
-use crate::index::SchemaSet;
 use crate::load::Loc;
 use crate::names::{RESERVED_TYPES as RESERVED, join, pascal, unique_type};
+use crate::set::SchemaSet;
 use prp_vocabulary::Keyword;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};

@@ -11,7 +11,7 @@
 //! `$` keyword, the `then` schema that goes one level deeper declares no `$id` or anchor, and no
 //! `$ref` in the set names a place inside it.
 
-use crate::index::SchemaSet;
+use crate::set::SchemaSet;
 use prp_vocabulary::{Dialect, pointer, subschema_pointer, subschemas, uri};
 use serde_json::{Map, Value, json};
 

@@ -1,9 +1,9 @@
 //! The document union: one enum over every root document that names its schema in a string
 //! constant member, so that a reader that does not know a document's kind can decode it.
 
-use crate::index::SchemaSet;
 use crate::model::{Item, Model, Tagged, Ty};
 use crate::names;
+use crate::set::SchemaSet;
 use serde_json::Value;
 use std::collections::BTreeSet;
 

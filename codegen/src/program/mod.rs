@@ -8,8 +8,8 @@
 use crate::Format;
 use crate::error::Code;
 use crate::error::Result;
-use crate::index::SchemaSet;
 use crate::load::Loc;
+use crate::set::SchemaSet;
 use prp_codegen_runtime::eval::{self, Node};
 use prp_vocabulary::Keyword;
 use serde_json::Value;

@@ -111,23 +111,15 @@ fn check_document(
     id
 }
 
-/// Calls `visit` with the pointer and value of every schema node, root first.
-fn walk_schemas(schema: &Value, pointer: &mut String, visit: &mut dyn FnMut(&str, &Value)) {
-    visit(pointer, schema);
-    prp_vocabulary::subschemas(schema, Dialect::Draft202012, |k, place, sub| {
-        let len = pointer.len();
-        pointer::push(pointer, k.name());
-        if let Some(place) = place {
-            pointer::push(pointer, &place.token());
-        }
-        walk_schemas(sub, pointer, visit);
-        pointer.truncate(len);
-    });
+/// Calls `visit` with the pointer and value of every schema node, root first (PRP's schemas are
+/// draft 2020-12).
+fn walk_schemas(schema: &Value, visit: impl FnMut(&str, &Value)) {
+    prp_vocabulary::walk(schema, Dialect::Draft202012, visit);
 }
 
 /// Every `$ref` names a known document (or this one) and a fragment that resolves as a pointer.
 fn check_refs(doc: &Doc, by_id: &BTreeMap<&str, &Value>, problems: &mut Vec<Issue>) {
-    walk_schemas(&doc.value, &mut String::new(), &mut |at, node| {
+    walk_schemas(&doc.value, |at, node| {
         let Some(reference) = node.keyword(Keyword::Ref) else {
             return;
         };
@@ -192,7 +184,7 @@ fn check_compiles(doc: &Doc, problems: &mut Vec<Issue>) {
             ),
         ));
     }
-    walk_schemas(&doc.value, &mut String::new(), &mut |at, node| {
+    walk_schemas(&doc.value, |at, node| {
         if let Some(Value::String(pattern)) = node.keyword(Keyword::Pattern)
             && let Err(e) = regress::Regex::new(pattern)
         {

@@ -145,7 +145,7 @@ pub fn mutate(sources: &[Source], seed: u64) -> Mutant {
             _ => (*cx.rng.pick(&editable), None),
         };
         let op = &ops[cx.rng.below(ops.len())];
-        let places: Vec<String> = tree::subschemas(&cx.files[file].value)
+        let places: Vec<String> = tree::subschemas(&cx.files[file].value, cx.dialect)
             .into_iter()
             .filter(|at| near.as_ref().is_none_or(|n| at.starts_with(n.as_str())))
             .filter(|at| cx.files[file].value.pointer(at).is_some_and(op.applies))
