@@ -2,6 +2,68 @@
 
 use serde_json::Value;
 
+/// An item of the model: where it is in [`Items`]. A newtype, so that an item is never taken for
+/// a file, a program node or a count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ItemId(usize);
+
+impl ItemId {
+    /// Its place in the order items are emitted in.
+    pub fn index(self) -> usize {
+        self.0
+    }
+}
+
+/// The model's items, each found by its [`ItemId`].
+#[derive(Debug, Default)]
+pub struct Items(Vec<Item>);
+
+impl Items {
+    /// Adds `item` and returns its id.
+    pub fn push(&mut self, item: Item) -> ItemId {
+        self.0.push(item);
+        ItemId(self.0.len() - 1)
+    }
+
+    /// How many items there are.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Takes out the items added since [`Items::len`] was `mark` (a construction given up).
+    pub fn drain_from(&mut self, mark: usize) -> impl Iterator<Item = Item> + '_ {
+        self.0.drain(mark..)
+    }
+
+    /// Every item with its id, in order.
+    pub fn iter(&self) -> impl Iterator<Item = (ItemId, &Item)> {
+        self.0.iter().enumerate().map(|(i, item)| (ItemId(i), item))
+    }
+
+    /// Every item, mutably, in order.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut Item> {
+        self.0.iter_mut()
+    }
+
+    /// Every id, in order.
+    pub fn ids(&self) -> impl Iterator<Item = ItemId> + use<> {
+        (0..self.0.len()).map(ItemId)
+    }
+}
+
+impl std::ops::Index<ItemId> for Items {
+    type Output = Item;
+    fn index(&self, id: ItemId) -> &Item {
+        &self.0[id.0]
+    }
+}
+
+impl std::ops::IndexMut<ItemId> for Items {
+    fn index_mut(&mut self, id: ItemId) -> &mut Item {
+        &mut self.0[id.0]
+    }
+}
+
 /// The type of a value position.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Ty {
@@ -22,7 +84,7 @@ pub enum Ty {
     /// An object with no declared members: every member is kept as JSON.
     Object,
     /// A generated item.
-    Named(usize),
+    Named(ItemId),
     /// An array with its item type and counts.
     Array(Box<ArrayTy>),
     /// The value or `null`.
@@ -131,7 +193,7 @@ pub struct Field {
     /// The schema's description of the member.
     pub doc: Option<String>,
     /// The field's type is chosen by another field's value (an `if`/`then` table).
-    pub select: Option<usize>,
+    pub select: Option<ItemId>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -238,7 +300,7 @@ pub struct Select {
     /// The Rust type name.
     pub name: String,
     /// The selecting member's enum item.
-    pub selector_enum: usize,
+    pub selector_enum: ItemId,
     /// The Rust field name of the selecting member.
     pub selector_rust: String,
     /// The variants, one per group of selector values.
@@ -340,9 +402,43 @@ impl Item {
 }
 
 impl Model {
+    /// Merges items: item `i` becomes item `rep[i]` (an item that is its own representative is
+    /// kept), and every id, in types and in the items themselves, follows its item to its new
+    /// place.
+    pub fn merge(&mut self, rep: &[usize]) {
+        let mut place = vec![usize::MAX; rep.len()];
+        let mut kept = Vec::new();
+        for (i, item) in std::mem::take(&mut self.items.0).into_iter().enumerate() {
+            if rep[i] == i {
+                place[i] = kept.len();
+                kept.push(item);
+            }
+        }
+        let to = |id: ItemId| ItemId(place[rep[id.0]]);
+        for item in &mut kept {
+            match item {
+                Item::Struct(s) => {
+                    for f in &mut s.fields {
+                        if let Some(sel) = &mut f.select {
+                            *sel = to(*sel);
+                        }
+                    }
+                }
+                Item::Select(s) => s.selector_enum = to(s.selector_enum),
+                _ => {}
+            }
+        }
+        self.items = Items(kept);
+        self.walk_mut(|t| {
+            if let Ty::Named(id) = t {
+                *id = to(*id);
+            }
+        });
+    }
+
     /// Calls `f` on every value position: items, roots and `$defs`.
     pub fn walk_mut(&mut self, mut f: impl FnMut(&mut Ty)) {
-        for item in &mut self.items {
+        for item in self.items.iter_mut() {
             item.walk_mut(&mut f);
         }
         for r in &mut self.roots {
@@ -366,8 +462,8 @@ pub struct Root {
 #[derive(Debug, Default)]
 /// Everything the emitter needs: the items, each file's root, and the named `$defs`.
 pub struct Model {
-    /// The generated items; a [`Ty::Named`] is an index here.
-    pub items: Vec<Item>,
+    /// The generated items; a [`Ty::Named`] names one here.
+    pub items: Items,
     /// Each schema file's root type.
     pub roots: Vec<Root>,
     /// `$defs` entries with a named type: (`<$id>#/$defs/<name>`, type).

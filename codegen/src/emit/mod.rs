@@ -131,14 +131,14 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    fn name(&self, id: usize) -> Ident {
+    fn name(&self, id: ItemId) -> Ident {
         ident(self.model.items[id].name())
     }
 
     /// The whole output: the runtime (or a `use` of it), every item, the rule tables and the schema registry.
     pub fn emit(mut self, set: &SchemaSet, support: TokenStream) -> TokenStream {
         let mut items = Vec::new();
-        for id in 0..self.model.items.len() {
+        for id in self.model.items.ids() {
             items.push(self.item(id));
         }
         let Registry {
@@ -175,7 +175,7 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    fn item(&mut self, id: usize) -> TokenStream {
+    fn item(&mut self, id: ItemId) -> TokenStream {
         let item = match &self.model.items[id] {
             Item::Struct(s) => self.strukt(id, s),
             Item::Enum(e) => self.enumeration(e),

@@ -16,7 +16,7 @@ pub(super) fn rule_keys(model: &Model) -> Vec<BTreeSet<String>> {
         match ty {
             Ty::Refined(t, pred) => {
                 if let Ty::Named(i) = **t {
-                    pred_keys(pred, &mut keys[i]);
+                    pred_keys(pred, &mut keys[i.index()]);
                 }
                 refined(t, keys);
             }
@@ -25,16 +25,16 @@ pub(super) fn rule_keys(model: &Model) -> Vec<BTreeSet<String>> {
             _ => {}
         }
     }
-    for (i, item) in model.items.iter().enumerate() {
+    for (i, item) in model.items.iter() {
         let mut tys: Vec<&Ty> = Vec::new();
         match item {
             Item::Struct(st) => {
                 for c in &st.conds {
-                    pred_keys(&c.when, &mut rule_keys[i]);
-                    pred_keys(&c.then, &mut rule_keys[i]);
+                    pred_keys(&c.when, &mut rule_keys[i.index()]);
+                    pred_keys(&c.then, &mut rule_keys[i.index()]);
                 }
                 for p in st.one_ofs.iter().flatten().chain(&st.checks) {
-                    pred_keys(p, &mut rule_keys[i]);
+                    pred_keys(p, &mut rule_keys[i.index()]);
                 }
                 tys.extend(st.fields.iter().map(|f| &f.ty));
                 if let Extra::Typed(t, _) = &st.extra {

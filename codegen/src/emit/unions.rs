@@ -112,7 +112,7 @@ impl Emitter<'_> {
 
     /// Whether item `i` is a struct that takes its member `tag` already read (as `rt::decode_members!`
     /// does for a string-enum member).
-    fn reads_tag_ahead(&self, i: usize, tag: &str) -> bool {
+    fn reads_tag_ahead(&self, i: ItemId, tag: &str) -> bool {
         let Item::Struct(s) = &self.model.items[i] else {
             return false;
         };

@@ -141,7 +141,7 @@ impl Normalizer<'_> {
         rules: Vec<(ObjPred, Loc, Loc)>,
         fields: &[Field],
         props: &[(String, Vec<Loc>)],
-    ) -> Result<usize> {
+    ) -> Result<ItemId> {
         let at = rules[0].1.clone();
         let (selector, sets) = self.selector_sets(&rules, &at)?;
         let (enum_id, values) = self.selector_enum(&selector, fields, &at)?;
@@ -237,7 +237,7 @@ impl Normalizer<'_> {
         selector: &str,
         fields: &[Field],
         at: &Loc,
-    ) -> Result<(usize, Vec<(String, String)>)> {
+    ) -> Result<(ItemId, Vec<(String, String)>)> {
         let sel_field = fields.iter().find(|f| f.json == selector).ok_or_else(|| {
             self.err(
                 at,

@@ -111,7 +111,7 @@ pub struct Normalizer<'a> {
     /// How many `ty` calls are under way: 0 for a file's root or a `$defs` entry of its own.
     depth: usize,
     /// Checked items whose verdict depends on the dynamic scope.
-    dynamic: BTreeSet<usize>,
+    dynamic: BTreeSet<ItemId>,
 }
 
 impl<'a> Normalizer<'a> {
@@ -192,9 +192,8 @@ impl<'a> Normalizer<'a> {
     }
 
     /// Adds `item` to the model and returns its id.
-    fn push(&mut self, item: Item) -> usize {
-        self.model.items.push(item);
-        self.model.items.len() - 1
+    fn push(&mut self, item: Item) -> ItemId {
+        self.model.items.push(item)
     }
 
     /// The doc comment of the item for `loc`: its description, after the title for a root.
@@ -236,7 +235,7 @@ impl<'a> Normalizer<'a> {
 }
 
 /// The highest item number `t` holds anywhere in it.
-pub fn newest_item(t: &Ty) -> Option<usize> {
+pub fn newest_item(t: &Ty) -> Option<ItemId> {
     match t {
         Ty::Named(i) => Some(*i),
         Ty::Refined(inner, _) | Ty::Ruled(inner, _) | Ty::Nullable(inner) => newest_item(inner),
@@ -246,7 +245,7 @@ pub fn newest_item(t: &Ty) -> Option<usize> {
 }
 
 /// The item a type names, through narrowings.
-pub fn named_id(t: &Ty) -> Option<usize> {
+pub fn named_id(t: &Ty) -> Option<ItemId> {
     match t {
         Ty::Named(i) => Some(*i),
         Ty::Refined(inner, _) | Ty::Ruled(inner, _) => named_id(inner),

@@ -71,15 +71,15 @@ impl Normalizer<'_> {
 
     /// Forgets the items a failed typed attempt made.
     pub(super) fn rollback(&mut self, mark: usize) {
-        for item in self.model.items.drain(mark..) {
+        for item in self.model.items.drain_from(mark) {
             self.taken.remove(item.name());
             self.taken.remove(&format!("{}Builder", item.name()));
         }
         // A remembered type that holds a forgotten item anywhere (an array's items, a nullable)
         // is forgotten with it: the item's number will name another.
         self.memo
-            .retain(|_, t| newest_item(t).is_none_or(|id| id < mark));
-        self.dynamic.retain(|&id| id < mark);
+            .retain(|_, t| newest_item(t).is_none_or(|id| id.index() < mark));
+        self.dynamic.retain(|&id| id.index() < mark);
     }
 
     /// A checked type for the node at `loc`.

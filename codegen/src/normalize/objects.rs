@@ -90,7 +90,7 @@ impl Normalizer<'_> {
         locs: &[Loc],
         name: String,
         doc: Option<String>,
-    ) -> Result<usize> {
+    ) -> Result<ItemId> {
         // Reserve the name first so recursive users see it.
         let id = self.push(Item::Struct(Struct {
             name: name.clone(),

@@ -123,7 +123,7 @@ impl Normalizer<'_> {
     /// The variants of the tagged union `id` (named `name`), one per alternative.
     fn fill_tagged(
         &mut self,
-        id: usize,
+        id: ItemId,
         name: &str,
         tag: &str,
         locs: &[Loc],

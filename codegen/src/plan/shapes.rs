@@ -17,12 +17,14 @@ pub(super) fn merge(model: &mut Model) {
         // of its name whose shape is equal.
         let mut by_name: HashMap<String, Vec<(usize, Item)>> = HashMap::new();
         let mut rep: Vec<usize> = (0..model.items.len()).collect();
-        for (i, item) in model.items.iter().enumerate() {
+        let names: Vec<&str> = model.items.iter().map(|(_, item)| item.name()).collect();
+        for (id, item) in model.items.iter() {
+            let i = id.index();
             let kin = by_name.entry(unversioned(item.name())).or_default();
             let here = shape(item);
             match kin.iter_mut().find(|(_, s)| *s == here) {
                 Some((j, _)) => {
-                    let keep = if model.items[i].name().len() < model.items[*j].name().len() {
+                    let keep = if names[i].len() < names[*j].len() {
                         i
                     } else {
                         *j
@@ -45,24 +47,7 @@ pub(super) fn merge(model: &mut Model) {
         if rep.iter().enumerate().all(|(i, &r)| i == r) {
             return;
         }
-        let mut index = vec![usize::MAX; rep.len()];
-        let mut kept = Vec::new();
-        for (i, item) in std::mem::take(&mut model.items).into_iter().enumerate() {
-            if rep[i] == i {
-                index[i] = kept.len();
-                kept.push(item);
-            }
-        }
-        let to = |i: usize| index[rep[i]];
-        for item in &mut kept {
-            remap_indexes(item, &to);
-        }
-        model.items = kept;
-        model.walk_mut(|t| {
-            if let Ty::Named(i) = t {
-                *i = to(*i);
-            }
-        });
+        model.merge(&rep);
     }
 }
 
@@ -102,18 +87,4 @@ fn shape(item: &Item) -> Item {
         }
     }
     item
-}
-
-fn remap_indexes(item: &mut Item, to: &impl Fn(usize) -> usize) {
-    match item {
-        Item::Struct(s) => {
-            for f in &mut s.fields {
-                if let Some(sel) = &mut f.select {
-                    *sel = to(*sel);
-                }
-            }
-        }
-        Item::Select(s) => s.selector_enum = to(s.selector_enum),
-        _ => {}
-    }
 }

@@ -80,7 +80,7 @@ struct Context<'s> {
 
 impl Emitter<'_> {
     /// The struct, its builder and every trait impl of an object schema.
-    pub(super) fn strukt(&mut self, id: usize, s: &Struct) -> TokenStream {
+    pub(super) fn strukt(&mut self, id: ItemId, s: &Struct) -> TokenStream {
         let cx = self.context(id, s);
         let mut p = Parts {
             b_names: s
@@ -116,8 +116,8 @@ impl Emitter<'_> {
         quote! { #def #builder rt::object!(#name, #builder_name); #codec #checks }
     }
 
-    fn context<'s>(&self, id: usize, s: &'s Struct) -> Context<'s> {
-        let rule_keys = self.rule_keys[id].clone();
+    fn context<'s>(&self, id: ItemId, s: &'s Struct) -> Context<'s> {
+        let rule_keys = self.rule_keys[id.index()].clone();
         // A program rule reads the value's JSON, which only a decoded value gives.
         let native = s.programs.is_empty()
             && rule_keys
