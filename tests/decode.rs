@@ -896,7 +896,11 @@ mod reader {
         let text = e.to_string();
         Err(match rt::take_failure(&text) {
             Some(f) => Issue::new(f.code.into(), format!("{pointer}{}", f.rel), f.message),
-            None => Issue::new(Code::Type, pointer, rt::strip_position(&text)),
+            None => Issue::new(
+                Code::Keyword(prp_types::Keyword::Type),
+                pointer,
+                rt::strip_position(&text),
+            ),
         })
     }
 }

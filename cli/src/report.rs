@@ -68,13 +68,17 @@ mod tests {
 
     #[test]
     fn keywords_are_grouped_and_named() {
-        let i = Issue::new(Code::MaxLength, "/runId", "string has 200 characters");
+        let i = Issue::new(
+            Code::Keyword(prp_types::Keyword::MaxLength),
+            "/runId",
+            "string has 200 characters",
+        );
         assert_eq!(
             issue_json(&i),
             json!({"code": "schema_validation", "keyword": "max_length", "path": "/runId",
                    "message": "string has 200 characters (max_length)"})
         );
-        let i = Issue::new(Code::TooDeep, "", "deep");
+        let i = Issue::new(Code::Keyword(prp_types::Keyword::TooDeep), "", "deep");
         assert_eq!(issue_text(&i), "too_deep at /: deep");
         let mut out = Vec::new();
         verdict(&mut out, "a.json", &[], false).unwrap();

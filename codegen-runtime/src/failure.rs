@@ -109,6 +109,16 @@ impl Keyword {
         Keyword::UniqueItems,
     ];
 
+    /// Whether this is a keyword of the schema (`maxLength`, `required`, ...), as opposed to a
+    /// limit of the decoder or encoder (a duplicate member, nesting too deep, a value JSON cannot
+    /// hold).
+    pub fn is_schema_keyword(self) -> bool {
+        !matches!(
+            self,
+            Keyword::DuplicateKey | Keyword::TooDeep | Keyword::Encode
+        )
+    }
+
     /// The stable snake_case name.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -78,6 +78,9 @@ pub use failure::{
 };
 /// Rules cross members read values through ([`Probe`]), and the objects they read ([`Fields`]).
 pub use probe::{Fields, Probe};
+/// JSON pointers as the workspace writes them (escaped tokens, the root shown as `/`), for the
+/// crates that name a place in a value and depend on the runtime alone.
+pub use prp_vocabulary::pointer;
 /// Boolean constants (`const: true`, `const: false`) as types.
 pub use seeds::{False, True};
 /// A hand-written decoder reads keys and refuses what the generated ones refuse.

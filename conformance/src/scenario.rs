@@ -86,7 +86,7 @@ pub fn run(bytes: &[u8], store: ScenarioStore) -> Result<Vec<Value>, Issue> {
         ScenarioStore::Durable(s) if scenario.store_faults.is_none() => s,
         ScenarioStore::Durable(_) => {
             return Err(Issue::new(
-                Code::AdditionalProperties,
+                Code::Keyword(prp_types::Keyword::AdditionalProperties),
                 "/storeFaults",
                 "storeFaults apply to the memory store only",
             ));
@@ -121,7 +121,11 @@ pub fn run(bytes: &[u8], store: ScenarioStore) -> Result<Vec<Value>, Issue> {
                 id.clone()
             }
         };
-        Issue::new(Code::Enum, format!("/bindings/{id}"), e.to_string())
+        Issue::new(
+            Code::Keyword(prp_types::Keyword::Enum),
+            format!("/bindings/{id}"),
+            e.to_string(),
+        )
     })?;
     let mut out = Vec::new();
     for step in &scenario.steps {
@@ -137,8 +141,9 @@ pub fn run(bytes: &[u8], store: ScenarioStore) -> Result<Vec<Value>, Issue> {
                 for (key, receipt) in receipts {
                     if let Some(r) = receipt {
                         let bytes = crate::encode(r)?;
-                        v[key] = serde_json::from_slice(&bytes)
-                            .map_err(|e| Issue::new(Code::Encode, "", e.to_string()))?;
+                        v[key] = serde_json::from_slice(&bytes).map_err(|e| {
+                            Issue::new(Code::Keyword(prp_types::Keyword::Encode), "", e.to_string())
+                        })?;
                     }
                 }
                 let n = counts

@@ -74,7 +74,7 @@ fn tracked(data: &[u8]) -> Option<Result<(), Issue>> {
     let text = e.to_string();
     let issue = match rt::take_failure(&text) {
         Some(f) => Issue::new(f.code.into(), format!("{pointer}{}", f.rel), f.message),
-        None => Issue::new(Code::Type, pointer, rt::strip_position(&text)),
+        None => Issue::new(Code::Keyword(prp_types::Keyword::Type), pointer, rt::strip_position(&text)),
     };
     Some(Err(prp_types::decode::fail_closed_on_versions(issue)))
 }

@@ -218,12 +218,12 @@ mod tests {
         let e = parse(br#"{"a":1,"a":2}"#).unwrap_err();
         assert_eq!(
             (e.code, e.pointer.as_str()),
-            (crate::Code::DuplicateKey, "/a")
+            (crate::Code::Keyword(prp_types::Keyword::DuplicateKey), "/a")
         );
         assert_eq!(parse(b"{").unwrap_err().code, crate::Code::InvalidJson);
         assert_eq!(
             parse("[".repeat(200).as_bytes()).unwrap_err().code,
-            crate::Code::TooDeep
+            crate::Code::Keyword(prp_types::Keyword::TooDeep)
         );
     }
 

@@ -250,7 +250,13 @@ impl Session {
             Outgoing::V2(c) => serde_json::to_vec(c),
             Outgoing::V3(c) => serde_json::to_vec(c),
         };
-        bytes.map_err(|e| Refusal::Invalid(Issue::new(crate::Code::Encode, "", e.to_string())))
+        bytes.map_err(|e| {
+            Refusal::Invalid(Issue::new(
+                crate::Code::Keyword(prp_types::Keyword::Encode),
+                "",
+                e.to_string(),
+            ))
+        })
     }
 
     /// The event to send in place of `event`: itself, or a v1 `runner.diagnostic` placeholder

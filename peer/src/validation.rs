@@ -93,7 +93,9 @@ pub fn check(bytes: &[u8], schema: Option<Selected>, contract: Contract) -> Vec<
             Err(_) if declares_fixture(bytes) => return fixture_pipeline(),
             Err(e) => Err(
                 // The document union failing on its discriminator means no schema fits it.
-                if e.code == Code::OneOf && (e.pointer.is_empty() || e.pointer == "/schema") {
+                if e.code == Code::Keyword(prp_types::Keyword::OneOf)
+                    && (e.pointer.is_empty() || e.pointer == "/schema")
+                {
                     Issue {
                         code: Code::UnknownSchema,
                         ..e
@@ -413,7 +415,7 @@ mod tests {
         assert_eq!(findings.len(), 1, "{findings:?}");
         assert_eq!(
             (findings[0].code, findings[0].pointer.as_str()),
-            (Code::DuplicateKey, "/schema")
+            (Code::Keyword(prp_types::Keyword::DuplicateKey), "/schema")
         );
     }
 

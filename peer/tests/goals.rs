@@ -151,7 +151,10 @@ fn every_v2_capability_snapshot_carries_session_goals() {
     let mut doc = serde_json::to_value(capabilities_v2(goal_capability(json!({})))).unwrap();
     doc.as_object_mut().unwrap().remove("sessionGoals");
     let e = decode::<CapabilitiesV2>(doc.to_string().as_bytes()).unwrap_err();
-    assert_eq!((e.code, e.pointer.as_str()), (Code::Required, ""));
+    assert_eq!(
+        (e.code, e.pointer.as_str()),
+        (Code::Keyword(prp_types::Keyword::Required), "")
+    );
     assert!(e.message.contains("sessionGoals"), "{e}");
     // Unsupported and policy-disabled goals are still a capability, with every required member.
     for availability in ["unsupported", "policy_disabled"] {
@@ -373,7 +376,10 @@ fn a_v1_goal_command_is_refused_with_the_reason() {
     let doc = r#"{"schema":"paperclip.prp.command.v1","commandId":"c","controllerSeq":1,
                   "type":"session.goal.set","issuedAt":"2026-10-02T08:00:00Z","payload":{}}"#;
     let e = decode_str::<Command>(doc).unwrap_err();
-    assert_eq!((e.code, e.pointer.as_str()), (Code::Enum, "/type"));
+    assert_eq!(
+        (e.code, e.pointer.as_str()),
+        (Code::Keyword(prp_types::Keyword::Enum), "/type")
+    );
     assert!(
         e.message
             .starts_with("session goal commands require the paperclip.prp.command.v2 schema"),
@@ -413,9 +419,15 @@ fn constructors_fill_constants_and_enforce_limits() {
         .objective("é".repeat(4001))
         .build()
         .unwrap_err();
-    assert_eq!(prp_types::Issue::from(e).code, Code::MaxLength);
+    assert_eq!(
+        prp_types::Issue::from(e).code,
+        Code::Keyword(prp_types::Keyword::MaxLength)
+    );
     let e = goals::GoalSet::builder().objective("").build().unwrap_err();
-    assert_eq!(prp_types::Issue::from(e).code, Code::MinLength);
+    assert_eq!(
+        prp_types::Issue::from(e).code,
+        Code::Keyword(prp_types::Keyword::MinLength)
+    );
     // The budget is at least 1, or null for none.
     let e = goals::GoalSet::builder()
         .token_budget(0)
@@ -424,7 +436,7 @@ fn constructors_fill_constants_and_enforce_limits() {
     let e = prp_types::Issue::from(e);
     assert_eq!(
         (e.code, e.pointer.as_str()),
-        (Code::Minimum, "/tokenBudget")
+        (Code::Keyword(prp_types::Keyword::Minimum), "/tokenBudget")
     );
     let unbounded = set(goals::GoalSet::builder()
         .token_budget_null()
@@ -438,21 +450,27 @@ fn constructors_fill_constants_and_enforce_limits() {
     let e = goals::get("", 2, AT).unwrap_err();
     assert_eq!(
         (e.code, e.pointer.as_str()),
-        (Code::MinLength, "/commandId")
+        (Code::Keyword(prp_types::Keyword::MinLength), "/commandId")
     );
     let e = goals::get("cmd-g", 0, AT).unwrap_err();
     assert_eq!(
         (e.code, e.pointer.as_str()),
-        (Code::Minimum, "/controllerSeq")
+        (Code::Keyword(prp_types::Keyword::Minimum), "/controllerSeq")
     );
     let e = goals::get("cmd-g", 1, "yesterday").unwrap_err();
-    assert_eq!((e.code, e.pointer.as_str()), (Code::Format, "/issuedAt"));
+    assert_eq!(
+        (e.code, e.pointer.as_str()),
+        (Code::Keyword(prp_types::Keyword::Format), "/issuedAt")
+    );
     let mut change = goals::GoalSet::builder().token_budget(5).build().unwrap();
     change.token_budget = prp_types::Tri::Value(0.into());
     let e = goals::set("cmd-s", 4, AT, change).unwrap_err();
     assert_eq!(
         (e.code, e.pointer.as_str()),
-        (Code::Minimum, "/payload/tokenBudget")
+        (
+            Code::Keyword(prp_types::Keyword::Minimum),
+            "/payload/tokenBudget"
+        )
     );
 }
 

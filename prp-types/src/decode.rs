@@ -176,7 +176,7 @@ pub fn too_large(len: u64) -> Issue {
 /// The issue for text whose arrays and objects nest `depth` levels deep, past the limit.
 pub fn too_deep(depth: usize) -> Issue {
     Issue::new(
-        Code::TooDeep,
+        Code::Keyword(crate::Keyword::TooDeep),
         "",
         format!("arrays and objects nest {depth} levels deep; the limit is {MAX_DEPTH}"),
     )
@@ -202,7 +202,11 @@ pub fn classify(e: &serde_json::Error, pointer: String, bytes: &[u8]) -> Issue {
             let text = e.to_string();
             match rt::take_failure(&text) {
                 Some(f) => Issue::new(f.code.into(), format!("{pointer}{}", f.rel), f.message),
-                None => Issue::new(Code::Type, pointer, rt::strip_position(&text).to_owned()),
+                None => Issue::new(
+                    Code::Keyword(crate::Keyword::Type),
+                    pointer,
+                    rt::strip_position(&text).to_owned(),
+                ),
             }
         }
     }
@@ -217,7 +221,7 @@ fn goal_command_v1(mut issue: Issue, bytes: &[u8]) -> Issue {
     let Some(parent) = issue.pointer.strip_suffix("/type") else {
         return issue;
     };
-    if issue.code != Code::Enum {
+    if issue.code != Code::Keyword(crate::Keyword::Enum) {
         return issue;
     }
     let Ok(doc) = serde_json::from_slice::<serde_json::Value>(bytes) else {
@@ -269,7 +273,8 @@ mod table {
 
     /// An encoder's output read back as a JSON tree.
     fn reread(bytes: &[u8]) -> Result<serde_json::Value, Issue> {
-        serde_json::from_slice(bytes).map_err(|e| Issue::new(Code::Encode, "", e.to_string()))
+        serde_json::from_slice(bytes)
+            .map_err(|e| Issue::new(Code::Keyword(crate::Keyword::Encode), "", e.to_string()))
     }
 
     macro_rules! checkers {
@@ -303,7 +308,11 @@ const VERSION_MEMBERS: &[&str] = &["protocolVersion", "fixtureVersion", "schemaV
 /// Marks a failed `const`/`enum` check on a version member as `unsupported_required_version`.
 pub fn fail_closed_on_versions(mut e: Issue) -> Issue {
     let last = e.pointer.rsplit('/').next().unwrap_or("");
-    if matches!(e.code, Code::Const | Code::Enum) && VERSION_MEMBERS.contains(&last) {
+    if matches!(
+        e.code,
+        Code::Keyword(crate::Keyword::Const) | Code::Keyword(crate::Keyword::Enum)
+    ) && VERSION_MEMBERS.contains(&last)
+    {
         e.message = format!(
             "{last} is unsupported by this implementation: {}",
             e.message

@@ -53,7 +53,7 @@ fn encode_error(e: serde_json::Error) -> Issue {
     let code = if e.is_io() {
         Code::IoError
     } else {
-        Code::Encode
+        Code::Keyword(crate::Keyword::Encode)
     };
     Issue::new(code, "", format!("could not write the document: {e}"))
 }

@@ -15,7 +15,8 @@
 //!
 //! // A document the schema refuses gets a code and a pointer.
 //! let err = prp_types::decode_str::<Event>(&text.replace("run-1", "")).unwrap_err();
-//! assert_eq!((err.code, err.pointer.as_str()), (prp_types::Code::MinLength, "/runId"));
+//! assert_eq!(err.code, prp_types::Code::Keyword(prp_types::Keyword::MinLength));
+//! assert_eq!(err.pointer, "/runId");
 //! # Ok::<(), prp_types::Issue>(())
 //! ```
 //!

@@ -176,8 +176,13 @@ impl<W: Write> Emitter<W> {
         e.insert("priority".into(), priority(event_type).into());
         e.insert("emittedAt".into(), self.timestamp(seq).into());
         e.insert("payload".into(), Value::Object(payload));
-        let bytes = serde_json::to_vec(&e)
-            .map_err(|err| Issue::new(prp_types::Code::Encode, "", err.to_string()))?;
+        let bytes = serde_json::to_vec(&e).map_err(|err| {
+            Issue::new(
+                prp_types::Code::Keyword(prp_types::Keyword::Encode),
+                "",
+                err.to_string(),
+            )
+        })?;
         let event = prp_types::decode::decode::<FixtureEvent>(&bytes)?;
         negotiation::outgoing_event(self.negotiated, event)
     }

@@ -154,7 +154,11 @@ impl Contract {
         match serde_json::to_vec(value) {
             Ok(bytes) => self.run_fixture(value.clone(), &bytes),
             // A `Value` always serialises; keep the signature total anyway.
-            Err(e) => Outcome::invalid(vec![Issue::new(Code::Encode, "", e.to_string())]),
+            Err(e) => Outcome::invalid(vec![Issue::new(
+                Code::Keyword(prp_types::Keyword::Encode),
+                "",
+                e.to_string(),
+            )]),
         }
     }
 

@@ -145,7 +145,7 @@ fn v3_goal_change(event: &EventV3) -> Result<GoalChange<'_>, Issue> {
 fn payload_mismatch<T: Validate>(event: &T) -> Issue {
     event.validate().err().unwrap_or_else(|| {
         Issue::new(
-            Code::Type,
+            Code::Keyword(prp_types::Keyword::Type),
             "/payload",
             "the payload does not fit the event type",
         )

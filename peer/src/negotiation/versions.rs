@@ -159,9 +159,15 @@ const ENVELOPE: [&str; 11] = [
 /// is checked against the v1 event schema.
 fn placeholder(event: &FixtureEvent, version: u32) -> Result<Event, Issue> {
     let original_type = event_type(event)?;
-    let encode_error = |e: serde_json::Error| Issue::new(Code::Encode, "", e.to_string());
+    let encode_error = |e: serde_json::Error| {
+        Issue::new(Code::Keyword(prp_types::Keyword::Encode), "", e.to_string())
+    };
     let Value::Object(mut original) = serde_json::to_value(event).map_err(encode_error)? else {
-        return Err(Issue::new(Code::Type, "", "an event is a JSON object"));
+        return Err(Issue::new(
+            Code::Keyword(prp_types::Keyword::Type),
+            "",
+            "an event is a JSON object",
+        ));
     };
     let mut out = Map::new();
     out.insert("schema".into(), event_schema(1).into());
