@@ -341,7 +341,7 @@ pub fn compile_checker(set: &SchemaSet, uri: &str, options: &Options) -> Result<
     Ok(CheckerProgram {
         text: program.encode(),
         program,
-        entry,
+        entry: entry.0,
     })
 }
 

@@ -14,6 +14,18 @@ impl ItemId {
     }
 }
 
+/// A node of the schema program that the model's checked parts run (the `program` stage's
+/// numbering): never an item, a file or a count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub(crate) usize);
+
+/// Written into generated code as the node's number.
+impl quote::ToTokens for NodeId {
+    fn to_tokens(&self, tokens: &mut proc_macro2::TokenStream) {
+        self.0.to_tokens(tokens);
+    }
+}
+
 /// The model's items, each found by its [`ItemId`].
 #[derive(Debug, Default)]
 pub struct Items(Vec<Item>);
@@ -93,7 +105,7 @@ pub enum Ty {
     Refined(Box<Ty>, ObjPred),
     /// A value with rules its type does not say (`multipleOf`, an `allOf` on a string, a
     /// nullable object's conditionals): nodes of the schema program, checked on its JSON.
-    Ruled(Box<Ty>, Vec<usize>),
+    Ruled(Box<Ty>, Vec<NodeId>),
 }
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -142,7 +154,7 @@ pub struct ArrayTy {
     pub unique: bool,
     /// Rules the typed model does not say (`contains`, an `allOf` on the array, ...): nodes of
     /// the schema program, each checked on the array's JSON.
-    pub rules: Vec<usize>,
+    pub rules: Vec<NodeId>,
 }
 
 /// A check on one value, evaluated on typed data (`const`/`enum`, `false`, `type`, item counts).
@@ -235,7 +247,7 @@ pub struct Struct {
     pub checks: Vec<ObjPred>,
     /// Rules the typed model does not say (an `if` on a nested member, `else`, `minProperties`,
     /// ...): nodes of the schema program, each checked on the value's JSON.
-    pub programs: Vec<usize>,
+    pub programs: Vec<NodeId>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -327,7 +339,7 @@ pub struct Checked {
     /// The schema's description.
     pub doc: Option<String>,
     /// The program node the value is checked against.
-    pub node: usize,
+    pub node: NodeId,
     /// Why no typed shape was generated (the typed path's refusal), for the doc comment.
     pub why: String,
 }

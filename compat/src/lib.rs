@@ -158,9 +158,8 @@ impl<'a> Side<'a> {
     fn checker(&self, uri: &str) -> Result<Checker, Error> {
         let c = prp_codegen::compile_checker(self.set, &self.set.spelled(uri), self.options)
             .map_err(|e| Error(e.to_string()))?;
-        let program = Program::parse(&c.text).map_err(|e| Error(e.to_string()))?;
         Ok(Checker {
-            program,
+            program: c.program,
             entry: c.entry,
         })
     }

@@ -46,10 +46,8 @@ impl Oracle {
     ) -> Oracle {
         let mut programs = BTreeMap::new();
         for uri in uris {
-            if let Ok(c) = prp_codegen::compile_checker(set, uri, options)
-                && let Ok(p) = Program::parse(&c.text)
-            {
-                programs.insert(uri.clone(), (p, c.entry));
+            if let Ok(c) = prp_codegen::compile_checker(set, uri, options) {
+                programs.insert(uri.clone(), (c.program, c.entry));
             }
         }
         let validators = independent(source, files, uris).unwrap_or_default();

@@ -354,7 +354,7 @@ impl Normalizer<'_> {
     /// The keywords of an array schema that its type does not say (`contains`, `allOf`, `if`,
     /// ...), as one rule of the schema program. `prefixItems` and `unevaluatedItems` change
     /// what the items are and keep the array a checked type.
-    fn array_rules(&mut self, loc: &Loc, obj: &Map<String, Value>) -> Result<Vec<usize>> {
+    fn array_rules(&mut self, loc: &Loc, obj: &Map<String, Value>) -> Result<Vec<NodeId>> {
         use Keyword::*;
         const TYPED: &[Keyword] = &[Type, Items, MinItems, MaxItems, UniqueItems];
         let mut rest = Vec::new();

@@ -173,7 +173,7 @@ impl Normalizer<'_> {
 
     /// The program nodes of the rules left to the schema program, each schema object's once. A
     /// rule whose verdict would depend on the dynamic scope cannot be checked from here.
-    fn program_rules(&mut self, rules: &[(Loc, Vec<Keyword>)]) -> Result<Vec<usize>> {
+    fn program_rules(&mut self, rules: &[(Loc, Vec<Keyword>)]) -> Result<Vec<NodeId>> {
         let mut merged: Vec<(Loc, Vec<Keyword>)> = Vec::new();
         for (l, ks) in rules {
             match merged.iter_mut().find(|(m, _)| m == l) {

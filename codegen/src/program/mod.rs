@@ -9,6 +9,7 @@ use crate::Format;
 use crate::error::Code;
 use crate::error::Result;
 use crate::load::Loc;
+use crate::model::NodeId;
 use crate::set::SchemaSet;
 use prp_codegen_runtime::eval::{self, Node};
 use prp_vocabulary::Keyword;
@@ -53,9 +54,10 @@ impl Program {
     /// The node of the schema at `loc`, compiled with everything it reaches; and whether a
     /// `$dynamicRef` resolved through the dynamic scope is reachable from it (its verdict then
     /// depends on the resources evaluation entered before it).
-    pub fn entry(&mut self, set: &SchemaSet, loc: &Loc) -> Result<(usize, bool)> {
+    pub fn entry(&mut self, set: &SchemaSet, loc: &Loc) -> Result<(NodeId, bool)> {
         let n = self.intern(set, loc);
-        self.finish(set, n)
+        let (n, dynamic) = self.finish(set, n)?;
+        Ok((NodeId(n), dynamic))
     }
 
     /// A node of only the `keywords` of the schema object at `loc` (the others are read as they
@@ -66,11 +68,12 @@ impl Program {
         set: &SchemaSet,
         loc: &Loc,
         keywords: &[Keyword],
-    ) -> Result<(usize, bool)> {
+    ) -> Result<(NodeId, bool)> {
         let n = self.new_node(loc);
         self.only.insert(n, keywords.to_vec());
         self.enter(set, loc);
-        self.finish(set, n)
+        let (n, dynamic) = self.finish(set, n)?;
+        Ok((NodeId(n), dynamic))
     }
 
     /// Compiles the queue, then says whether node `n` reaches a dynamic `$dynamicRef`.
