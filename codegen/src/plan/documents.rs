@@ -1,7 +1,7 @@
 //! The document union: one enum over every root document that names its schema in a string
 //! constant member, so that a reader that does not know a document's kind can decode it.
 
-use crate::model::{Item, Model, Tagged, Ty};
+use crate::model::{Item, ItemId, Model, Tagged, Ty};
 use crate::names;
 use crate::set::SchemaSet;
 use serde_json::Value;
@@ -18,14 +18,12 @@ pub(super) fn union(model: &mut Model, set: &SchemaSet, name: &str, tag: &str) {
     let mut seen = BTreeSet::new();
     for root in &model.roots {
         // A document names its schema in a member, so it is an object: a root that may also be
-        // `null` joins with the type it has when it is not.
-        let ty = match &root.ty {
-            Ty::Nullable(inner) if matches!(**inner, Ty::Named(_)) => (**inner).clone(),
-            t => t.clone(),
+        // `null` joins with the type it has when it is not (its further rules kept).
+        let Some((id, ty)) = not_null(&root.ty) else {
+            continue;
         };
-        let Ty::Named(id) = ty else { continue };
         match &model.items[id] {
-            Item::Tagged(t) if t.tag == tag => {
+            Item::Tagged(t) if t.tag == tag && ty == Ty::Named(id) => {
                 for v in &t.variants {
                     if seen.insert(v.0.clone()) {
                         variants.push(v.clone());
@@ -53,6 +51,24 @@ pub(super) fn union(model: &mut Model, set: &SchemaSet, name: &str, tag: &str) {
         tag: tag.to_owned(),
         variants,
     }));
+}
+
+/// The item a root's type decodes an object with, and that type without `null`: the item
+/// itself, or the item with the rules and narrowings around it; `None` for a type of no item.
+fn not_null(ty: &Ty) -> Option<(ItemId, Ty)> {
+    match ty {
+        Ty::Named(id) => Some((*id, ty.clone())),
+        Ty::Nullable(inner) => not_null(inner),
+        Ty::Ruled(inner, nodes) => {
+            let (id, t) = not_null(inner)?;
+            Some((id, Ty::Ruled(Box::new(t), nodes.clone())))
+        }
+        Ty::Refined(inner, pred) => {
+            let (id, t) = not_null(inner)?;
+            Some((id, Ty::Refined(Box::new(t), pred.clone())))
+        }
+        _ => None,
+    }
 }
 
 /// The string constants `schema` gives member `tag` (`const`, or an `enum` of one): its own, and

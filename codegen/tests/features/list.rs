@@ -36,4 +36,5 @@ features! {
     found_decode_refuses_valid_99(Document),
     found_decode_refuses_valid_97(Document),
     found_decode_refuses_valid_2039(Document),
+    found_decode_refuses_valid_51221(Document),
 }
