@@ -298,8 +298,8 @@ fn runtime_support(options: &Options) -> Result<proc_macro2::TokenStream> {
 pub struct CheckerProgram {
     /// The program as the runtime's evaluator takes it.
     pub program: prp_codegen_runtime::eval::Program,
-    /// The program as the text generated code carries, which
-    /// `prp_codegen_runtime::eval::Program::parse` reads back.
+    /// The program as JSON text (`Program::encode`), for a tool that keeps it apart from code;
+    /// `prp_codegen_runtime::eval::Program::parse` reads it back.
     pub text: String,
     /// The node that checks the schema itself: the first argument of the runtime's
     /// `Program::check`.

@@ -480,6 +480,6 @@ pub struct Model {
     pub roots: Vec<Root>,
     /// `$defs` entries with a named type: (`<$id>#/$defs/<name>`, type).
     pub defs: Vec<(String, Ty)>,
-    /// The compiled schema program the [`Checked`] items run, as JSON text (empty when none).
-    pub program: String,
+    /// The compiled schema program the [`Checked`] items and ruled values run, if any does.
+    pub program: Option<prp_codegen_runtime::eval::Program>,
 }

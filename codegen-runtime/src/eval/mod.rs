@@ -9,7 +9,7 @@
 
 mod program;
 
-pub use program::{FormatTest, JsonType, Node, Program, Regex, Rule};
+pub use program::{FormatTest, JsonType, Node, Program, Regex, Rule, float};
 
 use super::{Failure, Keyword, escape_token, is_rfc3339_date_time, json_eq};
 use serde_json::{Number, Value};

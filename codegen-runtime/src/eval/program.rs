@@ -1,8 +1,9 @@
 //! The program as data: nodes of rules, each rule one keyword with its value read and its
 //! subschemas replaced by node numbers. The generator builds a [`Program`] as a Rust value and
-//! writes it into generated code as text ([`Program::encode`]); [`Program::parse`] reads it back.
-//! Encoding and parsing are each other's inverse (tested on every program the generator compiles
-//! from PRP's schemas and the official suite), so a program the generator wrote always parses.
+//! writes it into generated code as the Rust expression that builds it, so nothing is parsed at
+//! run time. [`Program::encode`] and [`Program::parse`] give it a JSON form for tools that keep a
+//! program apart from code; they are each other's inverse (tested on every program the generator
+//! compiles from PRP's schemas and the official suite).
 //!
 //! A rule's name in the text is its keyword's name in the vocabulary (`prp-vocabulary`); reading
 //! one dispatches on the vocabulary's `Keyword`, so a keyword the vocabulary gains is a case the
@@ -92,6 +93,12 @@ pub struct Regex {
 }
 
 impl Regex {
+    /// A pattern of a program the generator wrote into code: the generator compiled `source`
+    /// with this same engine, so it compiles here (as [`crate::Pattern`]'s do).
+    pub fn generated(source: &str) -> Regex {
+        Regex::new(source).expect("pattern compiled at generation time")
+    }
+
     /// Compiles `source`, or says why it is not an ECMA-262 regular expression.
     pub fn new(source: &str) -> Result<Regex, String> {
         let regex = regress::Regex::with_flags(source, "u")
@@ -339,6 +346,11 @@ impl Program {
             .collect::<Result<_, String>>()?;
         Ok(Program { nodes, dynamic })
     }
+}
+
+/// A number of a program the generator wrote into code: read from JSON, so finite.
+pub fn float(x: f64) -> Number {
+    Number::from_f64(x).expect("a number read from JSON is finite")
 }
 
 fn bad(what: &str) -> String {

@@ -4,6 +4,7 @@
 mod checked;
 mod docs;
 mod enums;
+mod program;
 mod registry;
 mod rules;
 mod selects;

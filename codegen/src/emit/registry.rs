@@ -197,21 +197,16 @@ impl Emitter<'_> {
         (pats, strs, ints, nums, refines)
     }
 
-    /// The compiled schema program of the checked types, parsed once on first use.
+    /// The compiled schema program of the checked types, built once on first use from the data
+    /// written here.
     pub(super) fn program(&self) -> Option<TokenStream> {
-        (!self.model.program.is_empty()).then(|| {
-        let text = &self.model.program;
-        quote! {
+        let program = super::program::program(self.model.program.as_ref()?);
+        Some(quote! {
             /// The compiled schema program of the checked types (nodes, resolved references).
-            static __PROGRAM_TEXT: &str = #text;
             fn __program() -> &'static rt::eval::Program {
                 static PROGRAM: ::std::sync::OnceLock<rt::eval::Program> = ::std::sync::OnceLock::new();
-                PROGRAM.get_or_init(|| match rt::eval::Program::parse(__PROGRAM_TEXT) {
-                    Ok(p) => p,
-                    Err(e) => panic!("{e}"),
-                })
+                PROGRAM.get_or_init(|| #program)
             }
-        }
-    })
+        })
     }
 }

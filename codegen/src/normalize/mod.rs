@@ -176,7 +176,7 @@ impl<'a> Normalizer<'a> {
         }
         self.texts();
         if !self.program.is_empty() {
-            self.model.program = self.program.text();
+            self.model.program = Some(self.program.program());
         }
         Ok(self.model)
     }

@@ -103,11 +103,6 @@ impl Program {
         }
     }
 
-    /// The program as the text generated code carries.
-    pub fn text(&self) -> String {
-        self.program().encode()
-    }
-
     /// The compiled `$dynamicAnchor`s of `resource`, by name.
     fn dynamic_of(&self, resource: &Loc) -> Vec<(String, usize)> {
         self.dynamic_anchors

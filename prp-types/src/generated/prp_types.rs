@@ -31437,13 +31437,176 @@ fn __refine_5(v: &dyn rt::Fields) -> ::core::result::Result<(), rt::Failure> {
     Ok(())
 }
 /// The compiled schema program of the checked types (nodes, resolved references).
-static __PROGRAM_TEXT: &str = "{\"nodes\":[[0,[[\"allOf\",[1,2,3,4]]]],[0,[[\"contains\",5,0,1]]],[0,[[\"contains\",6,0,1]]],[0,[[\"contains\",7,0,1]]],[0,[[\"contains\",8,0,1]]],[0,[[\"type\",[\"object\"]],[\"required\",[\"key\"]],[\"properties\",[[\"key\",9]]]]],[0,[[\"type\",[\"object\"]],[\"required\",[\"key\"]],[\"properties\",[[\"key\",10]]]]],[0,[[\"type\",[\"object\"]],[\"required\",[\"key\"]],[\"properties\",[[\"key\",11]]]]],[0,[[\"type\",[\"object\"]],[\"required\",[\"key\"]],[\"properties\",[[\"key\",12]]]]],[0,[[\"const\",\"accept\"]]],[0,[[\"const\",\"accept_for_session\"]]],[0,[[\"const\",\"decline\"]]],[0,[[\"const\",\"cancel\"]]],[1,[[\"if\",14,15,16]]],[1,[[\"properties\",[[\"agent\",17]]],[\"required\",[\"agent\"]]]],[1,[[\"required\",[\"piThinkingLevel\"]],[\"properties\",[[\"piThinkingLevel\",18],[\"expectedIdentity\",19]]]]],[1,[[\"properties\",[[\"piThinkingLevel\",20],[\"expectedIdentity\",21]]]]],[1,[[\"const\",\"pi\"]]],[1,[[\"$ref\",22]]],[1,[[\"type\",[\"object\",\"null\"]],[\"properties\",[[\"piThinkingLevel\",23]]],[\"required\",[\"piThinkingLevel\"]]]],false,[1,[[\"type\",[\"object\",\"null\"]],[\"properties\",[[\"piThinkingLevel\",24]]]]],[1,[[\"enum\",[\"off\",\"low\",\"high\",\"max\"]]]],[1,[[\"$ref\",22]]],false],\"dynamic\":[[],[]]}";
 fn __program() -> &'static rt::eval::Program {
     static PROGRAM: ::std::sync::OnceLock<rt::eval::Program> = ::std::sync::OnceLock::new();
     PROGRAM
-        .get_or_init(|| match rt::eval::Program::parse(__PROGRAM_TEXT) {
-            Ok(p) => p,
-            Err(e) => panic!("{e}"),
+        .get_or_init(|| {
+            #[allow(unused_imports)]
+            use rt::eval::{FormatTest, JsonType, Node, Program, Regex, Rule, float};
+            #[allow(unused_imports)]
+            use rt::serde_json::{Map, Number, Value};
+            #[allow(unused_imports)]
+            use ::core::option::Option::{None, Some};
+            use ::std::vec::Vec;
+            Program {
+                nodes: Vec::from([
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([
+                            Rule::AllOf(Vec::from([1usize, 2usize, 3usize, 4usize])),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::Contains(5usize, 0u64, Some(1u64))]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::Contains(6usize, 0u64, Some(1u64))]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::Contains(7usize, 0u64, Some(1u64))]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::Contains(8usize, 0u64, Some(1u64))]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([
+                            Rule::Type(Vec::from([JsonType::Object])),
+                            Rule::Required(Vec::from(["key".into()])),
+                            Rule::Properties(Vec::from([("key".into(), 9usize)])),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([
+                            Rule::Type(Vec::from([JsonType::Object])),
+                            Rule::Required(Vec::from(["key".into()])),
+                            Rule::Properties(Vec::from([("key".into(), 10usize)])),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([
+                            Rule::Type(Vec::from([JsonType::Object])),
+                            Rule::Required(Vec::from(["key".into()])),
+                            Rule::Properties(Vec::from([("key".into(), 11usize)])),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([
+                            Rule::Type(Vec::from([JsonType::Object])),
+                            Rule::Required(Vec::from(["key".into()])),
+                            Rule::Properties(Vec::from([("key".into(), 12usize)])),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::Const(Value::String("accept".into()))]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([
+                            Rule::Const(Value::String("accept_for_session".into())),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::Const(Value::String("decline".into()))]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::Const(Value::String("cancel".into()))]),
+                    },
+                    Node::Schema {
+                        resource: 1usize,
+                        rules: Vec::from([
+                            Rule::If(14usize, Some(15usize), Some(16usize)),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 1usize,
+                        rules: Vec::from([
+                            Rule::Properties(Vec::from([("agent".into(), 17usize)])),
+                            Rule::Required(Vec::from(["agent".into()])),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 1usize,
+                        rules: Vec::from([
+                            Rule::Required(Vec::from(["piThinkingLevel".into()])),
+                            Rule::Properties(
+                                Vec::from([
+                                    ("piThinkingLevel".into(), 18usize),
+                                    ("expectedIdentity".into(), 19usize),
+                                ]),
+                            ),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 1usize,
+                        rules: Vec::from([
+                            Rule::Properties(
+                                Vec::from([
+                                    ("piThinkingLevel".into(), 20usize),
+                                    ("expectedIdentity".into(), 21usize),
+                                ]),
+                            ),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 1usize,
+                        rules: Vec::from([Rule::Const(Value::String("pi".into()))]),
+                    },
+                    Node::Schema {
+                        resource: 1usize,
+                        rules: Vec::from([Rule::Ref(22usize)]),
+                    },
+                    Node::Schema {
+                        resource: 1usize,
+                        rules: Vec::from([
+                            Rule::Type(Vec::from([JsonType::Object, JsonType::Null])),
+                            Rule::Properties(
+                                Vec::from([("piThinkingLevel".into(), 23usize)]),
+                            ),
+                            Rule::Required(Vec::from(["piThinkingLevel".into()])),
+                        ]),
+                    },
+                    Node::Bool(false),
+                    Node::Schema {
+                        resource: 1usize,
+                        rules: Vec::from([
+                            Rule::Type(Vec::from([JsonType::Object, JsonType::Null])),
+                            Rule::Properties(
+                                Vec::from([("piThinkingLevel".into(), 24usize)]),
+                            ),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 1usize,
+                        rules: Vec::from([
+                            Rule::Enum(
+                                Vec::from([
+                                    Value::String("off".into()),
+                                    Value::String("low".into()),
+                                    Value::String("high".into()),
+                                    Value::String("max".into()),
+                                ]),
+                            ),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 1usize,
+                        rules: Vec::from([Rule::Ref(22usize)]),
+                    },
+                    Node::Bool(false),
+                ]),
+                dynamic: Vec::from([Vec::from([]), Vec::from([])]),
+            }
         })
 }
 /// What generated code calls in its runtime, under the name the generated code uses.

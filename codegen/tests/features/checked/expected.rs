@@ -750,13 +750,241 @@ static STR_0: rt::StrRule = rt::StrRule {
     format: None,
 };
 /// The compiled schema program of the checked types (nodes, resolved references).
-static __PROGRAM_TEXT: &str = "{\"nodes\":[[0,[[\"$dynamicRef\",1,\"item\"]]],[0,[[\"type\",[\"string\",\"integer\"]]]],[0,[[\"type\",[\"array\"]],[\"prefixItems\",[3]],[\"contains\",4,1,2],[\"items\",0,1],[\"unevaluatedItems\",5]]],[0,[[\"type\",[\"string\"]]]],[0,[[\"type\",[\"integer\"]]]],false,[1,[[\"type\",[\"object\"]],[\"allOf\",[7]],[\"if\",8,9,10],[\"dependentSchemas\",[[\"proxy\",11]]],[\"dependentRequired\",[[\"port\",[\"proxy\"]]]],[\"properties\",[[\"port\",12]]],[\"propertyNames\",13],[\"maxProperties\",4],[\"unevaluatedProperties\",14]]],[1,[[\"properties\",[[\"name\",15]]]]],[1,[[\"properties\",[[\"mode\",16]]],[\"required\",[\"mode\"]]]],[1,[[\"properties\",[[\"mode\",17],[\"threads\",18]]]]],[1,[[\"properties\",[[\"mode\",19]]]]],[1,[[\"properties\",[[\"proxy\",20]]],[\"required\",[\"port\"]]]],[1,[[\"type\",[\"integer\"]],[\"minimum\",1],[\"maximum\",65535]]],[1,[[\"pattern\",\"^\\\\p{Ll}+$\"]]],false,[1,[[\"type\",[\"string\"]]]],[1,[[\"const\",\"fast\"]]],true,[1,[[\"type\",[\"integer\"]],[\"exclusiveMinimum\",0]]],[1,[[\"enum\",[\"slow\",\"off\"]]]],[1,[[\"type\",[\"string\"]]]],[2,[[\"maxItems\",2],[\"items\",22,0]]],[2,[[\"maxLength\",3]]],[2,[[\"$ref\",24]]],[2,[[\"type\",[\"object\"]],[\"required\",[\"label\"]],[\"properties\",[[\"label\",25],[\"tags\",21],[\"children\",26],[\"note\",27],[\"weight\",28]]],[\"additionalProperties\",29,[\"label\",\"tags\",\"children\",\"note\",\"weight\"],[]]]],[2,[[\"type\",[\"string\"]],[\"minLength\",1]]],[2,[[\"type\",[\"array\"]],[\"items\",23,0]]],[2,[[\"oneOf\",[30,31]]]],[2,[[\"anyOf\",[32,33]]]],false,[2,[[\"maxLength\",3]]],[2,[[\"type\",[\"null\"]]]],[2,[[\"type\",[\"number\"]],[\"multipleOf\",0.5]]],[2,[[\"type\",[\"string\"]],[\"pattern\",\"^[0-9]+$\"]]]],\"dynamic\":[[[\"item\",1]],[],[]]}";
 fn __program() -> &'static rt::eval::Program {
     static PROGRAM: ::std::sync::OnceLock<rt::eval::Program> = ::std::sync::OnceLock::new();
     PROGRAM
-        .get_or_init(|| match rt::eval::Program::parse(__PROGRAM_TEXT) {
-            Ok(p) => p,
-            Err(e) => panic!("{e}"),
+        .get_or_init(|| {
+            #[allow(unused_imports)]
+            use rt::eval::{FormatTest, JsonType, Node, Program, Regex, Rule, float};
+            #[allow(unused_imports)]
+            use rt::serde_json::{Map, Number, Value};
+            #[allow(unused_imports)]
+            use ::core::option::Option::{None, Some};
+            use ::std::vec::Vec;
+            Program {
+                nodes: Vec::from([
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::DynamicRef(1usize, "item".into())]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([
+                            Rule::Type(Vec::from([JsonType::String, JsonType::Integer])),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([
+                            Rule::Type(Vec::from([JsonType::Array])),
+                            Rule::PrefixItems(Vec::from([3usize])),
+                            Rule::Contains(4usize, 1u64, Some(2u64)),
+                            Rule::Items(0usize, 1usize),
+                            Rule::UnevaluatedItems(5usize),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::Type(Vec::from([JsonType::String]))]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::Type(Vec::from([JsonType::Integer]))]),
+                    },
+                    Node::Bool(false),
+                    Node::Schema {
+                        resource: 1usize,
+                        rules: Vec::from([
+                            Rule::Type(Vec::from([JsonType::Object])),
+                            Rule::AllOf(Vec::from([7usize])),
+                            Rule::If(8usize, Some(9usize), Some(10usize)),
+                            Rule::DependentSchemas(
+                                Vec::from([("proxy".into(), 11usize)]),
+                            ),
+                            Rule::DependentRequired(
+                                Vec::from([("port".into(), Vec::from(["proxy".into()]))]),
+                            ),
+                            Rule::Properties(Vec::from([("port".into(), 12usize)])),
+                            Rule::PropertyNames(13usize),
+                            Rule::MaxProperties(4u64),
+                            Rule::UnevaluatedProperties(14usize),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 1usize,
+                        rules: Vec::from([
+                            Rule::Properties(Vec::from([("name".into(), 15usize)])),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 1usize,
+                        rules: Vec::from([
+                            Rule::Properties(Vec::from([("mode".into(), 16usize)])),
+                            Rule::Required(Vec::from(["mode".into()])),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 1usize,
+                        rules: Vec::from([
+                            Rule::Properties(
+                                Vec::from([
+                                    ("mode".into(), 17usize),
+                                    ("threads".into(), 18usize),
+                                ]),
+                            ),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 1usize,
+                        rules: Vec::from([
+                            Rule::Properties(Vec::from([("mode".into(), 19usize)])),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 1usize,
+                        rules: Vec::from([
+                            Rule::Properties(Vec::from([("proxy".into(), 20usize)])),
+                            Rule::Required(Vec::from(["port".into()])),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 1usize,
+                        rules: Vec::from([
+                            Rule::Type(Vec::from([JsonType::Integer])),
+                            Rule::Minimum(Number::from(1u64)),
+                            Rule::Maximum(Number::from(65535u64)),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 1usize,
+                        rules: Vec::from([Rule::Pattern(Regex::generated("^\\p{Ll}+$"))]),
+                    },
+                    Node::Bool(false),
+                    Node::Schema {
+                        resource: 1usize,
+                        rules: Vec::from([Rule::Type(Vec::from([JsonType::String]))]),
+                    },
+                    Node::Schema {
+                        resource: 1usize,
+                        rules: Vec::from([Rule::Const(Value::String("fast".into()))]),
+                    },
+                    Node::Bool(true),
+                    Node::Schema {
+                        resource: 1usize,
+                        rules: Vec::from([
+                            Rule::Type(Vec::from([JsonType::Integer])),
+                            Rule::ExclusiveMinimum(Number::from(0u64)),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 1usize,
+                        rules: Vec::from([
+                            Rule::Enum(
+                                Vec::from([
+                                    Value::String("slow".into()),
+                                    Value::String("off".into()),
+                                ]),
+                            ),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 1usize,
+                        rules: Vec::from([Rule::Type(Vec::from([JsonType::String]))]),
+                    },
+                    Node::Schema {
+                        resource: 2usize,
+                        rules: Vec::from([
+                            Rule::MaxItems(2u64),
+                            Rule::Items(22usize, 0usize),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 2usize,
+                        rules: Vec::from([Rule::MaxLength(3u64)]),
+                    },
+                    Node::Schema {
+                        resource: 2usize,
+                        rules: Vec::from([Rule::Ref(24usize)]),
+                    },
+                    Node::Schema {
+                        resource: 2usize,
+                        rules: Vec::from([
+                            Rule::Type(Vec::from([JsonType::Object])),
+                            Rule::Required(Vec::from(["label".into()])),
+                            Rule::Properties(
+                                Vec::from([
+                                    ("label".into(), 25usize),
+                                    ("tags".into(), 21usize),
+                                    ("children".into(), 26usize),
+                                    ("note".into(), 27usize),
+                                    ("weight".into(), 28usize),
+                                ]),
+                            ),
+                            Rule::AdditionalProperties(
+                                29usize,
+                                Vec::from([
+                                    "label".into(),
+                                    "tags".into(),
+                                    "children".into(),
+                                    "note".into(),
+                                    "weight".into(),
+                                ]),
+                                Vec::from([]),
+                            ),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 2usize,
+                        rules: Vec::from([
+                            Rule::Type(Vec::from([JsonType::String])),
+                            Rule::MinLength(1u64),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 2usize,
+                        rules: Vec::from([
+                            Rule::Type(Vec::from([JsonType::Array])),
+                            Rule::Items(23usize, 0usize),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 2usize,
+                        rules: Vec::from([Rule::OneOf(Vec::from([30usize, 31usize]))]),
+                    },
+                    Node::Schema {
+                        resource: 2usize,
+                        rules: Vec::from([Rule::AnyOf(Vec::from([32usize, 33usize]))]),
+                    },
+                    Node::Bool(false),
+                    Node::Schema {
+                        resource: 2usize,
+                        rules: Vec::from([Rule::MaxLength(3u64)]),
+                    },
+                    Node::Schema {
+                        resource: 2usize,
+                        rules: Vec::from([Rule::Type(Vec::from([JsonType::Null]))]),
+                    },
+                    Node::Schema {
+                        resource: 2usize,
+                        rules: Vec::from([
+                            Rule::Type(Vec::from([JsonType::Number])),
+                            Rule::MultipleOf(float(0.5f64)),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 2usize,
+                        rules: Vec::from([
+                            Rule::Type(Vec::from([JsonType::String])),
+                            Rule::Pattern(Regex::generated("^[0-9]+$")),
+                        ]),
+                    },
+                ]),
+                dynamic: Vec::from([
+                    Vec::from([("item".into(), 1usize)]),
+                    Vec::from([]),
+                    Vec::from([]),
+                ]),
+            }
         })
 }
 /// What generated code calls in its runtime, under the name the generated code uses.

@@ -191,13 +191,36 @@ impl rt::Document for RefAndDefs {
     };
 }
 /// The compiled schema program of the checked types (nodes, resolved references).
-static __PROGRAM_TEXT: &str = "{\"nodes\":[[0,[[\"$ref\",1]]],[0,[[\"properties\",[[\"bar\",2]]]]],[0,[[\"type\",[\"string\"]]]]],\"dynamic\":[[]]}";
 fn __program() -> &'static rt::eval::Program {
     static PROGRAM: ::std::sync::OnceLock<rt::eval::Program> = ::std::sync::OnceLock::new();
     PROGRAM
-        .get_or_init(|| match rt::eval::Program::parse(__PROGRAM_TEXT) {
-            Ok(p) => p,
-            Err(e) => panic!("{e}"),
+        .get_or_init(|| {
+            #[allow(unused_imports)]
+            use rt::eval::{FormatTest, JsonType, Node, Program, Regex, Rule, float};
+            #[allow(unused_imports)]
+            use rt::serde_json::{Map, Number, Value};
+            #[allow(unused_imports)]
+            use ::core::option::Option::{None, Some};
+            use ::std::vec::Vec;
+            Program {
+                nodes: Vec::from([
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::Ref(1usize)]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([
+                            Rule::Properties(Vec::from([("bar".into(), 2usize)])),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::Type(Vec::from([JsonType::String]))]),
+                    },
+                ]),
+                dynamic: Vec::from([Vec::from([])]),
+            }
         })
 }
 /// What generated code calls in its runtime, under the name the generated code uses.

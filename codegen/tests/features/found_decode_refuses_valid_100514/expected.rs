@@ -179,13 +179,58 @@ static STR_0: rt::StrRule = rt::StrRule {
     format: None,
 };
 /// The compiled schema program of the checked types (nodes, resolved references).
-static __PROGRAM_TEXT: &str = "{\"nodes\":[[0,[[\"if\",1,2,null]]],[0,[[\"type\",[\"object\"]],[\"properties\",[[\"redactionDisposition\",3]]],[\"required\",[\"redactionDisposition\"]]]],[0,[[\"type\",[\"object\"]],[\"properties\",[[\"references\",4]]]]],[0,[[\"enum\",[\"allowlisted_references\",\"digest_only\"]]]],[0,[[\"const\",[]]]]],\"dynamic\":[[]]}";
 fn __program() -> &'static rt::eval::Program {
     static PROGRAM: ::std::sync::OnceLock<rt::eval::Program> = ::std::sync::OnceLock::new();
     PROGRAM
-        .get_or_init(|| match rt::eval::Program::parse(__PROGRAM_TEXT) {
-            Ok(p) => p,
-            Err(e) => panic!("{e}"),
+        .get_or_init(|| {
+            #[allow(unused_imports)]
+            use rt::eval::{FormatTest, JsonType, Node, Program, Regex, Rule, float};
+            #[allow(unused_imports)]
+            use rt::serde_json::{Map, Number, Value};
+            #[allow(unused_imports)]
+            use ::core::option::Option::{None, Some};
+            use ::std::vec::Vec;
+            Program {
+                nodes: Vec::from([
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::If(1usize, Some(2usize), None)]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([
+                            Rule::Type(Vec::from([JsonType::Object])),
+                            Rule::Properties(
+                                Vec::from([("redactionDisposition".into(), 3usize)]),
+                            ),
+                            Rule::Required(Vec::from(["redactionDisposition".into()])),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([
+                            Rule::Type(Vec::from([JsonType::Object])),
+                            Rule::Properties(Vec::from([("references".into(), 4usize)])),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([
+                            Rule::Enum(
+                                Vec::from([
+                                    Value::String("allowlisted_references".into()),
+                                    Value::String("digest_only".into()),
+                                ]),
+                            ),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::Const(Value::Array(Vec::from([])))]),
+                    },
+                ]),
+                dynamic: Vec::from([Vec::from([])]),
+            }
         })
 }
 /// What generated code calls in its runtime, under the name the generated code uses.

@@ -483,13 +483,100 @@ static NUM_0: rt::NumRule = rt::NumRule {
     max: None,
 };
 /// The compiled schema program of the checked types (nodes, resolved references).
-static __PROGRAM_TEXT: &str = "{\"nodes\":[[0,[[\"exclusiveMaximum\",1]]],[0,[]],[1,[[\"type\",[\"array\"]],[\"prefixItems\",[3,4]],[\"items\",5,2]]],[1,[[\"type\",[\"integer\"]]]],[1,[[\"type\",[\"string\"]]]],false,[1,[[\"dependentRequired\",[[\"bin\",[\"main\"]]]],[\"dependentSchemas\",[[\"main\",7]]]]],[1,[[\"properties\",[[\"name\",8]]]]],[1,[[\"pattern\",\"^[a-z]+$\"]]],[2,[[\"type\",[\"object\"]],[\"properties\",[[\"label\",10],[\"children\",11]]],[\"required\",[\"label\"]]]],[2,[[\"type\",[\"string\"]]]],[2,[[\"type\",[\"array\"]],[\"items\",12,0]]],[2,[[\"$dynamicRef\",9,\"recursiveAnchor.2019-09\"]]]],\"dynamic\":[[],[],[[\"recursiveAnchor.2019-09\",9]]]}";
 fn __program() -> &'static rt::eval::Program {
     static PROGRAM: ::std::sync::OnceLock<rt::eval::Program> = ::std::sync::OnceLock::new();
     PROGRAM
-        .get_or_init(|| match rt::eval::Program::parse(__PROGRAM_TEXT) {
-            Ok(p) => p,
-            Err(e) => panic!("{e}"),
+        .get_or_init(|| {
+            #[allow(unused_imports)]
+            use rt::eval::{FormatTest, JsonType, Node, Program, Regex, Rule, float};
+            #[allow(unused_imports)]
+            use rt::serde_json::{Map, Number, Value};
+            #[allow(unused_imports)]
+            use ::core::option::Option::{None, Some};
+            use ::std::vec::Vec;
+            Program {
+                nodes: Vec::from([
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::ExclusiveMaximum(Number::from(1u64))]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([]),
+                    },
+                    Node::Schema {
+                        resource: 1usize,
+                        rules: Vec::from([
+                            Rule::Type(Vec::from([JsonType::Array])),
+                            Rule::PrefixItems(Vec::from([3usize, 4usize])),
+                            Rule::Items(5usize, 2usize),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 1usize,
+                        rules: Vec::from([Rule::Type(Vec::from([JsonType::Integer]))]),
+                    },
+                    Node::Schema {
+                        resource: 1usize,
+                        rules: Vec::from([Rule::Type(Vec::from([JsonType::String]))]),
+                    },
+                    Node::Bool(false),
+                    Node::Schema {
+                        resource: 1usize,
+                        rules: Vec::from([
+                            Rule::DependentRequired(
+                                Vec::from([("bin".into(), Vec::from(["main".into()]))]),
+                            ),
+                            Rule::DependentSchemas(Vec::from([("main".into(), 7usize)])),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 1usize,
+                        rules: Vec::from([
+                            Rule::Properties(Vec::from([("name".into(), 8usize)])),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 1usize,
+                        rules: Vec::from([Rule::Pattern(Regex::generated("^[a-z]+$"))]),
+                    },
+                    Node::Schema {
+                        resource: 2usize,
+                        rules: Vec::from([
+                            Rule::Type(Vec::from([JsonType::Object])),
+                            Rule::Properties(
+                                Vec::from([
+                                    ("label".into(), 10usize),
+                                    ("children".into(), 11usize),
+                                ]),
+                            ),
+                            Rule::Required(Vec::from(["label".into()])),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 2usize,
+                        rules: Vec::from([Rule::Type(Vec::from([JsonType::String]))]),
+                    },
+                    Node::Schema {
+                        resource: 2usize,
+                        rules: Vec::from([
+                            Rule::Type(Vec::from([JsonType::Array])),
+                            Rule::Items(12usize, 0usize),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 2usize,
+                        rules: Vec::from([
+                            Rule::DynamicRef(9usize, "recursiveAnchor.2019-09".into()),
+                        ]),
+                    },
+                ]),
+                dynamic: Vec::from([
+                    Vec::from([]),
+                    Vec::from([]),
+                    Vec::from([("recursiveAnchor.2019-09".into(), 9usize)]),
+                ]),
+            }
         })
 }
 /// What generated code calls in its runtime, under the name the generated code uses.

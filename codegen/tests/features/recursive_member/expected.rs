@@ -359,13 +359,89 @@ static STR_0: rt::StrRule = rt::StrRule {
     format: None,
 };
 /// The compiled schema program of the checked types (nodes, resolved references).
-static __PROGRAM_TEXT: &str = "{\"nodes\":[[0,[[\"type\",[\"object\"]],[\"properties\",[[\"not\",1]]],[\"required\",[\"not\"]],[\"additionalProperties\",2,[\"not\"],[]]]],[0,[[\"$ref\",3]]],false,[0,[[\"oneOf\",[4,5,0]]]],[0,[[\"type\",[\"object\"]],[\"properties\",[[\"name\",6]]],[\"required\",[\"name\"]],[\"additionalProperties\",7,[\"name\"],[]]]],[0,[[\"type\",[\"object\"]],[\"properties\",[[\"any\",8]]],[\"required\",[\"any\"]],[\"additionalProperties\",9,[\"any\"],[]]]],[0,[[\"type\",[\"string\"]]]],false,[0,[[\"type\",[\"array\"]],[\"items\",10,0]]],false,[0,[[\"$ref\",3]]]],\"dynamic\":[[]]}";
 fn __program() -> &'static rt::eval::Program {
     static PROGRAM: ::std::sync::OnceLock<rt::eval::Program> = ::std::sync::OnceLock::new();
     PROGRAM
-        .get_or_init(|| match rt::eval::Program::parse(__PROGRAM_TEXT) {
-            Ok(p) => p,
-            Err(e) => panic!("{e}"),
+        .get_or_init(|| {
+            #[allow(unused_imports)]
+            use rt::eval::{FormatTest, JsonType, Node, Program, Regex, Rule, float};
+            #[allow(unused_imports)]
+            use rt::serde_json::{Map, Number, Value};
+            #[allow(unused_imports)]
+            use ::core::option::Option::{None, Some};
+            use ::std::vec::Vec;
+            Program {
+                nodes: Vec::from([
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([
+                            Rule::Type(Vec::from([JsonType::Object])),
+                            Rule::Properties(Vec::from([("not".into(), 1usize)])),
+                            Rule::Required(Vec::from(["not".into()])),
+                            Rule::AdditionalProperties(
+                                2usize,
+                                Vec::from(["not".into()]),
+                                Vec::from([]),
+                            ),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::Ref(3usize)]),
+                    },
+                    Node::Bool(false),
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([
+                            Rule::OneOf(Vec::from([4usize, 5usize, 0usize])),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([
+                            Rule::Type(Vec::from([JsonType::Object])),
+                            Rule::Properties(Vec::from([("name".into(), 6usize)])),
+                            Rule::Required(Vec::from(["name".into()])),
+                            Rule::AdditionalProperties(
+                                7usize,
+                                Vec::from(["name".into()]),
+                                Vec::from([]),
+                            ),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([
+                            Rule::Type(Vec::from([JsonType::Object])),
+                            Rule::Properties(Vec::from([("any".into(), 8usize)])),
+                            Rule::Required(Vec::from(["any".into()])),
+                            Rule::AdditionalProperties(
+                                9usize,
+                                Vec::from(["any".into()]),
+                                Vec::from([]),
+                            ),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::Type(Vec::from([JsonType::String]))]),
+                    },
+                    Node::Bool(false),
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([
+                            Rule::Type(Vec::from([JsonType::Array])),
+                            Rule::Items(10usize, 0usize),
+                        ]),
+                    },
+                    Node::Bool(false),
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::Ref(3usize)]),
+                    },
+                ]),
+                dynamic: Vec::from([Vec::from([])]),
+            }
         })
 }
 /// What generated code calls in its runtime, under the name the generated code uses.

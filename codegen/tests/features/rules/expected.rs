@@ -539,13 +539,186 @@ static NUM_0: rt::NumRule = rt::NumRule {
     max: None,
 };
 /// The compiled schema program of the checked types (nodes, resolved references).
-static __PROGRAM_TEXT: &str = "{\"nodes\":[[0,[[\"contains\",1,1,1],[\"allOf\",[2]]]],[0,[[\"const\",\"primary\"]]],[0,[[\"maxItems\",4]]],[0,[[\"multipleOf\",0.5]]],[0,[[\"exclusiveMinimum\",0]]],[0,[[\"not\",6],[\"allOf\",[7]]]],[0,[[\"type\",[\"null\"]]]],[0,[[\"minLength\",2]]],[0,[[\"if\",9,10,null]]],[0,[[\"required\",[\"n\"]]]],[0,[[\"properties\",[[\"n\",11]]]]],[0,[[\"minimum\",1]]],[0,[[\"allOf\",[13]]]],[0,[[\"if\",9,10,null]]],[0,[[\"minProperties\",2],[\"dependentRequired\",[[\"final\",[\"retries\"]]]]]],[0,[[\"if\",16,17,null]]],[0,[[\"properties\",[[\"payload\",18]]]]],[0,[[\"properties\",[[\"payload\",19]]]]],[0,[[\"properties\",[[\"action\",20]]],[\"required\",[\"action\"]]]],[0,[[\"required\",[\"reason\"]]]],[0,[[\"const\",\"abort\"]]],[0,[[\"if\",22,23,24]]],[0,[[\"required\",[\"note\"]]]],[0,[[\"properties\",[[\"kind\",25]]]]],[0,[[\"not\",26]]],[0,[[\"const\",\"note\"]]],[0,[[\"properties\",[[\"kind\",27]]]]],[0,[[\"const\",\"note\"]]],[0,[[\"if\",29,30,null]]],[0,[[\"properties\",[[\"kind\",31]]]]],[0,[[\"oneOf\",[32,33]]]],[0,[[\"const\",\"start\"]]],[0,[[\"required\",[\"retries\"]]]],[0,[[\"required\",[\"tags\"]]]]],\"dynamic\":[[]]}";
 fn __program() -> &'static rt::eval::Program {
     static PROGRAM: ::std::sync::OnceLock<rt::eval::Program> = ::std::sync::OnceLock::new();
     PROGRAM
-        .get_or_init(|| match rt::eval::Program::parse(__PROGRAM_TEXT) {
-            Ok(p) => p,
-            Err(e) => panic!("{e}"),
+        .get_or_init(|| {
+            #[allow(unused_imports)]
+            use rt::eval::{FormatTest, JsonType, Node, Program, Regex, Rule, float};
+            #[allow(unused_imports)]
+            use rt::serde_json::{Map, Number, Value};
+            #[allow(unused_imports)]
+            use ::core::option::Option::{None, Some};
+            use ::std::vec::Vec;
+            Program {
+                nodes: Vec::from([
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([
+                            Rule::Contains(1usize, 1u64, Some(1u64)),
+                            Rule::AllOf(Vec::from([2usize])),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::Const(Value::String("primary".into()))]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::MaxItems(4u64)]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::MultipleOf(float(0.5f64))]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::ExclusiveMinimum(Number::from(0u64))]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([
+                            Rule::Not(6usize),
+                            Rule::AllOf(Vec::from([7usize])),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::Type(Vec::from([JsonType::Null]))]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::MinLength(2u64)]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::If(9usize, Some(10usize), None)]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::Required(Vec::from(["n".into()]))]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([
+                            Rule::Properties(Vec::from([("n".into(), 11usize)])),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::Minimum(Number::from(1u64))]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::AllOf(Vec::from([13usize]))]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::If(9usize, Some(10usize), None)]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([
+                            Rule::MinProperties(2u64),
+                            Rule::DependentRequired(
+                                Vec::from([("final".into(), Vec::from(["retries".into()]))]),
+                            ),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::If(16usize, Some(17usize), None)]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([
+                            Rule::Properties(Vec::from([("payload".into(), 18usize)])),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([
+                            Rule::Properties(Vec::from([("payload".into(), 19usize)])),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([
+                            Rule::Properties(Vec::from([("action".into(), 20usize)])),
+                            Rule::Required(Vec::from(["action".into()])),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::Required(Vec::from(["reason".into()]))]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::Const(Value::String("abort".into()))]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([
+                            Rule::If(22usize, Some(23usize), Some(24usize)),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::Required(Vec::from(["note".into()]))]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([
+                            Rule::Properties(Vec::from([("kind".into(), 25usize)])),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::Not(26usize)]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::Const(Value::String("note".into()))]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([
+                            Rule::Properties(Vec::from([("kind".into(), 27usize)])),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::Const(Value::String("note".into()))]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::If(29usize, Some(30usize), None)]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([
+                            Rule::Properties(Vec::from([("kind".into(), 31usize)])),
+                        ]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::OneOf(Vec::from([32usize, 33usize]))]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::Const(Value::String("start".into()))]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::Required(Vec::from(["retries".into()]))]),
+                    },
+                    Node::Schema {
+                        resource: 0usize,
+                        rules: Vec::from([Rule::Required(Vec::from(["tags".into()]))]),
+                    },
+                ]),
+                dynamic: Vec::from([Vec::from([])]),
+            }
         })
 }
 /// What generated code calls in its runtime, under the name the generated code uses.
