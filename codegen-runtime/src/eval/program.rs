@@ -94,7 +94,7 @@ pub struct Regex {
 
 impl Regex {
     /// A pattern of a program the generator wrote into code: the generator compiled `source`
-    /// with this same engine, so it compiles here (as [`crate::Pattern`]'s do).
+    /// with this same engine, so it compiles here (as the typed path's patterns do).
     pub fn generated(source: &str) -> Regex {
         Regex::new(source).expect("pattern compiled at generation time")
     }
