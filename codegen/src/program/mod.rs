@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 
 mod keywords;
 
-use keywords::Site;
+use keywords::At;
 
 /// The node table of one generated output, shared by all its checked types.
 #[derive(Debug, Default)]
@@ -181,27 +181,18 @@ impl Program {
             if only.as_ref().is_some_and(|o| !o.contains(&k)) {
                 continue;
             }
-            let at = loc.child(name);
-            let site = Site {
+            let mut at = At {
+                program: self,
                 set,
                 loc,
                 obj: &obj,
                 k,
                 v,
-                at: &at,
+                at: loc.child(name),
                 n,
             };
-            // `unevaluated*` run after the other rules of their node: they read what those
-            // evaluated.
-            match self.keyword(&site)? {
-                Some(rule)
-                    if matches!(
-                        k,
-                        Keyword::UnevaluatedItems | Keyword::UnevaluatedProperties
-                    ) =>
-                {
-                    last.push(rule)
-                }
+            match eval::compile(&mut at)? {
+                Some(rule) if rule.runs_last() => last.push(rule),
                 Some(rule) => rules.push(rule),
                 None => {}
             }
