@@ -53,6 +53,7 @@ pub mod negotiation;
 pub mod reducer;
 pub mod store;
 pub mod validation;
+pub mod versions;
 
 pub use prp_types::{Code, Issue, types};
 // The messages' modules under the names this crate's modules use for them.

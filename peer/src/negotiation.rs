@@ -10,7 +10,7 @@
 //! `negotiate(local, peer)` selects `min(local.max, peer.max)` when it is at least
 //! `max(local.min, peer.min)`; otherwise there is no common version and the connection fails
 //! closed. This build supports [`SUPPORTED`] = 1..=3 (PROTOCOL-V3 §2). Which version each
-//! message type belongs to is [`versions`].
+//! message type belongs to is [`crate::versions`].
 
 use std::fmt;
 
@@ -18,9 +18,7 @@ use crate::goals::{Advertised, GoalEvent, GoalProjection, Outcome, Outgoing, Ref
 use crate::issue::Issue;
 use crate::types::{FixtureCapabilities, FixtureEvent, GoalCapability};
 
-pub mod versions;
-
-pub use versions::{
+pub use crate::versions::{
     CommandSchemaError, check_command_schema, command_schema_version, event_schema,
     event_schema_version, event_type, outgoing_event,
 };
@@ -192,7 +190,7 @@ impl Session {
     ) -> Result<(), SessionError> {
         let snapshot = snapshot.into();
         // Read from the tag, so that a version the schemas add is refused here, not unmatched.
-        let got = crate::contract::tag_version(snapshot.tag()).unwrap_or(0);
+        let got = crate::versions::tag_version(snapshot.tag()).unwrap_or(0);
         self.accept(got)?;
         self.goals.set_capabilities(&snapshot);
         self.capabilities = Some(snapshot);

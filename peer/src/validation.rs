@@ -131,7 +131,7 @@ fn outside_range(bytes: &[u8], contract: Contract) -> Option<Issue> {
     if !["capabilities", "command", "event"].contains(&kind) {
         return None;
     }
-    let version = crate::contract::tag_version(&schema)?;
+    let version = crate::versions::tag_version(&schema)?;
     (!range.contains(version)).then(|| {
         Issue::new(
             Code::UnsupportedRequiredVersion,

@@ -22,8 +22,6 @@
 mod binding;
 mod versions;
 
-pub(crate) use versions::{tag_version, unread_version};
-
 use crate::decode::{self, MAX_DOCUMENT_BYTES};
 pub use crate::issue::{Code, Issue};
 use crate::negotiation::{NegotiationError, VersionRange};

@@ -20,21 +20,6 @@ fn is(n: &Number, x: f64) -> bool {
     n.as_f64() == Some(x)
 }
 
-/// The version a union variant's tag names: `paperclip.prp.event.v2` is 2.
-pub(crate) fn tag_version(tag: &str) -> Option<u32> {
-    tag.rsplit_once(".v")?.1.parse().ok()
-}
-
-/// The issue of a typed value of a version the schemas describe but this implementation does not
-/// read: generated unions gain a variant when a version's schema joins them, and the code reading
-/// them fails closed on it, as stage 1 does on the JSON.
-pub(crate) fn unread_version(tag: &str) -> Issue {
-    unsupported(
-        String::new(),
-        format!("`{tag}` is a version this implementation does not read"),
-    )
-}
-
 fn unsupported(path: String, message: String) -> Issue {
     Issue::new(Code::UnsupportedRequiredVersion, path, message)
 }
@@ -194,20 +179,4 @@ pub(super) fn event_issue(value: &Value, range: VersionRange) -> Option<Issue> {
         "/schemaVersion".into(),
         unsupported_event_message(n, range),
     ))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_tag_names_its_version() {
-        assert_eq!(tag_version("paperclip.prp.event.v2"), Some(2));
-        assert_eq!(tag_version("paperclip.prp.capabilities.v12"), Some(12));
-        assert_eq!(tag_version("paperclip.prp.event"), None);
-        assert_eq!(tag_version("paperclip.prp.event.vx"), None);
-        let issue = unread_version("paperclip.prp.event.v3");
-        assert_eq!(issue.code, Code::UnsupportedRequiredVersion);
-        assert!(issue.message.contains("paperclip.prp.event.v3"));
-    }
 }

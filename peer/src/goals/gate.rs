@@ -253,7 +253,7 @@ fn check_external_provider(
     if command.type_ != CommandTypeV3::ExternalProviderOperation {
         return Err(Refusal::NotAnExternalProviderOperation {
             command: name,
-            stamp: crate::negotiation::command_schema_version(name),
+            stamp: crate::versions::command_schema_version(name),
         });
     }
     if version < 3 {

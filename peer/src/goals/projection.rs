@@ -103,7 +103,7 @@ impl GoalEvent for FixtureEvent {
         match self {
             FixtureEvent::Event(e) => e.schema_version(),
             FixtureEvent::EventV2(e) => e.schema_version(),
-            other => crate::contract::tag_version(other.tag()).unwrap_or(0),
+            other => crate::versions::tag_version(other.tag()).unwrap_or(0),
         }
     }
     fn goal_change(&self) -> Result<GoalChange<'_>, Issue> {
@@ -111,7 +111,7 @@ impl GoalEvent for FixtureEvent {
             FixtureEvent::Event(e) => e.goal_change(),
             FixtureEvent::EventV2(e) => e.goal_change(),
             FixtureEvent::EventV3(e) => v3_goal_change(e),
-            other => Err(crate::contract::unread_version(other.tag())),
+            other => Err(crate::versions::unread_version(other.tag())),
         }
     }
 }

@@ -203,7 +203,7 @@ impl ReplayEvent for FixtureEvent {
             FixtureEvent::Event(e) => e.view(),
             FixtureEvent::EventV2(e) => e.view(),
             FixtureEvent::EventV3(e) => e.view(),
-            other => Err(crate::contract::unread_version(other.tag())),
+            other => Err(crate::versions::unread_version(other.tag())),
         }
     }
 }

@@ -10,11 +10,31 @@
 //! A message is stamped with the lowest version whose schema has its type, so that every peer
 //! that can read it does: the controller stamps commands `paperclip.prp.command.v{N}`, a runner
 //! stamps events `schemaVersion: N` and `paperclip.prp.event.v{N}`.
+//!
+//! Below negotiation, the contract pipeline and the goal gate, which all ask it: the version a
+//! union variant's tag names, and the refusal of one this implementation does not read, live here
+//! too, so that no two of them depend on each other for it.
 
 use serde_json::{Map, Value};
 
 use crate::issue::{Code, Issue};
 use crate::types::{Event, FixtureEvent};
+
+/// The version a union variant's tag names: `paperclip.prp.event.v2` is 2.
+pub(crate) fn tag_version(tag: &str) -> Option<u32> {
+    tag.rsplit_once(".v")?.1.parse().ok()
+}
+
+/// The issue of a typed value of a version the schemas describe but this implementation does not
+/// read: generated unions gain a variant when a version's schema joins them, and the code reading
+/// them fails closed on it, as stage 1 does on the JSON.
+pub(crate) fn unread_version(tag: &str) -> Issue {
+    Issue::new(
+        Code::UnsupportedRequiredVersion,
+        String::new(),
+        format!("`{tag}` is a version this implementation does not read"),
+    )
+}
 
 /// The `schemaVersion` a runner stamps on an event of `event_type`.
 pub fn event_schema_version(event_type: &str) -> u32 {
@@ -115,13 +135,13 @@ pub fn event_type(event: &FixtureEvent) -> Result<&'static str, Issue> {
         FixtureEvent::Event(e) => Ok(e.event_type.as_str()),
         FixtureEvent::EventV2(e) => Ok(e.event_type.as_str()),
         FixtureEvent::EventV3(e) => Ok(e.event_type.as_str()),
-        other => Err(crate::contract::unread_version(other.tag())),
+        other => Err(unread_version(other.tag())),
     }
 }
 
 /// An event's `schemaVersion`, read from its `schema` tag.
 pub fn schema_version(event: &FixtureEvent) -> u32 {
-    crate::contract::tag_version(event.tag()).unwrap_or(0)
+    tag_version(event.tag()).unwrap_or(0)
 }
 
 /// What goes on the wire in place of `event` in a session negotiated at `negotiated`: the event
@@ -187,4 +207,20 @@ fn placeholder(event: &FixtureEvent, version: u32) -> Result<Event, Issue> {
     out.insert("payload".into(), Value::Object(payload));
     let bytes = serde_json::to_vec(&Value::Object(out)).map_err(encode_error)?;
     crate::decode::decode::<Event>(&bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tag_names_its_version() {
+        assert_eq!(tag_version("paperclip.prp.event.v2"), Some(2));
+        assert_eq!(tag_version("paperclip.prp.capabilities.v12"), Some(12));
+        assert_eq!(tag_version("paperclip.prp.event"), None);
+        assert_eq!(tag_version("paperclip.prp.event.vx"), None);
+        let issue = unread_version("paperclip.prp.event.v3");
+        assert_eq!(issue.code, Code::UnsupportedRequiredVersion);
+        assert!(issue.message.contains("paperclip.prp.event.v3"));
+    }
 }
