@@ -284,6 +284,35 @@ fn schema_catalog_problems_are_named() {
     );
 }
 
+/// A `$ref` resolves as the generator resolves it: to an anchor, and through an embedded `$id`
+/// (relative to the document's own); only what names nothing is a problem, said with its kind.
+#[test]
+fn schema_references_resolve_through_anchors_and_embedded_ids() {
+    let Some(problems) = problems_after("anchors", |dir| {
+        edit_json(&dir.join("schemas/identity.schema.json"), |v| {
+            v["$defs"]["named"] = serde_json::json!({"$anchor": "named", "type": "string"});
+            v["$defs"]["inner"] = serde_json::json!({
+                "$id": "inner.schema.json",
+                "$defs": {"leaf": {"type": "string"}, "back": {"$ref": "#/$defs/leaf"}}
+            });
+            v["$defs"]["a"] = serde_json::json!({"$ref": "#named"});
+            v["$defs"]["b"] = serde_json::json!({"$ref": "inner.schema.json#/$defs/leaf"});
+            v["$defs"]["c"] = serde_json::json!({"$ref": "#nowhere"});
+            v["$defs"]["d"] = serde_json::json!({"$ref": "inner.schema.json#/$defs/gone"});
+        });
+    }) else {
+        return;
+    };
+    assert_eq!(problems.len(), 2, "{problems:#?}");
+    for (problem, at) in problems.iter().zip(["/$defs/c", "/$defs/d"]) {
+        assert!(
+            problem.starts_with("unresolved_schema_fragment: schemas/identity.schema.json at ")
+                && problem.contains(&format!("at {at}:")),
+            "{problem}"
+        );
+    }
+}
+
 #[test]
 fn conformance_pair_must_describe_one_run() {
     let Some(problems) = problems_after("conformance", |dir| {

@@ -3,9 +3,10 @@
 
 use super::{DIALECT, Error, ID_PREFIX, Source, io_error, problem, read_source};
 use crate::issue::{Code, Issue};
+use prp_codegen::{SchemaFile, SchemaSet};
 use prp_vocabulary::{Dialect, Keyword, Schema, pointer, uri};
 use serde_json::{Value, json};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::path::Path;
 
 /// The `*.json` files directly inside `dir/schemas`, as relative paths in manifest order.
@@ -34,6 +35,8 @@ struct Doc {
     rel: String,
     id: Option<String>,
     value: Value,
+    /// The file as the generator reads it, when it reads it.
+    file: Option<SchemaFile>,
 }
 
 /// Checks the catalog and returns the manifest's `schemas` entries.
@@ -52,16 +55,30 @@ pub(super) fn entries(dir: &Path, problems: &mut Vec<Issue>) -> Result<Vec<Value
                 continue;
             }
         };
+        let declared = value.keyword(Keyword::Id).and_then(Value::as_str);
+        let repeated = declared.is_some_and(|id| seen.contains(id));
         let id = check_document(&rel, &value, &mut seen, problems);
         out.push(json!({"path": rel, "id": id.clone().unwrap_or_default(), "sha256": sha256}));
-        docs.push(Doc { rel, id, value });
+        // A second document with one `$id` is already a problem; the first one is resolved.
+        let file = (!repeated)
+            .then(|| SchemaSet::parse(rel.clone(), &text).ok())
+            .flatten();
+        docs.push(Doc {
+            rel,
+            id,
+            value,
+            file,
+        });
     }
-    let by_id: BTreeMap<&str, &Value> = docs
-        .iter()
-        .filter_map(|d| Some((d.id.as_deref()?, &d.value)))
-        .collect();
+    let files = docs.iter().filter_map(|d| d.file.clone()).collect();
+    match SchemaSet::from_files(files) {
+        Ok(set) => docs.iter().for_each(|doc| check_refs(doc, &set, problems)),
+        Err(e) => problems.push(problem(
+            Code::SchemaCompileError,
+            format!("the schemas do not load together: {e}"),
+        )),
+    }
     for doc in &docs {
-        check_refs(doc, &by_id, problems);
         check_compiles(doc, problems);
     }
     Ok(out)
@@ -117,56 +134,40 @@ fn walk_schemas(schema: &Value, visit: impl FnMut(&str, &Value)) {
     prp_vocabulary::walk(schema, Dialect::Draft202012, visit);
 }
 
-/// Every `$ref` names a known document (or this one) and a fragment that resolves as a pointer.
-fn check_refs(doc: &Doc, by_id: &BTreeMap<&str, &Value>, problems: &mut Vec<Issue>) {
-    walk_schemas(&doc.value, |at, node| {
+/// Every `$ref` resolves as the generator resolves it, through its index of the set: against the
+/// base URI of the resource it is in (an embedded `$id` too), to a document, a JSON pointer or an
+/// anchor. A reference whose document is unknown is `unresolved_schema_reference`; one whose
+/// document is known and whose fragment names nothing there is `unresolved_schema_fragment`.
+fn check_refs(doc: &Doc, set: &SchemaSet, problems: &mut Vec<Issue>) {
+    let Some(file) = &doc.file else {
+        return;
+    };
+    // The file as the generator reads it, in 2020-12's spelling: its places are the index's.
+    walk_schemas(&file.root, |at, node| {
         let Some(reference) = node.keyword(Keyword::Ref) else {
             return;
         };
-        let at = pointer::shown(at);
-        let Some(reference) = reference.as_str() else {
-            problems.push(problem(
+        let from = uri::at(&file.id, at);
+        let spelled = uri::split_fragment(&set.spelled(&from)).1;
+        let at = pointer::shown(spelled.as_deref().unwrap_or(at));
+        let (code, why) = match reference.as_str() {
+            None => (
                 Code::UnresolvedSchemaReference,
-                format!("{} at {at}: `$ref` must be a string", doc.rel),
-            ));
-            return;
-        };
-        let (uri, fragment) = reference.split_once('#').unwrap_or((reference, ""));
-        let target = if uri.is_empty() {
-            Some(&doc.value)
-        } else {
-            let absolute = match &doc.id {
-                Some(base) => uri::resolve(base, uri),
-                None => uri.to_owned(),
-            };
-            by_id.get(absolute.as_str()).copied()
-        };
-        let Some(target) = target else {
-            problems.push(problem(
-                Code::UnresolvedSchemaReference,
-                format!(
-                    "{} at {at}: `$ref` {reference} names no known `$id`",
-                    doc.rel
-                ),
-            ));
-            return;
-        };
-        let resolved = uri::percent_decode(fragment).and_then(|pointer| {
-            if pointer.is_empty() || pointer.starts_with('/') {
-                target.pointer(&pointer)
-            } else {
-                None
+                "must be a string".to_owned(),
+            ),
+            Some(r) if set.resolve_from(&from, r).is_some() => return,
+            Some(r) => {
+                let document = r.split_once('#').map_or(r, |(d, _)| d);
+                if set.resolve_from(&from, document).is_some() {
+                    let why = format!("{r} has a fragment that names nothing in its document");
+                    (Code::UnresolvedSchemaFragment, why)
+                } else {
+                    let why = format!("{r} names no known `$id`");
+                    (Code::UnresolvedSchemaReference, why)
+                }
             }
-        });
-        if resolved.is_none() {
-            problems.push(problem(
-                Code::UnresolvedSchemaFragment,
-                format!(
-                    "{} at {at}: `$ref` {reference} has a fragment that is not a JSON pointer into its document",
-                    doc.rel
-                ),
-            ));
-        }
+        };
+        problems.push(problem(code, format!("{} at {at}: `$ref` {why}", doc.rel)));
     });
 }
 
