@@ -33,7 +33,7 @@ pub fn raw_failure<'a, S: DeserializeSeed<'a>>(
     let mut reader = reader::Reader::new(raw.get());
     match seed.deserialize(&mut reader) {
         Ok(value) => Ok(value),
-        Err(_) => Err(refused_failure(reader::last_refusal())),
+        Err(refused) => Err(refused_failure(refused.refusal())),
     }
 }
 
@@ -41,7 +41,7 @@ pub fn raw_failure<'a, S: DeserializeSeed<'a>>(
 /// (keyword, sentence, pointer inside the value) when a check failed, else a type mismatch in
 /// serde's words.
 pub fn refused_failure(refusal: reader::Refusal) -> Failure {
-    match take_failure(&refusal.message) {
+    match refusal.failure {
         Some(f) => Failure {
             rel: format!("{}{}", refusal.pointer, f.rel),
             ..f

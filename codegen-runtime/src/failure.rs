@@ -177,18 +177,38 @@ impl fmt::Display for Keyword {
 }
 
 std::thread_local! {
-    /// The failure behind the serde error [`fail`] built last on this thread: serde errors carry
-    /// only text, so the typed failure travels beside the error instead of inside it.
+    /// The failure behind the serde error [`fail`] built last on this thread, when that error
+    /// could not hold it. serde's errors are built from a `Display` alone (`de::Error::custom`),
+    /// and a generated decoder runs on any deserializer, so a `serde_json::Error` carries only the
+    /// sentence: the typed failure travels beside it, for [`take_failure`]. The reader's error
+    /// holds it instead (see [`HANDOFF`]).
     static LAST_FAILURE: std::cell::RefCell<Option<Failure>> = const { std::cell::RefCell::new(None) };
+
+    /// The failure [`fail`] is turning into an error, while it calls `de::Error::custom`: an error
+    /// type that can hold it takes it (the reader's `Refused`), so that the failure is inside the
+    /// error the decoder returns. A generic decoder has no other way to hand a typed value to the
+    /// error's constructor; the slot is empty before and after every call of [`fail`], so it never
+    /// holds a stale failure.
+    static HANDOFF: std::cell::Cell<Option<Failure>> = const { std::cell::Cell::new(None) };
 }
 
-/// Builds a serde error for a failed check, and records the typed [`Failure`] for
-/// [`take_failure`]: its keyword, its pointer relative to the value being decoded, its sentence.
+/// Builds a serde error for a failed check, with the typed [`Failure`] (its keyword, its pointer
+/// relative to the value being decoded, its sentence) inside it when the error can hold one (the
+/// reader's), and otherwise recorded for [`take_failure`].
 pub fn fail<E: de::Error>(code: Keyword, rel: &str, msg: impl fmt::Display) -> E {
     let failure = Failure::new(code, rel, msg.to_string());
-    let error = E::custom(&failure.message);
-    LAST_FAILURE.with(|slot| *slot.borrow_mut() = Some(failure));
+    let message = failure.message.clone();
+    HANDOFF.set(Some(failure));
+    let error = E::custom(&message);
+    if let Some(failure) = HANDOFF.take() {
+        LAST_FAILURE.with(|slot| *slot.borrow_mut() = Some(failure));
+    }
     error
+}
+
+/// The failure [`fail`] is handing to the error being built, if it is building one.
+pub(crate) fn handed_over() -> Option<Failure> {
+    HANDOFF.take()
 }
 
 /// A tagged union's failure for a tag value no variant has: `rel` points at the tag, `allowed`
@@ -202,8 +222,9 @@ pub fn unknown_tag<E: de::Error>(rel: &str, value: &str, allowed: &str) -> E {
     )
 }
 
-/// The typed failure behind a decode error whose text is `error_text`: the one [`fail`] recorded
-/// last on this thread, if the error is the one it built (its text is the failure's sentence, less
+/// The typed failure behind a decode error whose text is `error_text` (one of a deserializer other
+/// than the reader, whose error holds its failure itself): the one [`fail`] recorded last on this
+/// thread, if the error is the one it built (its text is the failure's sentence, less
 /// serde_json's position); `None` for an error serde itself raised (a wrong JSON type, bad syntax).
 /// Clears the record either way.
 pub fn take_failure(error_text: &str) -> Option<Failure> {

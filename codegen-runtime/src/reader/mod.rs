@@ -21,6 +21,7 @@
 //! and member names read as numbers or booleans are read here too, for the hand-written types
 //! `decode` is also given; byte strings and 128-bit integers are handed to serde_json.
 
+use crate::Failure;
 use serde::de::{self, DeserializeSeed, Expected, Unexpected, Visitor};
 use std::fmt;
 
@@ -31,33 +32,31 @@ const DEPTH: u8 = 128;
 const RAW_VALUE: &str = "$serde_json::private::RawValue";
 
 /// Why the reader stopped: the text is not JSON, or a check on a value refused it. The error
-/// itself carries nothing, so that a decoder's `Result` is as small as its value's and the happy
-/// path pays nothing for words it never shows; the refusal's sentence and path are kept beside
-/// it, on the thread ([`last_refusal`]), written only when something is refused.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Refused;
+/// carries its record (boxed, so that a decoder's `Result` grows by one pointer at most): the
+/// sentence, the path each container adds on the way out, and, when a check refused, its typed
+/// [`Failure`]. Read it with [`Refused::refusal`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refused(Box<Why>);
 
-/// What the reader last said on this thread, for [`last_refusal`].
-#[derive(Debug, Default)]
+/// What the reader said when it refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct Why {
     /// The sentence (empty for a syntax error: serde_json's own words are the ones to show).
     message: String,
     syntax: bool,
     /// Where, innermost step first: each container adds its own on the way out.
     path: Vec<Step>,
+    /// The check's failure, when a check refused.
+    failure: Option<Failure>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 enum Step {
     Key(String),
     Index(usize),
 }
 
-std::thread_local! {
-    static WHY: std::cell::RefCell<Why> = std::cell::RefCell::new(Why::default());
-}
-
-/// A refusal in words: read with [`last_refusal`] right after the reader refused.
+/// A refusal in words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Refusal {
     /// The sentence: serde_json's for a type mismatch, a check's own for a failed check.
@@ -67,16 +66,40 @@ pub struct Refusal {
     pub syntax: bool,
     /// The JSON pointer of the value that failed ("" for the whole text).
     pub pointer: String,
+    /// The check's typed failure (its code, its pointer relative to `pointer`, its sentence) when
+    /// a check refused; `None` for a type mismatch or a syntax error.
+    pub failure: Option<Failure>,
 }
 
-/// What the reader said when it last refused on this thread. Every refusal starts a new record
-/// and each container it passes on the way out adds its step, so this is the refusal that ended
-/// the read (a later read on the thread replaces it).
-pub fn last_refusal() -> Refusal {
-    WHY.with(|why| {
-        let why = why.borrow();
+/// Starts the record of a new refusal.
+#[cold]
+fn refuse(message: String, syntax: bool, failure: Option<Failure>) -> Refused {
+    Refused(Box::new(Why {
+        message,
+        syntax,
+        path: Vec::new(),
+        failure,
+    }))
+}
+
+impl Refused {
+    /// Text that is not JSON at the reader's position.
+    #[cold]
+    fn syntax() -> Self {
+        refuse(String::new(), true, None)
+    }
+
+    #[cold]
+    fn within(mut self, step: Step) -> Self {
+        self.0.path.push(step);
+        self
+    }
+
+    /// What the reader said: the sentence, the JSON pointer of the value that failed, and the
+    /// check's typed failure.
+    pub fn refusal(&self) -> Refusal {
         let mut pointer = String::new();
-        for step in why.path.iter().rev() {
+        for step in self.0.path.iter().rev() {
             pointer.push('/');
             match step {
                 Step::Key(k) => pointer.push_str(&crate::escape_token(k)),
@@ -84,42 +107,17 @@ pub fn last_refusal() -> Refusal {
             }
         }
         Refusal {
-            message: why.message.clone(),
-            syntax: why.syntax,
+            message: self.0.message.clone(),
+            syntax: self.0.syntax,
             pointer,
+            failure: self.0.failure.clone(),
         }
-    })
-}
-
-/// Starts the record of a new refusal.
-#[cold]
-fn refuse(message: String, syntax: bool) -> Refused {
-    WHY.with(|why| {
-        let mut why = why.borrow_mut();
-        why.message = message;
-        why.syntax = syntax;
-        why.path.clear();
-    });
-    Refused
-}
-
-impl Refused {
-    /// Text that is not JSON at the reader's position.
-    #[cold]
-    fn syntax() -> Self {
-        refuse(String::new(), true)
-    }
-
-    #[cold]
-    fn within(self, step: Step) -> Self {
-        WHY.with(|why| why.borrow_mut().path.push(step));
-        self
     }
 }
 
 impl fmt::Display for Refused {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("the document is refused (see `last_refusal`)")
+        f.write_str(&self.0.message)
     }
 }
 
@@ -128,7 +126,8 @@ impl std::error::Error for Refused {}
 impl de::Error for Refused {
     #[cold]
     fn custom<T: fmt::Display>(msg: T) -> Self {
-        refuse(msg.to_string(), false)
+        // A check's failure is handed over by `fail`, which is building this error.
+        refuse(msg.to_string(), false, crate::failure::handed_over())
     }
 
     // serde_json words two of serde's errors its own way (`null`, not `unit value`; a float as

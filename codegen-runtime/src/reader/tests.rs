@@ -82,8 +82,9 @@ fn refusals_are_located() {
         a: Vec<Inner>,
     }
     let text = r#"{"a": [{"b": true}, {"b": 1}]}"#;
-    assert!(Outer::deserialize(&mut Reader::new(text)).is_err());
-    let refusal = last_refusal();
+    let refusal = Outer::deserialize(&mut Reader::new(text))
+        .unwrap_err()
+        .refusal();
     assert_eq!(
         (refusal.pointer.as_str(), refusal.syntax),
         ("/a/1/b", false)
@@ -96,11 +97,61 @@ fn refusals_are_located() {
     let words = serde_json::from_str::<Outer>(text).unwrap_err().to_string();
     assert!(words.starts_with(&refusal.message), "{words}");
     // A syntax error is only marked as one.
-    assert!(Value::deserialize(&mut Reader::new(r#"{"a/~": [tru]}"#)).is_err());
-    assert!(last_refusal().syntax);
+    let refused = Value::deserialize(&mut Reader::new(r#"{"a/~": [tru]}"#)).unwrap_err();
+    assert!(refused.refusal().syntax);
     assert_eq!(
         by_reader("18446744073709551616"),
         by_serde_json("18446744073709551616")
     );
     assert_eq!(by_reader(" [1e400] "), None);
+}
+
+/// A string that refuses more than two characters, as a generated check does: through `fail`.
+struct Short;
+
+impl<'de> Deserialize<'de> for Short {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Short, D::Error> {
+        let s = String::deserialize(d)?;
+        if s.chars().count() > 2 {
+            return Err(crate::fail(crate::Keyword::MaxLength, "", "too long"));
+        }
+        Ok(Short)
+    }
+}
+
+/// The reader's error holds the check's typed failure, located where the reader stopped; nothing
+/// is left beside it. serde_json's error holds text only, so there the failure is read back.
+#[test]
+fn a_check_s_failure_is_inside_the_reader_s_error() {
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct Outer {
+        names: Vec<Short>,
+    }
+    crate::clear_failure();
+    let text = r#"{"names": ["ab", "abc"]}"#;
+    let refusal = Outer::deserialize(&mut Reader::new(text))
+        .map(|_| ())
+        .unwrap_err()
+        .refusal();
+    let failure = refusal.failure.expect("the check's failure");
+    assert_eq!(
+        (
+            refusal.pointer.as_str(),
+            failure.code,
+            failure.message.as_str()
+        ),
+        ("/names/1", crate::Keyword::MaxLength, "too long")
+    );
+    assert_eq!(
+        crate::take_failure("too long"),
+        None,
+        "nothing beside the error"
+    );
+    let error = serde_json::from_str::<Outer>(text).map(|_| ()).unwrap_err();
+    let failure = crate::take_failure(&error.to_string()).expect("recorded beside the error");
+    assert_eq!(failure.code, crate::Keyword::MaxLength);
+    // A type mismatch is no check's failure.
+    let refused = Outer::deserialize(&mut Reader::new(r#"{"names": [1]}"#)).map(|_| ());
+    assert_eq!(refused.unwrap_err().refusal().failure, None);
 }
