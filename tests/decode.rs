@@ -623,7 +623,7 @@ mod reader {
         for text in texts {
             let mut reader = Reader::new(text);
             let ours = serde::Deserialize::deserialize(&mut reader)
-                .map_err(|e: rt::reader::Refused| e.refusal().message);
+                .map_err(|_: rt::reader::Refused| rt::reader::last_refusal().message);
             let theirs = serde_json::from_str::<Model>(text).map_err(|e| {
                 let data = e.classify() == serde_json::error::Category::Data;
                 (data, rt::strip_position(&e.to_string()).to_owned())

@@ -33,7 +33,7 @@ pub fn raw_failure<'a, S: DeserializeSeed<'a>>(
     let mut reader = reader::Reader::new(raw.get());
     match seed.deserialize(&mut reader) {
         Ok(value) => Ok(value),
-        Err(refused) => Err(refused_failure(refused.refusal())),
+        Err(_) => Err(refused_failure(reader::last_refusal())),
     }
 }
 

@@ -180,21 +180,25 @@ std::thread_local! {
     /// The failure behind the serde error [`fail`] built last on this thread, when that error
     /// could not hold it. serde's errors are built from a `Display` alone (`de::Error::custom`),
     /// and a generated decoder runs on any deserializer, so a `serde_json::Error` carries only the
-    /// sentence: the typed failure travels beside it, for [`take_failure`]. The reader's error
-    /// holds it instead (see [`HANDOFF`]).
+    /// sentence: the typed failure travels beside it, for [`take_failure`]. The reader keeps it
+    /// in its record of the refusal instead (see `HANDOFF`).
     static LAST_FAILURE: std::cell::RefCell<Option<Failure>> = const { std::cell::RefCell::new(None) };
 
-    /// The failure [`fail`] is turning into an error, while it calls `de::Error::custom`: an error
-    /// type that can hold it takes it (the reader's `Refused`), so that the failure is inside the
-    /// error the decoder returns. A generic decoder has no other way to hand a typed value to the
-    /// error's constructor; the slot is empty before and after every call of [`fail`], so it never
-    /// holds a stale failure.
+    /// The failure [`fail`] is turning into an error, while it calls `de::Error::custom`: the
+    /// reader's error takes it into its record of the refusal (`reader::Refusal::failure`), so
+    /// that nothing is matched back by the sentence. A generic decoder has no other way to hand a
+    /// typed value to the error's constructor; the slot is empty before and after every call of
+    /// [`fail`], so it never holds a stale failure. Why the reader's record is itself on the
+    /// thread, not in its error: see `reader::Refused`.
     static HANDOFF: std::cell::Cell<Option<Failure>> = const { std::cell::Cell::new(None) };
 }
 
 /// Builds a serde error for a failed check, with the typed [`Failure`] (its keyword, its pointer
-/// relative to the value being decoded, its sentence) inside it when the error can hold one (the
-/// reader's), and otherwise recorded for [`take_failure`].
+/// relative to the value being decoded, its sentence) handed to the reader's record of the refusal
+/// when the error is the reader's, and otherwise recorded for [`take_failure`]. Cold: it runs only
+/// when a value is refused, and kept out of line it leaves the decoders it is called from small.
+#[cold]
+#[inline(never)]
 pub fn fail<E: de::Error>(code: Keyword, rel: &str, msg: impl fmt::Display) -> E {
     let failure = Failure::new(code, rel, msg.to_string());
     let message = failure.message.clone();

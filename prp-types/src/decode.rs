@@ -20,7 +20,7 @@ pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Issue> {
     let text = decodable(bytes)?;
     match with_reader(text, |reader| T::deserialize(reader)) {
         Ok(value) => Ok(value),
-        Err(refused) => Err(explain(refused.map(|r| r.refusal()), bytes)),
+        Err(refused) => Err(explain(refused.then(rt::reader::last_refusal), bytes)),
     }
 }
 
@@ -95,20 +95,20 @@ pub fn accepts<T: rt::Verify>(bytes: &[u8]) -> bool {
     with_reader(text, |reader| T::verify(reader)).is_ok()
 }
 
-/// Runs `read` on a reader over `text`; its answer if the text then ends (`Err(Some(_))` when
-/// the reader refused, `Err(None)` when something follows the value). Compiled once per decoded
+/// Runs `read` on a reader over `text`; its answer if the text then ends (`Err(true)` when the
+/// reader refused, `Err(false)` when something follows the value). Compiled once per decoded
 /// type, so the work that does not depend on it lives in [`open_reader`] and [`close_reader`].
 fn with_reader<'de, R>(
     text: &'de str,
     read: impl FnOnce(&mut rt::reader::Reader<'de>) -> Result<R, rt::reader::Refused>,
-) -> Result<R, Option<rt::reader::Refused>> {
+) -> Result<R, bool> {
     let mut reader = open_reader(text);
     let answer = read(&mut reader);
     let ended = close_reader(reader, answer.is_ok());
     match answer {
         Ok(value) if ended => Ok(value),
-        Ok(_) => Err(None),
-        Err(refused) => Err(Some(refused)),
+        Ok(_) => Err(false),
+        Err(rt::reader::Refused) => Err(true),
     }
 }
 

@@ -122,7 +122,7 @@ impl<'r, 'de> Members<'r, 'de> {
         let stopped = self.r.at;
         let text = self.r.text;
         let start = self.start;
-        {
+        quietly(|| {
             let mut again = Reader::new(text);
             again.at = start;
             let mut index = 0;
@@ -152,8 +152,16 @@ impl<'r, 'de> Members<'r, 'de> {
                 index += 1;
             }
             Step::Index(index)
-        }
+        })
     }
+}
+
+/// Runs `f` without touching the record of the refusal being reported (its reads may refuse).
+fn quietly<T>(f: impl FnOnce() -> T) -> T {
+    let saved = WHY.with(|why| std::mem::take(&mut *why.borrow_mut()));
+    let out = f();
+    WHY.with(|why| *why.borrow_mut() = saved);
+    out
 }
 
 impl<'de> de::SeqAccess<'de> for Members<'_, 'de> {

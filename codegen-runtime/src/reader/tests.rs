@@ -82,9 +82,8 @@ fn refusals_are_located() {
         a: Vec<Inner>,
     }
     let text = r#"{"a": [{"b": true}, {"b": 1}]}"#;
-    let refusal = Outer::deserialize(&mut Reader::new(text))
-        .unwrap_err()
-        .refusal();
+    assert!(Outer::deserialize(&mut Reader::new(text)).is_err());
+    let refusal = last_refusal();
     assert_eq!(
         (refusal.pointer.as_str(), refusal.syntax),
         ("/a/1/b", false)
@@ -97,8 +96,8 @@ fn refusals_are_located() {
     let words = serde_json::from_str::<Outer>(text).unwrap_err().to_string();
     assert!(words.starts_with(&refusal.message), "{words}");
     // A syntax error is only marked as one.
-    let refused = Value::deserialize(&mut Reader::new(r#"{"a/~": [tru]}"#)).unwrap_err();
-    assert!(refused.refusal().syntax);
+    assert!(Value::deserialize(&mut Reader::new(r#"{"a/~": [tru]}"#)).is_err());
+    assert!(last_refusal().syntax);
     assert_eq!(
         by_reader("18446744073709551616"),
         by_serde_json("18446744073709551616")
@@ -119,10 +118,11 @@ impl<'de> Deserialize<'de> for Short {
     }
 }
 
-/// The reader's error holds the check's typed failure, located where the reader stopped; nothing
-/// is left beside it. serde_json's error holds text only, so there the failure is read back.
+/// The reader's record of a refusal holds the check's typed failure, located where the reader
+/// stopped, and nothing is left for `take_failure`. serde_json's error holds text only, so there
+/// the failure is read back beside it.
 #[test]
-fn a_check_s_failure_is_inside_the_reader_s_error() {
+fn a_check_s_failure_is_in_the_reader_s_record() {
     #[derive(Deserialize)]
     #[allow(dead_code)]
     struct Outer {
@@ -130,10 +130,8 @@ fn a_check_s_failure_is_inside_the_reader_s_error() {
     }
     crate::clear_failure();
     let text = r#"{"names": ["ab", "abc"]}"#;
-    let refusal = Outer::deserialize(&mut Reader::new(text))
-        .map(|_| ())
-        .unwrap_err()
-        .refusal();
+    assert!(Outer::deserialize(&mut Reader::new(text)).is_err());
+    let refusal = last_refusal();
     let failure = refusal.failure.expect("the check's failure");
     assert_eq!(
         (
@@ -152,6 +150,6 @@ fn a_check_s_failure_is_inside_the_reader_s_error() {
     let failure = crate::take_failure(&error.to_string()).expect("recorded beside the error");
     assert_eq!(failure.code, crate::Keyword::MaxLength);
     // A type mismatch is no check's failure.
-    let refused = Outer::deserialize(&mut Reader::new(r#"{"names": [1]}"#)).map(|_| ());
-    assert_eq!(refused.unwrap_err().refusal().failure, None);
+    assert!(Outer::deserialize(&mut Reader::new(r#"{"names": [1]}"#)).is_err());
+    assert_eq!(last_refusal().failure, None);
 }
