@@ -3,7 +3,8 @@
 //! URI, to a node index; every keyword's value is checked, so that a malformed schema is a
 //! located error at generation time and never a surprise at run time. The walk is a work list,
 //! not a recursion: a schema that refers to itself compiles to a cycle of nodes. This module
-//! holds the table and the walk; `keywords` says what each keyword compiles to.
+//! holds the table and the walk; what each keyword compiles to is its room's in the runtime
+//! (`eval::compile`), and `keywords` answers what a room asks (`eval::Site`).
 
 use crate::Format;
 use crate::error::Code;
