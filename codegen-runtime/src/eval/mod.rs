@@ -8,8 +8,9 @@
 //! dynamic scope is the stack of schema resources entered, for `$dynamicRef`.
 //!
 //! A keyword lives in one room of `keywords` (its compile step, check, sentence and tests); this
-//! module holds what every room shares: the program's data ([`Program`]), the walk over nodes,
-//! the annotations passed up, and the [`Site`] a compile step asks the generator through.
+//! module holds what every room shares: the program's data
+//! ([`Program`](crate::eval::Program)), the walk over nodes, the annotations passed up, and the
+//! [`Site`](crate::eval::Site) a compile step asks the generator through.
 
 mod compile;
 mod keywords;
