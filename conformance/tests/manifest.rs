@@ -277,10 +277,19 @@ fn schema_catalog_problems_are_named() {
         vec![
             "unsupported_schema_dialect",
             "missing_schema_title",
+            "schema_compile_error",
             "unresolved_schema_fragment",
             "unresolved_schema_reference",
         ],
         "{problems:#?}"
+    );
+    // The generator cannot read the untitled document: said with its place, and that its
+    // references went unchecked.
+    assert!(
+        problems[2].starts_with("schema_compile_error: schemas/usage.schema.json at /title: ")
+            && problems[2].ends_with("so its `$ref`s are not checked"),
+        "{}",
+        problems[2]
     );
 }
 

@@ -60,9 +60,11 @@ pub(super) fn entries(dir: &Path, problems: &mut Vec<Issue>) -> Result<Vec<Value
         let id = check_document(&rel, &value, &mut seen, problems);
         out.push(json!({"path": rel, "id": id.clone().unwrap_or_default(), "sha256": sha256}));
         // A second document with one `$id` is already a problem; the first one is resolved.
-        let file = (!repeated)
-            .then(|| SchemaSet::parse(rel.clone(), &text).ok())
-            .flatten();
+        let file = if repeated {
+            None
+        } else {
+            read_file(&rel, &text, problems)
+        };
         docs.push(Doc {
             rel,
             id,
@@ -82,6 +84,24 @@ pub(super) fn entries(dir: &Path, problems: &mut Vec<Issue>) -> Result<Vec<Value
         check_compiles(doc, problems);
     }
     Ok(out)
+}
+
+/// The document as the generator reads it. When it cannot, that is said with the generator's
+/// located reason, because the document's `$ref`s then go unchecked; the manifest's own checks
+/// may already have named the cause (a dialect, a title), but not that the references were skipped.
+fn read_file(rel: &str, text: &str, problems: &mut Vec<Issue>) -> Option<SchemaFile> {
+    SchemaSet::parse(rel.to_owned(), text)
+        .map_err(|e| {
+            let at = pointer::shown(&e.pointer);
+            problems.push(problem(
+                Code::SchemaCompileError,
+                format!(
+                    "{rel} at {at}: the generator cannot read it ({}), so its `$ref`s are not checked",
+                    e.message
+                ),
+            ));
+        })
+        .ok()
 }
 
 /// Dialect, `$id` and title of one document; returns its `$id` when it is a string.
@@ -106,7 +126,9 @@ fn check_document(
             if !seen.insert(id.clone()) {
                 problems.push(problem(
                     Code::DuplicateSchemaId,
-                    format!("{rel}: `$id` {id} is declared by another schema"),
+                    format!(
+                        "{rel}: `$id` {id} is declared by another schema (its `$ref`s are not checked)"
+                    ),
                 ));
             }
         }
