@@ -27,6 +27,11 @@ use serde_json::Value;
 
 impl Program {
     /// Checks `value` against node `entry`: the first failure, located relative to `value`.
+    ///
+    /// # Panics
+    ///
+    /// When `entry` is not a node of the program (a program the generator wrote, or one
+    /// [`Program::parse`] read, names no other node).
     pub fn check(&self, entry: usize, value: &Value) -> Result<(), Failure> {
         let mut cx = Cx {
             p: self,

@@ -156,9 +156,88 @@ impl Program {
         serde_json::to_string(self).expect("a program is JSON: its numbers are finite")
     }
 
-    /// Reads a program [`Program::encode`] wrote, or says why the text is not one.
+    /// Reads a program [`Program::encode`] wrote, or says why the text is not one: JSON of
+    /// another shape, or a node, resource or pattern that is not there (so that checking with a
+    /// program read here cannot index out of bounds).
     pub fn parse(text: &str) -> Result<Program, String> {
-        serde_json::from_str(text).map_err(|e| format!("not a schema program: {e}"))
+        let program: Program =
+            serde_json::from_str(text).map_err(|e| format!("not a schema program: {e}"))?;
+        match program.dangling() {
+            None => Ok(program),
+            Some(why) => Err(format!("not a schema program: {why}")),
+        }
+    }
+
+    /// The first number that names nothing: a node's resource, a rule's node, an anchor's node.
+    fn dangling(&self) -> Option<String> {
+        let (nodes, resources) = (self.nodes.len(), self.dynamic.len());
+        let mut missing = None;
+        for (n, node) in self.nodes.iter().enumerate() {
+            let Node::Schema { resource, rules } = node else {
+                continue;
+            };
+            if *resource >= resources {
+                return Some(format!(
+                    "node {n} is in resource {resource}, of {resources}"
+                ));
+            }
+            for rule in rules {
+                rule.targets(&mut |t| {
+                    if t >= nodes {
+                        missing.get_or_insert(format!("node {n} refers to node {t}, of {nodes}"));
+                    }
+                });
+            }
+        }
+        let anchors = self.dynamic.iter().flatten();
+        missing.or_else(|| {
+            anchors
+                .map(|(name, t)| (name, *t))
+                .find(|(_, t)| *t >= nodes)
+                .map(|(name, t)| format!("anchor {name} names node {t}, of {nodes}"))
+        })
+    }
+}
+
+/// The node numbers a rule's data holds. In a rule a `usize` is a node number and nothing else
+/// (a count is a `u64`), so the numbers are found by type and a rule lists none by hand.
+pub(crate) trait Targets {
+    /// Calls `out` with each node number held.
+    fn targets(&self, _out: &mut dyn FnMut(usize)) {}
+}
+
+impl Targets for usize {
+    fn targets(&self, out: &mut dyn FnMut(usize)) {
+        out(*self)
+    }
+}
+
+impl Targets for u64 {}
+impl Targets for String {}
+impl Targets for Number {}
+impl Targets for serde_json::Value {}
+impl Targets for Regex {}
+impl Targets for JsonType {}
+impl Targets for FormatTest {}
+
+impl<T: Targets> Targets for Vec<T> {
+    fn targets(&self, out: &mut dyn FnMut(usize)) {
+        self.iter().for_each(|t| t.targets(out));
+    }
+}
+
+impl<T: Targets> Targets for Option<T> {
+    fn targets(&self, out: &mut dyn FnMut(usize)) {
+        if let Some(t) = self {
+            t.targets(out);
+        }
+    }
+}
+
+impl<A: Targets, B: Targets> Targets for (A, B) {
+    fn targets(&self, out: &mut dyn FnMut(usize)) {
+        self.0.targets(out);
+        self.1.targets(out);
     }
 }
 

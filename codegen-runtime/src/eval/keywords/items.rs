@@ -110,7 +110,7 @@ pub(super) fn compile_items<S: Site>(s: &mut S) -> Result<Option<Rule>, S::Error
     let from = s
         .sibling(Keyword::PrefixItems)
         .and_then(Value::as_array)
-        .map_or(0, Vec::len);
+        .map_or(0, |prefix| prefix.len() as u64);
     Ok(Some(Rule::Items(one_schema(s)?, from)))
 }
 
@@ -119,12 +119,13 @@ pub(super) fn check_items(
     v: &Value,
     seen: &mut Seen,
     node: &usize,
-    from: &usize,
+    from: &u64,
 ) -> Result<(), Failure> {
     let Value::Array(a) = v else {
         return Ok(());
     };
-    for (i, item) in a.iter().enumerate().skip(*from) {
+    let from = usize::try_from(*from).unwrap_or(usize::MAX);
+    for (i, item) in a.iter().enumerate().skip(from) {
         cx.eval(*node, item).map_err(|e| e.at_index(i))?;
         seen.item(a.len(), i);
     }

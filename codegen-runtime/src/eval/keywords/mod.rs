@@ -19,6 +19,7 @@ mod types;
 
 use super::compile::Site;
 use super::literal::{Literal, call};
+use super::program::Targets;
 use super::{Cx, FormatTest, JsonType, Regex, Seen};
 use crate::Failure;
 use prp_vocabulary::Keyword;
@@ -27,7 +28,8 @@ use serde_json::{Number, Value};
 
 /// Declares [`Rule`], one variant per keyword with its data (fields named for the call), and the
 /// dispatch of each to its room's check: `Name(field: Type, …) => room::check_fn`. A variant's
-/// name is its keyword's name in the vocabulary.
+/// name is its keyword's name in the vocabulary. A field that names a node is a `usize`, and only
+/// such a field is: a count is a `u64` (a program read from text is checked by that).
 macro_rules! rules {
     ($($(#[$doc:meta])* $name:ident $(($($field:ident: $ty:ty),+))? => $room:ident::$check:ident,)+) => {
         /// One keyword of a schema object, read: its value checked, its subschemas replaced by
@@ -54,6 +56,14 @@ macro_rules! rules {
             ) -> Result<(), Failure> {
                 match self {
                     $(Rule::$name $(($($field),+))? => $room::$check(cx, v, seen $($(, $field)+)?),)+
+                }
+            }
+        }
+
+        impl Targets for Rule {
+            fn targets(&self, out: &mut dyn FnMut(usize)) {
+                match self {
+                    $(Rule::$name $(($($field),+))? => { $($($field.targets(out);)+)? })+
                 }
             }
         }
@@ -137,7 +147,7 @@ rules! {
     /// `prefixItems`.
     PrefixItems(nodes: Vec<usize>) => items::check_prefix_items,
     /// `items`, and the index its items start at (after `prefixItems`).
-    Items(node: usize, from: usize) => items::check_items,
+    Items(node: usize, from: u64) => items::check_items,
     /// `properties`.
     Properties(props: Vec<(String, usize)>) => members::check_properties,
     /// `patternProperties`.
@@ -171,21 +181,21 @@ pub fn compile<S: Site>(site: &mut S) -> Result<Option<Rule>, S::Error> {
         Keyword::Const => types::compile_const(site),
         Keyword::Enum => types::compile_enum(site),
         Keyword::MultipleOf => numbers::compile_multiple_of(site),
-        Keyword::Maximum => numbers::compile_maximum(site),
-        Keyword::ExclusiveMaximum => numbers::compile_exclusive_maximum(site),
-        Keyword::Minimum => numbers::compile_minimum(site),
-        Keyword::ExclusiveMinimum => numbers::compile_exclusive_minimum(site),
-        Keyword::MaxLength => sizes::compile_max_length(site),
-        Keyword::MinLength => sizes::compile_min_length(site),
+        Keyword::Maximum => numbers::compile_bound(site, Rule::Maximum),
+        Keyword::ExclusiveMaximum => numbers::compile_bound(site, Rule::ExclusiveMaximum),
+        Keyword::Minimum => numbers::compile_bound(site, Rule::Minimum),
+        Keyword::ExclusiveMinimum => numbers::compile_bound(site, Rule::ExclusiveMinimum),
+        Keyword::MaxLength => sizes::compile_size(site, Rule::MaxLength),
+        Keyword::MinLength => sizes::compile_size(site, Rule::MinLength),
         Keyword::Pattern => strings::compile_pattern(site),
         Keyword::Format => strings::compile_format(site),
-        Keyword::MaxItems => sizes::compile_max_items(site),
-        Keyword::MinItems => sizes::compile_min_items(site),
+        Keyword::MaxItems => sizes::compile_size(site, Rule::MaxItems),
+        Keyword::MinItems => sizes::compile_size(site, Rule::MinItems),
         Keyword::UniqueItems => items::compile_unique_items(site),
         Keyword::Contains => items::compile_contains(site),
         Keyword::MinContains | Keyword::MaxContains => items::compile_contains_bound(site),
-        Keyword::MaxProperties => sizes::compile_max_properties(site),
-        Keyword::MinProperties => sizes::compile_min_properties(site),
+        Keyword::MaxProperties => sizes::compile_size(site, Rule::MaxProperties),
+        Keyword::MinProperties => sizes::compile_size(site, Rule::MinProperties),
         Keyword::Required => members::compile_required(site),
         Keyword::DependentRequired => members::compile_dependent_required(site),
         Keyword::AllOf => logic::compile_all_of(site),
@@ -382,5 +392,46 @@ pub(super) mod tests {
             rules.last().map(Rule::keyword),
             Some(Keyword::UnevaluatedProperties)
         );
+    }
+
+    /// A program read from text names only nodes, resources and anchors it has; each way of
+    /// naming one that is not there is refused, with the number, before anything is checked.
+    #[test]
+    fn a_program_read_back_names_only_what_it_has() {
+        let program = compiled(serde_json::json!({
+            "$dynamicAnchor": "t",
+            "prefixItems": [true], "items": {"not": {"$ref": "#"}},
+            "properties": {"a": false}
+        }))
+        .unwrap();
+        let text = program.encode();
+        assert_eq!(Program::parse(&text).unwrap(), program);
+        let nodes = program.nodes.len();
+        let edits = [
+            (
+                r#""Not":3"#.to_owned(),
+                format!(r#""Not":{nodes}"#),
+                format!("refers to node {nodes}"),
+            ),
+            (
+                r#""resource":0"#.to_owned(),
+                r#""resource":1"#.to_owned(),
+                "is in resource 1, of 1".to_owned(),
+            ),
+            (
+                r#"["t",0]"#.to_owned(),
+                format!(r#"["t",{nodes}]"#),
+                format!("anchor t names node {nodes}"),
+            ),
+        ];
+        for (from, to, why) in edits {
+            assert!(text.contains(&from), "{from} in {text}");
+            let err = Program::parse(&text.replacen(&from, &to, 1)).unwrap_err();
+            assert!(err.contains(&why), "{why} in {err}");
+        }
+        // The prefix count of `items` is a count, not a node: any size reads back.
+        let wide = text.replacen(r#""Items":[2,1]"#, r#""Items":[2,4000000000]"#, 1);
+        assert!(wide.contains("4000000000"), "{wide}");
+        assert!(Program::parse(&wide).is_ok(), "{wide}");
     }
 }

@@ -31,8 +31,29 @@ pub(super) fn check_multiple_of(
     }
 }
 
-pub(super) fn compile_maximum<S: Site>(s: &mut S) -> Result<Option<Rule>, S::Error> {
-    Ok(Some(Rule::Maximum(number(s)?)))
+/// A bound's compile step: the number read, in the rule `bound` makes of it.
+pub(super) fn compile_bound<S: Site>(
+    s: &mut S,
+    bound: fn(Number) -> Rule,
+) -> Result<Option<Rule>, S::Error> {
+    Ok(Some(bound(number(s)?)))
+}
+
+/// A number `x` passes a bound `m` when `x`'s order against `m` is one of `passing`; otherwise
+/// it fails with `code`, said as `{x} {says} {m}`.
+fn bound(
+    v: &Value,
+    m: &Number,
+    passing: &[Ordering],
+    code: Code,
+    says: &str,
+) -> Result<(), Failure> {
+    match v {
+        Value::Number(x) if !compare(x, m).is_some_and(|o| passing.contains(&o)) => {
+            Err(fail(code, format!("{x} {says} {m}")))
+        }
+        _ => Ok(()),
+    }
 }
 
 pub(super) fn check_maximum(
@@ -41,16 +62,8 @@ pub(super) fn check_maximum(
     _: &mut Seen,
     m: &Number,
 ) -> Result<(), Failure> {
-    match v {
-        Value::Number(x) if !matches!(compare(x, m), Some(Ordering::Less | Ordering::Equal)) => {
-            Err(fail(Code::Maximum, format!("{x} is above the maximum {m}")))
-        }
-        _ => Ok(()),
-    }
-}
-
-pub(super) fn compile_exclusive_maximum<S: Site>(s: &mut S) -> Result<Option<Rule>, S::Error> {
-    Ok(Some(Rule::ExclusiveMaximum(number(s)?)))
+    let passing = [Ordering::Less, Ordering::Equal];
+    bound(v, m, &passing, Code::Maximum, "is above the maximum")
 }
 
 pub(super) fn check_exclusive_maximum(
@@ -59,17 +72,13 @@ pub(super) fn check_exclusive_maximum(
     _: &mut Seen,
     m: &Number,
 ) -> Result<(), Failure> {
-    match v {
-        Value::Number(x) if compare(x, m) != Some(Ordering::Less) => Err(fail(
-            Code::ExclusiveMaximum,
-            format!("{x} must be below {m}"),
-        )),
-        _ => Ok(()),
-    }
-}
-
-pub(super) fn compile_minimum<S: Site>(s: &mut S) -> Result<Option<Rule>, S::Error> {
-    Ok(Some(Rule::Minimum(number(s)?)))
+    bound(
+        v,
+        m,
+        &[Ordering::Less],
+        Code::ExclusiveMaximum,
+        "must be below",
+    )
 }
 
 pub(super) fn check_minimum(
@@ -78,16 +87,8 @@ pub(super) fn check_minimum(
     _: &mut Seen,
     m: &Number,
 ) -> Result<(), Failure> {
-    match v {
-        Value::Number(x) if !matches!(compare(x, m), Some(Ordering::Greater | Ordering::Equal)) => {
-            Err(fail(Code::Minimum, format!("{x} is below the minimum {m}")))
-        }
-        _ => Ok(()),
-    }
-}
-
-pub(super) fn compile_exclusive_minimum<S: Site>(s: &mut S) -> Result<Option<Rule>, S::Error> {
-    Ok(Some(Rule::ExclusiveMinimum(number(s)?)))
+    let passing = [Ordering::Greater, Ordering::Equal];
+    bound(v, m, &passing, Code::Minimum, "is below the minimum")
 }
 
 pub(super) fn check_exclusive_minimum(
@@ -96,13 +97,13 @@ pub(super) fn check_exclusive_minimum(
     _: &mut Seen,
     m: &Number,
 ) -> Result<(), Failure> {
-    match v {
-        Value::Number(x) if compare(x, m) != Some(Ordering::Greater) => Err(fail(
-            Code::ExclusiveMinimum,
-            format!("{x} must be above {m}"),
-        )),
-        _ => Ok(()),
-    }
+    bound(
+        v,
+        m,
+        &[Ordering::Greater],
+        Code::ExclusiveMinimum,
+        "must be above",
+    )
 }
 
 fn integer(n: &Number) -> Option<i128> {

@@ -27,6 +27,14 @@ fn unit(code: Code) -> &'static str {
     }
 }
 
+/// A size bound's compile step: the count read, in the rule `bound` makes of it.
+pub(super) fn compile_size<S: Site>(
+    s: &mut S,
+    bound: fn(u64) -> Rule,
+) -> Result<Option<Rule>, S::Error> {
+    Ok(Some(bound(count(s, s.value())?)))
+}
+
 /// At most `max`.
 fn at_most(code: Code, v: &Value, max: u64) -> Result<(), Failure> {
     match size(code, v) {
@@ -49,10 +57,6 @@ fn at_least(code: Code, v: &Value, min: u64) -> Result<(), Failure> {
     }
 }
 
-pub(super) fn compile_max_length<S: Site>(s: &mut S) -> Result<Option<Rule>, S::Error> {
-    Ok(Some(Rule::MaxLength(count(s, s.value())?)))
-}
-
 pub(super) fn check_max_length(
     _: &mut Cx,
     v: &Value,
@@ -60,10 +64,6 @@ pub(super) fn check_max_length(
     max: &u64,
 ) -> Result<(), Failure> {
     at_most(Code::MaxLength, v, *max)
-}
-
-pub(super) fn compile_min_length<S: Site>(s: &mut S) -> Result<Option<Rule>, S::Error> {
-    Ok(Some(Rule::MinLength(count(s, s.value())?)))
 }
 
 pub(super) fn check_min_length(
@@ -75,10 +75,6 @@ pub(super) fn check_min_length(
     at_least(Code::MinLength, v, *min)
 }
 
-pub(super) fn compile_max_items<S: Site>(s: &mut S) -> Result<Option<Rule>, S::Error> {
-    Ok(Some(Rule::MaxItems(count(s, s.value())?)))
-}
-
 pub(super) fn check_max_items(
     _: &mut Cx,
     v: &Value,
@@ -86,10 +82,6 @@ pub(super) fn check_max_items(
     max: &u64,
 ) -> Result<(), Failure> {
     at_most(Code::MaxItems, v, *max)
-}
-
-pub(super) fn compile_min_items<S: Site>(s: &mut S) -> Result<Option<Rule>, S::Error> {
-    Ok(Some(Rule::MinItems(count(s, s.value())?)))
 }
 
 pub(super) fn check_min_items(
@@ -101,10 +93,6 @@ pub(super) fn check_min_items(
     at_least(Code::MinItems, v, *min)
 }
 
-pub(super) fn compile_max_properties<S: Site>(s: &mut S) -> Result<Option<Rule>, S::Error> {
-    Ok(Some(Rule::MaxProperties(count(s, s.value())?)))
-}
-
 pub(super) fn check_max_properties(
     _: &mut Cx,
     v: &Value,
@@ -112,10 +100,6 @@ pub(super) fn check_max_properties(
     max: &u64,
 ) -> Result<(), Failure> {
     at_most(Code::MaxProperties, v, *max)
-}
-
-pub(super) fn compile_min_properties<S: Site>(s: &mut S) -> Result<Option<Rule>, S::Error> {
-    Ok(Some(Rule::MinProperties(count(s, s.value())?)))
 }
 
 pub(super) fn check_min_properties(

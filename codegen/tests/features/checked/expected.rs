@@ -779,7 +779,7 @@ fn __program() -> &'static rt::eval::Program {
                             Rule::Type(Vec::from([JsonType::Array])),
                             Rule::PrefixItems(Vec::from([3usize])),
                             Rule::Contains(4usize, 1u64, Some(2u64)),
-                            Rule::Items(0usize, 1usize),
+                            Rule::Items(0usize, 1u64),
                             Rule::UnevaluatedItems(5usize),
                         ]),
                     },
@@ -895,7 +895,7 @@ fn __program() -> &'static rt::eval::Program {
                         resource: 2usize,
                         rules: Vec::from([
                             Rule::MaxItems(2u64),
-                            Rule::Items(22usize, 0usize),
+                            Rule::Items(22usize, 0u64),
                         ]),
                     },
                     Node::Schema {
@@ -944,7 +944,7 @@ fn __program() -> &'static rt::eval::Program {
                         resource: 2usize,
                         rules: Vec::from([
                             Rule::Type(Vec::from([JsonType::Array])),
-                            Rule::Items(23usize, 0usize),
+                            Rule::Items(23usize, 0u64),
                         ]),
                     },
                     Node::Schema {

@@ -509,7 +509,7 @@ fn __program() -> &'static rt::eval::Program {
                         rules: Vec::from([
                             Rule::Type(Vec::from([JsonType::Array])),
                             Rule::PrefixItems(Vec::from([3usize, 4usize])),
-                            Rule::Items(5usize, 2usize),
+                            Rule::Items(5usize, 2u64),
                         ]),
                     },
                     Node::Schema {
@@ -561,7 +561,7 @@ fn __program() -> &'static rt::eval::Program {
                         resource: 2usize,
                         rules: Vec::from([
                             Rule::Type(Vec::from([JsonType::Array])),
-                            Rule::Items(12usize, 0usize),
+                            Rule::Items(12usize, 0u64),
                         ]),
                     },
                     Node::Schema {

@@ -431,7 +431,7 @@ fn __program() -> &'static rt::eval::Program {
                         resource: 0usize,
                         rules: Vec::from([
                             Rule::Type(Vec::from([JsonType::Array])),
-                            Rule::Items(10usize, 0usize),
+                            Rule::Items(10usize, 0u64),
                         ]),
                     },
                     Node::Bool(false),
