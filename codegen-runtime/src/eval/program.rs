@@ -157,8 +157,8 @@ impl Program {
     }
 
     /// Reads a program [`Program::encode`] wrote, or says why the text is not one: JSON of
-    /// another shape, or a node, resource or pattern that is not there (so that checking with a
-    /// program read here cannot index out of bounds).
+    /// another shape, a pattern that does not compile, or a node, resource or anchor's node that
+    /// is not there (so that checking with a program read here cannot index out of bounds).
     pub fn parse(text: &str) -> Result<Program, String> {
         let program: Program =
             serde_json::from_str(text).map_err(|e| format!("not a schema program: {e}"))?;
