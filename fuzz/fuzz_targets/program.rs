@@ -23,12 +23,14 @@ fn values() -> [Value; 8] {
     ]
 }
 
-fn check_all(program: &Program) -> Vec<bool> {
+/// Checks every value from every node: the verdicts do not matter here, only that none panics.
+fn check_all(program: &Program) {
     let values = values();
-    (0..program.nodes.len())
-        .flat_map(|n| values.iter().map(move |v| (n, v)))
-        .map(|(n, v)| program.check(n, v).is_ok())
-        .collect()
+    for n in 0..program.nodes.len() {
+        for v in &values {
+            let _ = program.check(n, v);
+        }
+    }
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -30,8 +30,8 @@ impl Program {
     ///
     /// # Panics
     ///
-    /// When `entry` is not a node of the program (a program the generator wrote, or one
-    /// [`Program::parse`] read, names no other node).
+    /// When `entry`, or a number the program holds, names no node. A program the generator
+    /// compiled or [`Program::parse`] read holds no such number; one built by hand may.
     pub fn check(&self, entry: usize, value: &Value) -> Result<(), Failure> {
         let mut cx = Cx {
             p: self,

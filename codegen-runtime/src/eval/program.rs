@@ -168,10 +168,10 @@ impl Program {
         }
     }
 
-    /// The first number that names nothing: a node's resource, a rule's node, an anchor's node.
+    /// The first number that names nothing, in node order: a node's resource or a rule's node;
+    /// then an anchor's node.
     fn dangling(&self) -> Option<String> {
         let (nodes, resources) = (self.nodes.len(), self.dynamic.len());
-        let mut missing = None;
         for (n, node) in self.nodes.iter().enumerate() {
             let Node::Schema { resource, rules } = node else {
                 continue;
@@ -181,21 +181,22 @@ impl Program {
                     "node {n} is in resource {resource}, of {resources}"
                 ));
             }
+            let mut first = None;
             for rule in rules {
                 rule.targets(&mut |t| {
                     if t >= nodes {
-                        missing.get_or_insert(format!("node {n} refers to node {t}, of {nodes}"));
+                        first.get_or_insert(t);
                     }
                 });
             }
+            if let Some(t) = first {
+                return Some(format!("node {n} refers to node {t}, of {nodes}"));
+            }
         }
-        let anchors = self.dynamic.iter().flatten();
-        missing.or_else(|| {
-            anchors
-                .map(|(name, t)| (name, *t))
-                .find(|(_, t)| *t >= nodes)
-                .map(|(name, t)| format!("anchor {name} names node {t}, of {nodes}"))
-        })
+        let mut anchors = self.dynamic.iter().flatten();
+        anchors
+            .find(|(_, t)| *t >= nodes)
+            .map(|(name, t)| format!("anchor {name} names node {t}, of {nodes}"))
     }
 }
 
